@@ -1,0 +1,90 @@
+/*
+ * util.h: the small helpers every layer shares: aborting allocators
+ * (lz_xmalloc family), growing strings (struct lz_buf, modelled on git's
+ * strbuf) and error reports (struct lz_err, like tmux's "char **cause").
+ * Depends on libc only, so protocol/ and termdb/ may use it too.
+ */
+#ifndef LZ_UTIL_H
+#define LZ_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/*
+ * Error codes: 0 is success, failures are negative. Where an errno value
+ * says it, the code is its negation (libuv's rule); LZ_E* below 1000 carry
+ * meanings errno has no word for.
+ */
+enum lz_error {
+	LZ_OK = 0,
+	LZ_EINVAL = -1000,	/* bad input: config, command line, record */
+	LZ_EUNSAFE = -1001,	/* refused for safety: owner, mode, symlink, SR-2 */
+	LZ_ENOTFOUND = -1002,	/* a named thing does not exist */
+	LZ_ESYS = -1003,	/* a system call failed; the message says which */
+	LZ_EBUSY = -1004,	/* held by someone else (lock, Domain) */
+	LZ_ECONFLICT = -1005,	/* two sources contradict (policy, rules) */
+};
+
+/*
+ * An error report. A function that can fail takes a struct lz_err * and,
+ * on failure, sets msg to an allocated message in git's style: lowercase,
+ * no full stop, the failure first, the object in quotes, then the cause and
+ * a next step. A NULL err is allowed and means "the caller does not care".
+ */
+struct lz_err {
+	char *msg;
+};
+#define LZ_ERR_INIT { NULL }
+
+/* Sets err->msg (replacing an earlier one) and returns code. */
+int lz_err_set(struct lz_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Prefixes an existing message with "prefix: "; returns code. */
+int lz_err_prefix(struct lz_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void lz_err_release(struct lz_err *err);
+
+/* Allocators that abort on out-of-memory, like tmux's xmalloc.h. */
+void *lz_xmalloc(size_t n);
+void *lz_xcalloc(size_t n, size_t size);
+void *lz_xrealloc(void *p, size_t n);
+void *lz_xreallocarray(void *p, size_t n, size_t size);
+char *lz_xstrdup(const char *s);
+char *lz_xstrndup(const char *s, size_t n);
+char *lz_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Broken invariant: reports file and line and aborts (git's BUG()). */
+#define LZ_BUG(...) lz_bug_fl(__FILE__, __LINE__, __VA_ARGS__)
+void lz_bug_fl(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+
+/*
+ * struct lz_buf: a growing byte string. buf is never NULL and always
+ * NUL-terminated; len excludes the terminator. LZ_BUF_INIT makes an empty
+ * one that owns nothing until the first add.
+ */
+struct lz_buf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+extern char lz_buf_empty[];
+#define LZ_BUF_INIT { lz_buf_empty, 0, 0 }
+
+void lz_buf_init(struct lz_buf *b);
+void lz_buf_grow(struct lz_buf *b, size_t extra);
+void lz_buf_add(struct lz_buf *b, const void *data, size_t len);
+void lz_buf_adds(struct lz_buf *b, const char *s);
+void lz_buf_addch(struct lz_buf *b, char c);
+void lz_buf_addf(struct lz_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void lz_buf_vaddf(struct lz_buf *b, const char *fmt, va_list ap);
+void lz_buf_reset(struct lz_buf *b);
+/* Hands the string to the caller and leaves b empty. */
+char *lz_buf_detach(struct lz_buf *b);
+void lz_buf_release(struct lz_buf *b);
+
+/* Lower-case hex of len bytes into out (2*len+1 bytes). */
+void lz_hex(const unsigned char *in, size_t len, char *out);
+
+#endif

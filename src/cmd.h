@@ -1,0 +1,51 @@
+/*
+ * cmd.h: the subcommand table of the lazaret executable, after tmux's
+ * cmd_entry. Each src/cmd-<name>.c exports one const struct lz_cmd; the
+ * sorted table in lazaret.c lists them. Shared set-up is asked for with
+ * flags and done by main, as git's RUN_SETUP does.
+ */
+#ifndef LZ_CMD_H
+#define LZ_CMD_H
+
+#include <stdio.h>
+
+/* Exit codes, documented in docs/lazaret.1 and README.md. */
+enum lz_exit {
+	LZ_EXIT_OK = 0,
+	LZ_EXIT_FAILURE = 1,	/* the operation failed at run time */
+	LZ_EXIT_USAGE = 2,	/* bad command line */
+	LZ_EXIT_CONFIG = 3,	/* configuration invalid or refused (SR-2) */
+	LZ_EXIT_ENV = 4,	/* environment not usable: HOME, XDG dirs, not Git, prerequisites */
+	LZ_EXIT_UNSAFE = 5,	/* refused for safety: owner, mode, symlink */
+	LZ_EXIT_BUSY = 6,	/* Domain held by another coordinator or other config */
+};
+
+enum lz_cmd_flags {
+	LZ_CMD_JSON = 1 << 0,	/* accepts --json */
+};
+
+struct lz_cmd_ctx {
+	int json;		/* --json given */
+	const char *argv0;	/* how lazaret was invoked, for re-execution */
+};
+
+struct lz_cmd {
+	const char *name;
+	const char *usage;	/* after "lazaret NAME " */
+	const char *summary;	/* one line for --help */
+	int flags;
+	/* argv[0] is the subcommand name; returns an enum lz_exit value. */
+	int (*exec)(struct lz_cmd_ctx *ctx, int argc, char **argv);
+};
+
+extern const struct lz_cmd lz_cmd_doctor;
+extern const struct lz_cmd lz_cmd_domain;
+extern const struct lz_cmd lz_cmd_profile;
+extern const struct lz_cmd lz_cmd_run;
+
+/* Prints "lazaret: " and the message to stderr. */
+void lz_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints the usage line of cmd to stderr and returns LZ_EXIT_USAGE. */
+int lz_cmd_usage(const struct lz_cmd *cmd);
+
+#endif

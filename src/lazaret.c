@@ -1,0 +1,88 @@
+/*
+ * lazaret.c: main of the lazaret executable. Parses the global options,
+ * finds the subcommand in the sorted table and runs it. Subcommands live in
+ * src/cmd-*.c, one per file.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cmd.h"
+
+static const struct lz_cmd *const cmd_table[] = {
+	&lz_cmd_doctor,
+	&lz_cmd_domain,
+	&lz_cmd_profile,
+	&lz_cmd_run,
+};
+#define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])
+
+static void usage(FILE *f);
+
+static void
+usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: lazaret [--help] [--version] COMMAND [ARGS]\n\n"
+	    "Lazaret runs AI coding agents and shells in a rootless gVisor\n"
+	    "sandbox over the current Git project.\n\ncommands:\n");
+	for (i = 0; i < CMD_COUNT; i++)
+		fprintf(f, "  %-8s %s\n", cmd_table[i]->name,
+		    cmd_table[i]->summary);
+	fprintf(f, "\n'lazaret COMMAND --help' describes one command; "
+	    "'man lazaret' the rest.\n"
+	    "with no command, lazaret runs 'lazaret run'.\n");
+}
+
+void
+lz_cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("lazaret: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int
+lz_cmd_usage(const struct lz_cmd *cmd)
+{
+	fprintf(stderr, "usage: lazaret %s %s\n", cmd->name, cmd->usage);
+	return LZ_EXIT_USAGE;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct lz_cmd_ctx ctx = { 0, argv[0] };
+	static char *run_argv[] = { "run", NULL };
+	size_t i;
+
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
+		usage(stdout);
+		return LZ_EXIT_OK;
+	}
+	if (argc >= 2 && (strcmp(argv[1], "--version") == 0 ||
+	    strcmp(argv[1], "version") == 0)) {
+		printf("lazaret %s\n", LZ_VERSION);
+		return LZ_EXIT_OK;
+	}
+	if (argc < 2)
+		return lz_cmd_run.exec(&ctx, 1, run_argv);
+	if (argv[1][0] == '-') {
+		lz_cmd_error("unknown option '%s' (try 'lazaret --help')",
+		    argv[1]);
+		return LZ_EXIT_USAGE;
+	}
+	for (i = 0; i < CMD_COUNT; i++) {
+		if (strcmp(cmd_table[i]->name, argv[1]) == 0)
+			return cmd_table[i]->exec(&ctx, argc - 1, argv + 1);
+	}
+	lz_cmd_error("unknown command '%s' (try 'lazaret --help')", argv[1]);
+	return LZ_EXIT_USAGE;
+}
