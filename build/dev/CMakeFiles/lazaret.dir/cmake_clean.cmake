@@ -1,0 +1,15 @@
+file(REMOVE_RECURSE
+  "CMakeFiles/lazaret.dir/src/cmd-doctor.c.o"
+  "CMakeFiles/lazaret.dir/src/cmd-doctor.c.o.d"
+  "CMakeFiles/lazaret.dir/src/cmd-run.c.o"
+  "CMakeFiles/lazaret.dir/src/cmd-run.c.o.d"
+  "CMakeFiles/lazaret.dir/src/lazaret.c.o"
+  "CMakeFiles/lazaret.dir/src/lazaret.c.o.d"
+  "lazaret"
+  "lazaret.pdb"
+)
+
+# Per-language clean rules from dependency scanning.
+foreach(lang C)
+  include(CMakeFiles/lazaret.dir/cmake_clean_${lang}.cmake OPTIONAL)
+endforeach()

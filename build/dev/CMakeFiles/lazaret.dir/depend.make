@@ -1,0 +1,2 @@
+# Empty dependencies file for lazaret.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,132 @@
+/*
+ * pathcheck.c: string checks for configured paths, and owner/mode checks
+ * for trusted files and host-private directories (SR-2, SR-10).
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "core/pathcheck.h"
+
+static const char *const reserved[] = {
+	"/workspace", "/run/lazaret", "/proc", "/sys", "/dev",
+};
+
+int
+lz_path_beneath(const char *path, const char *parent)
+{
+	size_t n = strlen(parent);
+
+	if (strcmp(parent, "/") == 0)
+		return path[0] == '/';
+	return strncmp(path, parent, n) == 0 &&
+	    (path[n] == '\0' || path[n] == '/');
+}
+
+int
+lz_pathcheck_host(const char *path, struct lz_err *err)
+{
+	const char *p;
+	size_t n = strlen(path);
+
+	if (path[0] != '/')
+		return lz_err_set(err, LZ_EINVAL, "path '%s' is not absolute",
+		    path);
+	if (n > 1 && path[n - 1] == '/')
+		return lz_err_set(err, LZ_EINVAL, "path '%s' ends with '/'; "
+		    "write it without", path);
+	for (p = path; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		if (p[1] == '/' || (p[1] == '.' && (p[2] == '/' ||
+		    p[2] == '\0')) || (p[1] == '.' && p[2] == '.' &&
+		    (p[3] == '/' || p[3] == '\0')))
+			return lz_err_set(err, LZ_EINVAL, "path '%s' is not "
+			    "normalised ('//', '.' or '..'); write the plain "
+			    "absolute path", path);
+	}
+	return 0;
+}
+
+int
+lz_pathcheck_sandbox(const char *path, const char *what, struct lz_err *err)
+{
+	size_t i;
+	int rc;
+
+	rc = lz_pathcheck_host(path, err);
+	if (rc != 0)
+		return lz_err_prefix(err, rc, "%s", what);
+	if (strcmp(path, "/") == 0)
+		return lz_err_set(err, LZ_EINVAL, "%s '/' is the whole "
+		    "sandbox; name a directory such as /usr/local", what);
+	for (i = 0; i < sizeof reserved / sizeof *reserved; i++) {
+		if (lz_path_beneath(path, reserved[i]))
+			return lz_err_set(err, LZ_EINVAL, "%s '%s' lies in "
+			    "'%s', which Lazaret manages; choose another "
+			    "path", what, path, reserved[i]);
+	}
+	return 0;
+}
+
+int
+lz_pathcheck_nested(const struct lz_tokens *paths, struct lz_err *err)
+{
+	size_t i, j;
+
+	for (i = 0; i < paths->n; i++) {
+		for (j = 0; j < paths->n; j++) {
+			if (i == j || !lz_path_beneath(paths->v[i],
+			    paths->v[j]))
+				continue;
+			if (strcmp(paths->v[i], paths->v[j]) == 0)
+				return lz_err_set(err, LZ_EINVAL, "persist "
+				    "'%s' is listed twice", paths->v[i]);
+			return lz_err_set(err, LZ_EINVAL, "persist '%s' lies "
+			    "inside persist '%s'; State Anchors cannot nest, "
+			    "keep the outer one", paths->v[i], paths->v[j]);
+		}
+	}
+	return 0;
+}
+
+int
+lz_pathcheck_private_file(const struct stat *st, const char *path,
+    struct lz_err *err)
+{
+	if (!S_ISREG(st->st_mode))
+		return lz_err_set(err, LZ_EUNSAFE, "'%s' is not a regular "
+		    "file", path);
+	if (st->st_uid != geteuid() && st->st_uid != 0)
+		return lz_err_set(err, LZ_EUNSAFE, "'%s' belongs to uid %u, "
+		    "not to you (uid %u); only your own files are trusted "
+		    "(chown it or copy it)", path, (unsigned)st->st_uid,
+		    (unsigned)geteuid());
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return lz_err_set(err, LZ_EUNSAFE, "'%s' is writable by "
+		    "group or others, so another user could change it "
+		    "(run: chmod go-w '%s')", path, path);
+	return 0;
+}
+
+int
+lz_pathcheck_private_dir(const struct stat *st, const char *path,
+    struct lz_err *err)
+{
+	if (S_ISLNK(st->st_mode))
+		return lz_err_set(err, LZ_EUNSAFE, "'%s' is a symbolic link; "
+		    "a host-private directory must be a real directory "
+		    "(remove the link)", path);
+	if (!S_ISDIR(st->st_mode))
+		return lz_err_set(err, LZ_EUNSAFE, "'%s' is not a directory "
+		    "(remove it)", path);
+	if (st->st_uid != geteuid())
+		return lz_err_set(err, LZ_EUNSAFE, "'%s' belongs to uid %u, "
+		    "not to you (uid %u); remove it so Lazaret can create "
+		    "its own", path, (unsigned)st->st_uid,
+		    (unsigned)geteuid());
+	if (st->st_mode & 077)
+		return lz_err_set(err, LZ_EUNSAFE, "'%s' has mode %04o; a "
+		    "host-private directory must be 0700 (run: chmod 700 "
+		    "'%s')", path, (unsigned)(st->st_mode & 07777), path);
+	return 0;
+}

@@ -1,0 +1,41 @@
+/*
+ * pathcheck.h: checks on path strings from the config and on the ownership
+ * and mode of files Lazaret trusts. Path strings are only ever compared
+ * here, never opened: opening files under a root goes through openat2
+ * (rootdir.h).
+ */
+#ifndef LZ_PATHCHECK_H
+#define LZ_PATHCHECK_H
+
+#include <sys/stat.h>
+
+#include "core/tokens.h"
+#include "core/util.h"
+
+/* An absolute, normalised path: no "//", ".", ".." or trailing '/'. */
+int lz_pathcheck_host(const char *path, struct lz_err *err);
+/*
+ * A path inside the sandbox for a volume or State Anchor (what names the
+ * key): normalised and absolute, not "/", and not /workspace, /run/lazaret,
+ * /proc, /sys or /dev or beneath them, which Lazaret owns.
+ */
+int lz_pathcheck_sandbox(const char *path, const char *what,
+    struct lz_err *err);
+/* Fails when one path of the list is, or lies beneath, another. */
+int lz_pathcheck_nested(const struct lz_tokens *paths, struct lz_err *err);
+/* 1 when path is parent or lies beneath it (component-wise). */
+int lz_path_beneath(const char *path, const char *parent);
+/*
+ * A file Lazaret trusts (config): a regular file owned by the user or root,
+ * not writable by group or others. path is for the message only.
+ */
+int lz_pathcheck_private_file(const struct stat *st, const char *path,
+    struct lz_err *err);
+/*
+ * A host-private directory (SR-10): a directory, not a symlink, owned by
+ * the effective user, with no group or other permission bits.
+ */
+int lz_pathcheck_private_dir(const struct stat *st, const char *path,
+    struct lz_err *err);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * rundir.h: host-private directories (SR-10) and the Domain's exclusive
+ * lifecycle lock (OR-1). Each directory on the way is created 0700 if
+ * missing and then verified through the descriptor it was opened with
+ * (O_DIRECTORY | O_NOFOLLOW, fstat): a directory, owned by the user, no
+ * group or other bits, never a symlink. Checking a path string and then
+ * using it is what this avoids.
+ */
+#ifndef LZ_RUNDIR_H
+#define LZ_RUNDIR_H
+
+#include "core/util.h"
+
+/*
+ * Ensures base (which must exist and be private, e.g. $XDG_RUNTIME_DIR) and
+ * then each of the relative components of sub below it, creating missing
+ * ones 0700. Returns an O_PATH-free directory fd of the last one (the
+ * caller closes it), or a negative code.
+ */
+int lz_rundir_ensure(const char *base, const char *sub, struct lz_err *err);
+
+/*
+ * Takes the lifecycle lock: flock(LOCK_EX) on "lifecycle.lock" inside the
+ * directory dirfd. With nonblock, a lock held by another process gives
+ * LZ_EBUSY at once. Returns the lock's fd (closing it releases the lock).
+ */
+int lz_rundir_lock(int dirfd, const char *path, int nonblock,
+    struct lz_err *err);
+
+#endif

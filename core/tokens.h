@@ -1,0 +1,44 @@
+/*
+ * tokens.h: the argument-vector syntax of config values (command, auto-approve,
+ * volume). A value is a list of tokens separated by spaces or tabs. Inside a
+ * token, "%XX" (two hex digits) stands for the byte 0xXX, so a space is %20,
+ * ';' is %3B, '#' is %23, '%' itself is %25 and "'" is %27. The token ''
+ * (two single quotes alone) is the empty argument; a single quote anywhere
+ * else is an error. Nothing else is special: no backslashes. This cannot be cut by inih's inline-comment rule
+ * (a ';' after whitespace) because a literal ';' is never needed, and it is
+ * unambiguous: every byte string has exactly one shortest spelling.
+ */
+#ifndef LZ_TOKENS_H
+#define LZ_TOKENS_H
+
+#include <stddef.h>
+
+#include "core/util.h"
+
+struct lz_tokens {
+	char **v;		/* NULL-terminated */
+	size_t n;
+};
+#define LZ_TOKENS_INIT { NULL, 0 }
+
+/*
+ * Splits value into tokens and decodes their escapes. Fails with LZ_EINVAL on
+ * a malformed escape, an escaped NUL, or a raw control character; on failure
+ * out is left empty.
+ */
+int lz_tokens_split(const char *value, struct lz_tokens *out,
+    struct lz_err *err);
+/* Appends a copy of s. */
+void lz_tokens_push(struct lz_tokens *t, const char *s);
+/* Copies src into dst (dst must be empty). */
+void lz_tokens_copy(struct lz_tokens *dst, const struct lz_tokens *src);
+void lz_tokens_release(struct lz_tokens *t);
+/* Appends the shortest config spelling of s (escaping what must be). */
+void lz_tokens_quote(struct lz_buf *b, const char *s);
+/* Appends every token, quoted, separated by single spaces. */
+void lz_tokens_join(struct lz_buf *b, const struct lz_tokens *t);
+
+/* 1 when the n bytes at s are valid UTF-8 (config text must be). */
+int lz_utf8_valid(const char *s, size_t n);
+
+#endif

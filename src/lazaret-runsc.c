@@ -1,0 +1,47 @@
+/*
+ * lazaret-runsc.c: the runtime shim podman is given with
+ * "--runtime /usr/local/bin/lazaret-runsc". It rewrites its arguments for
+ * gVisor's runsc (core/runsc-argv.h: adds --ignore-cgroups --network=host,
+ * drops the --tty conmon passes to "exec") and execs runsc in its place.
+ * It is not a wrapper that stays around: after execv there is only runsc.
+ *
+ * The runsc binary is a fixed absolute path, LZ_RUNSC_PATH (default
+ * /usr/bin/runsc, where Debian's bookworm-backports package puts it),
+ * chosen at build time only, e.g. with
+ * -DCMAKE_C_FLAGS='-DLZ_RUNSC_PATH=\"/opt/gvisor/runsc\"'. There is
+ * deliberately no environment override: anything able to set the
+ * coordinator's environment could then swap the sandbox's isolation
+ * boundary for another program without a trace, and no test needs it (the
+ * rewriting is a pure function under unit test).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/runsc-argv.h"
+
+#ifndef LZ_RUNSC_PATH
+#define LZ_RUNSC_PATH "/usr/bin/runsc"
+#endif
+
+int
+main(int argc, char **argv)
+{
+	struct lz_err err = LZ_ERR_INIT;
+	char **v = NULL;
+	int saved;
+
+	if (lz_runsc_argv_build(argc, argv, LZ_RUNSC_PATH, &v, &err) != 0) {
+		fprintf(stderr, "lazaret-runsc: %s\n", err.msg);
+		lz_err_release(&err);
+		return 125;
+	}
+	execv(LZ_RUNSC_PATH, v);
+	saved = errno;
+	fprintf(stderr, "lazaret-runsc: cannot execute '%s': %s (install "
+	    "runsc from bookworm-backports: sudo scripts/setup.sh)\n",
+	    LZ_RUNSC_PATH, strerror(saved));
+	lz_runsc_argv_free(v);
+	return saved == ENOENT ? 127 : 126;
+}
