@@ -27,7 +27,8 @@ sorted_strings(char **v, size_t n)
 	json_t *a = json_array();
 	size_t i;
 
-	memcpy(copy, v, n * sizeof *v);
+	if (n > 0)
+		memcpy(copy, v, n * sizeof *v);
 	qsort(copy, n, sizeof *copy, cmp_str);
 	for (i = 0; i < n; i++)
 		json_array_append_new(a, json_string(copy[i]));
@@ -71,7 +72,8 @@ lz_profile_json(const struct lz_profile *p, int sources, struct lz_err *err)
 	    json_integer(p->escalation_timeout));
 
 	vols = lz_xcalloc(p->nvolumes + 1, sizeof *vols);
-	memcpy(vols, p->volumes, p->nvolumes * sizeof *vols);
+	if (p->nvolumes > 0)
+		memcpy(vols, p->volumes, p->nvolumes * sizeof *vols);
 	qsort(vols, p->nvolumes, sizeof *vols, cmp_volume);
 	a = json_array();
 	for (i = 0; i < p->nvolumes; i++) {

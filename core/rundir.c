@@ -16,6 +16,7 @@
 
 static int open_private(int at, const char *name, const char *shown,
     int create, struct lz_err *err);
+static int make_parents(const char *base, struct lz_err *err);
 
 /* Opens name under at (or an absolute name) and checks it is private. */
 static int
@@ -50,14 +51,37 @@ open_private(int at, const char *name, const char *shown, int create,
 	return fd;
 }
 
+/* mkdir -p of base's parents; each one made here is 0700. */
+static int
+make_parents(const char *base, struct lz_err *err)
+{
+	char *copy = lz_xstrdup(base), *p;
+	int rc = 0;
+
+	for (p = copy + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		if (mkdir(copy, 0700) != 0 && errno != EEXIST) {
+			rc = lz_err_set(err, LZ_ESYS, "cannot create '%s': %s",
+			    copy, strerror(errno));
+			break;
+		}
+		*p = '/';
+	}
+	free(copy);
+	return rc;
+}
+
 int
-lz_rundir_ensure(const char *base, const char *sub, struct lz_err *err)
+lz_rundir_ensure(const char *base, int create_base, const char *sub,
+    struct lz_err *err)
 {
 	struct lz_buf shown = LZ_BUF_INIT;
 	char *copy = lz_xstrdup(sub), *tok, *save = NULL;
 	int fd, next;
 
-	fd = open_private(AT_FDCWD, base, base, 0, err);
+	if (create_base && (fd = make_parents(base, err)) != 0)
+		goto out;
+	fd = open_private(AT_FDCWD, base, base, create_base, err);
 	if (fd < 0)
 		goto out;
 	lz_buf_adds(&shown, base);

@@ -12,12 +12,14 @@
 #include "core/util.h"
 
 /*
- * Ensures base (which must exist and be private, e.g. $XDG_RUNTIME_DIR) and
- * then each of the relative components of sub below it, creating missing
- * ones 0700. Returns an O_PATH-free directory fd of the last one (the
- * caller closes it), or a negative code.
+ * Ensures base is private (with create_base, creating it and its missing
+ * parents 0700 first, as for the Storage Root; without, it must exist, as
+ * $XDG_RUNTIME_DIR must), then each component of the relative path sub
+ * below it, creating missing ones 0700. Returns a directory fd of the last
+ * one (the caller closes it), or a negative code.
  */
-int lz_rundir_ensure(const char *base, const char *sub, struct lz_err *err);
+int lz_rundir_ensure(const char *base, int create_base, const char *sub,
+    struct lz_err *err);
 
 /*
  * Takes the lifecycle lock: flock(LOCK_EX) on "lifecycle.lock" inside the

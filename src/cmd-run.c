@@ -1,6 +1,183 @@
-/* placeholder */
+/*
+ * cmd-run.c: "lazaret run": resolve the profile and Domain and open a
+ * Client Session in the Domain's sandbox. With --dry-run it prints the
+ * resolved plan and changes nothing. The sandbox runtime (coordinator,
+ * podman, runsc) is the runtime issue's; until it lands, a real run
+ * prepares the Domain's private directories, takes the lifecycle lock to
+ * prove it can, and stops with a message saying so.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/mountplan.h"
+#include "core/rundir.h"
+#include "src/client-setup.h"
 #include "src/cmd.h"
-static int x(struct lz_cmd_ctx *c, int a, char **v) { (void)c; (void)a; (void)v; return 1; }
-const struct lz_cmd lz_cmd_run = { "run", "", "", 0, x };
-const struct lz_cmd lz_cmd_domain = { "domain", "", "", 0, x };
-const struct lz_cmd lz_cmd_profile = { "profile", "", "", 0, x };
+#include "src/out-domain.h"
+
+static int print_plan(struct lz_client *c, char **cmd, int ncmd, int json);
+static int prepare(struct lz_client *c);
+
+static int
+print_plan(struct lz_client *c, char **cmd, int ncmd, int json)
+{
+	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
+	struct lz_err err = LZ_ERR_INIT;
+	const struct lz_profile *p = c->profile;
+	json_t *o, *a;
+	size_t i;
+
+	if (lz_mountplan_build(&mp, &c->domain, p, &err) != 0) {
+		lz_cmd_error("%s", err.msg);
+		lz_err_release(&err);
+		return LZ_EXIT_FAILURE;
+	}
+	if (json) {
+		o = lz_out_domain_json(c);
+		json_object_set_new(o, "image", json_string(p->image));
+		a = json_array();
+		for (i = 0; i < (ncmd ? (size_t)ncmd : p->command.n); i++)
+			json_array_append_new(a, json_string(ncmd ? cmd[i] :
+			    p->command.v[i]));
+		json_object_set_new(o, "command", a);
+		a = json_array();
+		for (i = 0; i < mp.n; i++)
+			json_array_append_new(a, json_pack("{s:s,s:s?,s:s,s:b,"
+			    "s:s}", "kind", lz_mount_kind_name(mp.v[i].kind),
+			    "source", mp.v[i].source, "target",
+			    mp.v[i].target, "readonly", mp.v[i].readonly,
+			    "why", mp.v[i].why));
+		json_object_set_new(o, "mounts", a);
+		a = json_array();
+		for (i = 0; i < p->env.n; i++)
+			json_array_append_new(a, json_pack("{s:s,s:b}", "name",
+			    p->env.v[i], "set", getenv(p->env.v[i]) != NULL));
+		json_object_set_new(o, "env", a);
+		json_object_set_new(o, "ignored_isolation",
+		    json_boolean(p->ignored_isolation));
+		lz_client_print_json(o);
+		lz_mountplan_release(&mp);
+		return LZ_EXIT_OK;
+	}
+	lz_out_domain(stdout, c);
+	printf("sandbox\n  image               %s\n  command            ",
+	    p->image);
+	for (i = 0; i < (ncmd ? (size_t)ncmd : p->command.n); i++)
+		printf(" %s", ncmd ? cmd[i] : p->command.v[i]);
+	printf("\n  ignored paths       %s\n", p->ignored_isolation ?
+	    "isolated in the Domain (SR-13)" : "shared with the host (FR-9)");
+	for (i = 0; i < p->env.n; i++)
+		printf("  env                 %s (%s on the host)\n",
+		    p->env.v[i], getenv(p->env.v[i]) ? "set" : "not set");
+	printf("mounts, in order:\n");
+	for (i = 0; i < mp.n; i++)
+		printf("  %-6s %-26s <- %s%s  [%s]\n",
+		    lz_mount_kind_name(mp.v[i].kind), mp.v[i].target,
+		    mp.v[i].source ? mp.v[i].source : "(tmpfs)",
+		    mp.v[i].readonly ? " (ro)" : "", mp.v[i].why);
+	lz_mountplan_release(&mp);
+	return LZ_EXIT_OK;
+}
+
+/* Creates the Domain Root and runtime directory and takes the lock. */
+static int
+prepare(struct lz_client *c)
+{
+	struct lz_err err = LZ_ERR_INIT;
+	char *sub = NULL;
+	int fd = -1, lock = -1, rc = LZ_EXIT_OK;
+
+	sub = lz_xasprintf("domains/%s", c->domain.id);
+	fd = lz_rundir_ensure(c->paths.storage_root, 1, sub, &err);
+	if (fd >= 0) {
+		close(fd);
+		fd = lz_rundir_ensure(c->paths.xdg_runtime, 0, c->domain.runtime +
+		    strlen(c->paths.xdg_runtime) + 1, &err);
+	}
+	if (fd >= 0)
+		lock = lz_rundir_lock(fd, c->domain.runtime, 1, &err);
+	if (fd < 0 || lock < 0) {
+		lz_cmd_error("%s", err.msg);
+		rc = lz_client_exit_code(fd < 0 ? fd : lock);
+	}
+	if (lock >= 0)
+		close(lock);
+	if (fd >= 0)
+		close(fd);
+	free(sub);
+	lz_err_release(&err);
+	return rc;
+}
+
+static int
+cmd_run_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *profile = NULL, *dir = NULL;
+	struct lz_client c;
+	int ch, rc, json = ctx->json, dry = 0;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+p:C:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'p':
+			profile = optarg;
+			break;
+		case 'C':
+			dir = optarg;
+			break;
+		case 'n':
+			dry = 1;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			printf("usage: lazaret run %s\n", lz_cmd_run.usage);
+			return LZ_EXIT_OK;
+		default:
+			return lz_cmd_usage(&lz_cmd_run);
+		}
+	}
+	if (json && !dry) {
+		lz_cmd_error("run: --json goes with --dry-run (a session is "
+		    "a terminal, not data)");
+		return LZ_EXIT_USAGE;
+	}
+	rc = lz_client_setup(&c, profile, dir, LZ_CLIENT_CONFIG |
+	    LZ_CLIENT_DOMAIN);
+	if (rc != LZ_EXIT_OK)
+		return rc;
+	if (dry) {
+		rc = print_plan(&c, argv + optind, argc - optind, json);
+		goto out;
+	}
+	rc = prepare(&c);
+	if (rc == LZ_EXIT_OK) {
+		print_plan(&c, argv + optind, argc - optind, 0);
+		lz_cmd_error("the sandbox runtime is not part of this build "
+		    "yet (it comes with the Domain runtime work); the Domain "
+		    "directories are ready and the plan above is what it "
+		    "will run");
+		rc = LZ_EXIT_FAILURE;
+	}
+out:
+	lz_client_release(&c);
+	return rc;
+}
+
+const struct lz_cmd lz_cmd_run = {
+	.name = "run",
+	.usage = "[-p PROFILE] [-C DIR] [--dry-run [--json]] [--] [CMD ...]",
+	.summary = "open a session in the project's sandbox (the default)",
+	.flags = LZ_CMD_JSON,
+	.exec = cmd_run_exec,
+};

@@ -51,4 +51,5 @@ set(CMAKE_DEPEND_INFO_FILES
   "CMakeFiles/lazaret.dir/DependInfo.cmake"
   "CMakeFiles/lazaret-runsc.dir/DependInfo.cmake"
   "tests/unit/CMakeFiles/test-runsc-argv.dir/DependInfo.cmake"
+  "tests/unit/CMakeFiles/test-spawn.dir/DependInfo.cmake"
   )

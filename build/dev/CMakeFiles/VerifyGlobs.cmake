@@ -10,12 +10,14 @@ set(OLD_GLOB
   "/work/main/core/domain.c"
   "/work/main/core/fingerprint.c"
   "/work/main/core/ini.c"
+  "/work/main/core/mountplan.c"
   "/work/main/core/pathcheck.c"
   "/work/main/core/policy.c"
   "/work/main/core/profile.c"
   "/work/main/core/rules.c"
   "/work/main/core/rundir.c"
   "/work/main/core/runsc-argv.c"
+  "/work/main/core/spawn.c"
   "/work/main/core/tokens.c"
   "/work/main/core/util.c"
   )
@@ -36,6 +38,7 @@ endif()
 # LZ_CMD_SRC at CMakeLists.txt:76 (file)
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/main/src/client-*.c")
 set(OLD_GLOB
+  "/work/main/src/client-setup.c"
   )
 if(NOT "${NEW_GLOB}" STREQUAL "${OLD_GLOB}")
   message("-- GLOB mismatch!")
@@ -46,6 +49,8 @@ endif()
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/main/src/cmd-*.c")
 set(OLD_GLOB
   "/work/main/src/cmd-doctor.c"
+  "/work/main/src/cmd-domain.c"
+  "/work/main/src/cmd-profile.c"
   "/work/main/src/cmd-run.c"
   )
 if(NOT "${NEW_GLOB}" STREQUAL "${OLD_GLOB}")
@@ -74,6 +79,8 @@ endif()
 # LZ_CMD_SRC at CMakeLists.txt:76 (file)
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/main/src/out-*.c")
 set(OLD_GLOB
+  "/work/main/src/out-domain.c"
+  "/work/main/src/out-profile.c"
   )
 if(NOT "${NEW_GLOB}" STREQUAL "${OLD_GLOB}")
   message("-- GLOB mismatch!")
@@ -93,6 +100,7 @@ endif()
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/main/tests/unit/test-*.c")
 set(OLD_GLOB
   "/work/main/tests/unit/test-runsc-argv.c"
+  "/work/main/tests/unit/test-spawn.c"
   )
 if(NOT "${NEW_GLOB}" STREQUAL "${OLD_GLOB}")
   message("-- GLOB mismatch!")

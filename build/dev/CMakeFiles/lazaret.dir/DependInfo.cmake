@@ -8,9 +8,14 @@ set(CMAKE_DEPENDS_LANGUAGES
 
 # The set of dependency files which are needed:
 set(CMAKE_DEPENDS_DEPENDENCY_FILES
+  "/work/main/src/client-setup.c" "CMakeFiles/lazaret.dir/src/client-setup.c.o" "gcc" "CMakeFiles/lazaret.dir/src/client-setup.c.o.d"
   "/work/main/src/cmd-doctor.c" "CMakeFiles/lazaret.dir/src/cmd-doctor.c.o" "gcc" "CMakeFiles/lazaret.dir/src/cmd-doctor.c.o.d"
+  "/work/main/src/cmd-domain.c" "CMakeFiles/lazaret.dir/src/cmd-domain.c.o" "gcc" "CMakeFiles/lazaret.dir/src/cmd-domain.c.o.d"
+  "/work/main/src/cmd-profile.c" "CMakeFiles/lazaret.dir/src/cmd-profile.c.o" "gcc" "CMakeFiles/lazaret.dir/src/cmd-profile.c.o.d"
   "/work/main/src/cmd-run.c" "CMakeFiles/lazaret.dir/src/cmd-run.c.o" "gcc" "CMakeFiles/lazaret.dir/src/cmd-run.c.o.d"
   "/work/main/src/lazaret.c" "CMakeFiles/lazaret.dir/src/lazaret.c.o" "gcc" "CMakeFiles/lazaret.dir/src/lazaret.c.o.d"
+  "/work/main/src/out-domain.c" "CMakeFiles/lazaret.dir/src/out-domain.c.o" "gcc" "CMakeFiles/lazaret.dir/src/out-domain.c.o.d"
+  "/work/main/src/out-profile.c" "CMakeFiles/lazaret.dir/src/out-profile.c.o" "gcc" "CMakeFiles/lazaret.dir/src/out-profile.c.o.d"
   )
 
 # Targets to which this target links.

@@ -83,10 +83,24 @@ CMakeFiles/lazaret.dir/src/lazaret.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/lazaret.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/lazaret.c -o CMakeFiles/lazaret.dir/src/lazaret.c.s
 
+CMakeFiles/lazaret.dir/src/client-setup.c.o: CMakeFiles/lazaret.dir/flags.make
+CMakeFiles/lazaret.dir/src/client-setup.c.o: /work/main/src/client-setup.c
+CMakeFiles/lazaret.dir/src/client-setup.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_2) "Building C object CMakeFiles/lazaret.dir/src/client-setup.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/client-setup.c.o -MF CMakeFiles/lazaret.dir/src/client-setup.c.o.d -o CMakeFiles/lazaret.dir/src/client-setup.c.o -c /work/main/src/client-setup.c
+
+CMakeFiles/lazaret.dir/src/client-setup.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/lazaret.dir/src/client-setup.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/client-setup.c > CMakeFiles/lazaret.dir/src/client-setup.c.i
+
+CMakeFiles/lazaret.dir/src/client-setup.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/client-setup.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/client-setup.c -o CMakeFiles/lazaret.dir/src/client-setup.c.s
+
 CMakeFiles/lazaret.dir/src/cmd-doctor.c.o: CMakeFiles/lazaret.dir/flags.make
 CMakeFiles/lazaret.dir/src/cmd-doctor.c.o: /work/main/src/cmd-doctor.c
 CMakeFiles/lazaret.dir/src/cmd-doctor.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_2) "Building C object CMakeFiles/lazaret.dir/src/cmd-doctor.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/lazaret.dir/src/cmd-doctor.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/cmd-doctor.c.o -MF CMakeFiles/lazaret.dir/src/cmd-doctor.c.o.d -o CMakeFiles/lazaret.dir/src/cmd-doctor.c.o -c /work/main/src/cmd-doctor.c
 
 CMakeFiles/lazaret.dir/src/cmd-doctor.c.i: cmake_force
@@ -97,10 +111,38 @@ CMakeFiles/lazaret.dir/src/cmd-doctor.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/cmd-doctor.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cmd-doctor.c -o CMakeFiles/lazaret.dir/src/cmd-doctor.c.s
 
+CMakeFiles/lazaret.dir/src/cmd-domain.c.o: CMakeFiles/lazaret.dir/flags.make
+CMakeFiles/lazaret.dir/src/cmd-domain.c.o: /work/main/src/cmd-domain.c
+CMakeFiles/lazaret.dir/src/cmd-domain.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building C object CMakeFiles/lazaret.dir/src/cmd-domain.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/cmd-domain.c.o -MF CMakeFiles/lazaret.dir/src/cmd-domain.c.o.d -o CMakeFiles/lazaret.dir/src/cmd-domain.c.o -c /work/main/src/cmd-domain.c
+
+CMakeFiles/lazaret.dir/src/cmd-domain.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/lazaret.dir/src/cmd-domain.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/cmd-domain.c > CMakeFiles/lazaret.dir/src/cmd-domain.c.i
+
+CMakeFiles/lazaret.dir/src/cmd-domain.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/cmd-domain.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cmd-domain.c -o CMakeFiles/lazaret.dir/src/cmd-domain.c.s
+
+CMakeFiles/lazaret.dir/src/cmd-profile.c.o: CMakeFiles/lazaret.dir/flags.make
+CMakeFiles/lazaret.dir/src/cmd-profile.c.o: /work/main/src/cmd-profile.c
+CMakeFiles/lazaret.dir/src/cmd-profile.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building C object CMakeFiles/lazaret.dir/src/cmd-profile.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/cmd-profile.c.o -MF CMakeFiles/lazaret.dir/src/cmd-profile.c.o.d -o CMakeFiles/lazaret.dir/src/cmd-profile.c.o -c /work/main/src/cmd-profile.c
+
+CMakeFiles/lazaret.dir/src/cmd-profile.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/lazaret.dir/src/cmd-profile.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/cmd-profile.c > CMakeFiles/lazaret.dir/src/cmd-profile.c.i
+
+CMakeFiles/lazaret.dir/src/cmd-profile.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/cmd-profile.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cmd-profile.c -o CMakeFiles/lazaret.dir/src/cmd-profile.c.s
+
 CMakeFiles/lazaret.dir/src/cmd-run.c.o: CMakeFiles/lazaret.dir/flags.make
 CMakeFiles/lazaret.dir/src/cmd-run.c.o: /work/main/src/cmd-run.c
 CMakeFiles/lazaret.dir/src/cmd-run.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/lazaret.dir/src/cmd-run.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/lazaret.dir/src/cmd-run.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/cmd-run.c.o -MF CMakeFiles/lazaret.dir/src/cmd-run.c.o.d -o CMakeFiles/lazaret.dir/src/cmd-run.c.o -c /work/main/src/cmd-run.c
 
 CMakeFiles/lazaret.dir/src/cmd-run.c.i: cmake_force
@@ -111,18 +153,56 @@ CMakeFiles/lazaret.dir/src/cmd-run.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/cmd-run.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cmd-run.c -o CMakeFiles/lazaret.dir/src/cmd-run.c.s
 
+CMakeFiles/lazaret.dir/src/out-domain.c.o: CMakeFiles/lazaret.dir/flags.make
+CMakeFiles/lazaret.dir/src/out-domain.c.o: /work/main/src/out-domain.c
+CMakeFiles/lazaret.dir/src/out-domain.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/lazaret.dir/src/out-domain.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/out-domain.c.o -MF CMakeFiles/lazaret.dir/src/out-domain.c.o.d -o CMakeFiles/lazaret.dir/src/out-domain.c.o -c /work/main/src/out-domain.c
+
+CMakeFiles/lazaret.dir/src/out-domain.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/lazaret.dir/src/out-domain.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/out-domain.c > CMakeFiles/lazaret.dir/src/out-domain.c.i
+
+CMakeFiles/lazaret.dir/src/out-domain.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/out-domain.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/out-domain.c -o CMakeFiles/lazaret.dir/src/out-domain.c.s
+
+CMakeFiles/lazaret.dir/src/out-profile.c.o: CMakeFiles/lazaret.dir/flags.make
+CMakeFiles/lazaret.dir/src/out-profile.c.o: /work/main/src/out-profile.c
+CMakeFiles/lazaret.dir/src/out-profile.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/lazaret.dir/src/out-profile.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/out-profile.c.o -MF CMakeFiles/lazaret.dir/src/out-profile.c.o.d -o CMakeFiles/lazaret.dir/src/out-profile.c.o -c /work/main/src/out-profile.c
+
+CMakeFiles/lazaret.dir/src/out-profile.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/lazaret.dir/src/out-profile.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/out-profile.c > CMakeFiles/lazaret.dir/src/out-profile.c.i
+
+CMakeFiles/lazaret.dir/src/out-profile.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/out-profile.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/out-profile.c -o CMakeFiles/lazaret.dir/src/out-profile.c.s
+
 # Object files for target lazaret
 lazaret_OBJECTS = \
 "CMakeFiles/lazaret.dir/src/lazaret.c.o" \
+"CMakeFiles/lazaret.dir/src/client-setup.c.o" \
 "CMakeFiles/lazaret.dir/src/cmd-doctor.c.o" \
-"CMakeFiles/lazaret.dir/src/cmd-run.c.o"
+"CMakeFiles/lazaret.dir/src/cmd-domain.c.o" \
+"CMakeFiles/lazaret.dir/src/cmd-profile.c.o" \
+"CMakeFiles/lazaret.dir/src/cmd-run.c.o" \
+"CMakeFiles/lazaret.dir/src/out-domain.c.o" \
+"CMakeFiles/lazaret.dir/src/out-profile.c.o"
 
 # External object files for target lazaret
 lazaret_EXTERNAL_OBJECTS =
 
 lazaret: CMakeFiles/lazaret.dir/src/lazaret.c.o
+lazaret: CMakeFiles/lazaret.dir/src/client-setup.c.o
 lazaret: CMakeFiles/lazaret.dir/src/cmd-doctor.c.o
+lazaret: CMakeFiles/lazaret.dir/src/cmd-domain.c.o
+lazaret: CMakeFiles/lazaret.dir/src/cmd-profile.c.o
 lazaret: CMakeFiles/lazaret.dir/src/cmd-run.c.o
+lazaret: CMakeFiles/lazaret.dir/src/out-domain.c.o
+lazaret: CMakeFiles/lazaret.dir/src/out-profile.c.o
 lazaret: CMakeFiles/lazaret.dir/build.make
 lazaret: liblzcore.a
 lazaret: liblzutil.a
@@ -138,7 +218,7 @@ lazaret: /usr/lib/x86_64-linux-gnu/libpthread.a
 lazaret: /usr/lib/x86_64-linux-gnu/libdl.a
 lazaret: /usr/lib/x86_64-linux-gnu/librt.a
 lazaret: CMakeFiles/lazaret.dir/link.txt
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Linking C executable lazaret"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Linking C executable lazaret"
 	$(CMAKE_COMMAND) -E cmake_link_script CMakeFiles/lazaret.dir/link.txt --verbose=$(VERBOSE)
 
 # Rule to build all files generated by this target.

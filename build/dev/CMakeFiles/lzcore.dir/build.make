@@ -139,10 +139,24 @@ CMakeFiles/lzcore.dir/core/ini.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lzcore.dir/core/ini.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/core/ini.c -o CMakeFiles/lzcore.dir/core/ini.c.s
 
+CMakeFiles/lzcore.dir/core/mountplan.c.o: CMakeFiles/lzcore.dir/flags.make
+CMakeFiles/lzcore.dir/core/mountplan.c.o: /work/main/core/mountplan.c
+CMakeFiles/lzcore.dir/core/mountplan.c.o: CMakeFiles/lzcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/lzcore.dir/core/mountplan.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lzcore.dir/core/mountplan.c.o -MF CMakeFiles/lzcore.dir/core/mountplan.c.o.d -o CMakeFiles/lzcore.dir/core/mountplan.c.o -c /work/main/core/mountplan.c
+
+CMakeFiles/lzcore.dir/core/mountplan.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/lzcore.dir/core/mountplan.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/core/mountplan.c > CMakeFiles/lzcore.dir/core/mountplan.c.i
+
+CMakeFiles/lzcore.dir/core/mountplan.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lzcore.dir/core/mountplan.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/core/mountplan.c -o CMakeFiles/lzcore.dir/core/mountplan.c.s
+
 CMakeFiles/lzcore.dir/core/pathcheck.c.o: CMakeFiles/lzcore.dir/flags.make
 CMakeFiles/lzcore.dir/core/pathcheck.c.o: /work/main/core/pathcheck.c
 CMakeFiles/lzcore.dir/core/pathcheck.c.o: CMakeFiles/lzcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/lzcore.dir/core/pathcheck.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/lzcore.dir/core/pathcheck.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lzcore.dir/core/pathcheck.c.o -MF CMakeFiles/lzcore.dir/core/pathcheck.c.o.d -o CMakeFiles/lzcore.dir/core/pathcheck.c.o -c /work/main/core/pathcheck.c
 
 CMakeFiles/lzcore.dir/core/pathcheck.c.i: cmake_force
@@ -156,7 +170,7 @@ CMakeFiles/lzcore.dir/core/pathcheck.c.s: cmake_force
 CMakeFiles/lzcore.dir/core/policy.c.o: CMakeFiles/lzcore.dir/flags.make
 CMakeFiles/lzcore.dir/core/policy.c.o: /work/main/core/policy.c
 CMakeFiles/lzcore.dir/core/policy.c.o: CMakeFiles/lzcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/lzcore.dir/core/policy.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/lzcore.dir/core/policy.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lzcore.dir/core/policy.c.o -MF CMakeFiles/lzcore.dir/core/policy.c.o.d -o CMakeFiles/lzcore.dir/core/policy.c.o -c /work/main/core/policy.c
 
 CMakeFiles/lzcore.dir/core/policy.c.i: cmake_force
@@ -170,7 +184,7 @@ CMakeFiles/lzcore.dir/core/policy.c.s: cmake_force
 CMakeFiles/lzcore.dir/core/profile.c.o: CMakeFiles/lzcore.dir/flags.make
 CMakeFiles/lzcore.dir/core/profile.c.o: /work/main/core/profile.c
 CMakeFiles/lzcore.dir/core/profile.c.o: CMakeFiles/lzcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/lzcore.dir/core/profile.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Building C object CMakeFiles/lzcore.dir/core/profile.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lzcore.dir/core/profile.c.o -MF CMakeFiles/lzcore.dir/core/profile.c.o.d -o CMakeFiles/lzcore.dir/core/profile.c.o -c /work/main/core/profile.c
 
 CMakeFiles/lzcore.dir/core/profile.c.i: cmake_force
@@ -184,7 +198,7 @@ CMakeFiles/lzcore.dir/core/profile.c.s: cmake_force
 CMakeFiles/lzcore.dir/core/rules.c.o: CMakeFiles/lzcore.dir/flags.make
 CMakeFiles/lzcore.dir/core/rules.c.o: /work/main/core/rules.c
 CMakeFiles/lzcore.dir/core/rules.c.o: CMakeFiles/lzcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Building C object CMakeFiles/lzcore.dir/core/rules.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_10) "Building C object CMakeFiles/lzcore.dir/core/rules.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lzcore.dir/core/rules.c.o -MF CMakeFiles/lzcore.dir/core/rules.c.o.d -o CMakeFiles/lzcore.dir/core/rules.c.o -c /work/main/core/rules.c
 
 CMakeFiles/lzcore.dir/core/rules.c.i: cmake_force
@@ -198,7 +212,7 @@ CMakeFiles/lzcore.dir/core/rules.c.s: cmake_force
 CMakeFiles/lzcore.dir/core/rundir.c.o: CMakeFiles/lzcore.dir/flags.make
 CMakeFiles/lzcore.dir/core/rundir.c.o: /work/main/core/rundir.c
 CMakeFiles/lzcore.dir/core/rundir.c.o: CMakeFiles/lzcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_10) "Building C object CMakeFiles/lzcore.dir/core/rundir.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_11) "Building C object CMakeFiles/lzcore.dir/core/rundir.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lzcore.dir/core/rundir.c.o -MF CMakeFiles/lzcore.dir/core/rundir.c.o.d -o CMakeFiles/lzcore.dir/core/rundir.c.o -c /work/main/core/rundir.c
 
 CMakeFiles/lzcore.dir/core/rundir.c.i: cmake_force
@@ -212,7 +226,7 @@ CMakeFiles/lzcore.dir/core/rundir.c.s: cmake_force
 CMakeFiles/lzcore.dir/core/runsc-argv.c.o: CMakeFiles/lzcore.dir/flags.make
 CMakeFiles/lzcore.dir/core/runsc-argv.c.o: /work/main/core/runsc-argv.c
 CMakeFiles/lzcore.dir/core/runsc-argv.c.o: CMakeFiles/lzcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_11) "Building C object CMakeFiles/lzcore.dir/core/runsc-argv.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_12) "Building C object CMakeFiles/lzcore.dir/core/runsc-argv.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lzcore.dir/core/runsc-argv.c.o -MF CMakeFiles/lzcore.dir/core/runsc-argv.c.o.d -o CMakeFiles/lzcore.dir/core/runsc-argv.c.o -c /work/main/core/runsc-argv.c
 
 CMakeFiles/lzcore.dir/core/runsc-argv.c.i: cmake_force
@@ -223,10 +237,24 @@ CMakeFiles/lzcore.dir/core/runsc-argv.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lzcore.dir/core/runsc-argv.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/core/runsc-argv.c -o CMakeFiles/lzcore.dir/core/runsc-argv.c.s
 
+CMakeFiles/lzcore.dir/core/spawn.c.o: CMakeFiles/lzcore.dir/flags.make
+CMakeFiles/lzcore.dir/core/spawn.c.o: /work/main/core/spawn.c
+CMakeFiles/lzcore.dir/core/spawn.c.o: CMakeFiles/lzcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_13) "Building C object CMakeFiles/lzcore.dir/core/spawn.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lzcore.dir/core/spawn.c.o -MF CMakeFiles/lzcore.dir/core/spawn.c.o.d -o CMakeFiles/lzcore.dir/core/spawn.c.o -c /work/main/core/spawn.c
+
+CMakeFiles/lzcore.dir/core/spawn.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/lzcore.dir/core/spawn.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/core/spawn.c > CMakeFiles/lzcore.dir/core/spawn.c.i
+
+CMakeFiles/lzcore.dir/core/spawn.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lzcore.dir/core/spawn.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/core/spawn.c -o CMakeFiles/lzcore.dir/core/spawn.c.s
+
 CMakeFiles/lzcore.dir/core/tokens.c.o: CMakeFiles/lzcore.dir/flags.make
 CMakeFiles/lzcore.dir/core/tokens.c.o: /work/main/core/tokens.c
 CMakeFiles/lzcore.dir/core/tokens.c.o: CMakeFiles/lzcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_12) "Building C object CMakeFiles/lzcore.dir/core/tokens.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_14) "Building C object CMakeFiles/lzcore.dir/core/tokens.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lzcore.dir/core/tokens.c.o -MF CMakeFiles/lzcore.dir/core/tokens.c.o.d -o CMakeFiles/lzcore.dir/core/tokens.c.o -c /work/main/core/tokens.c
 
 CMakeFiles/lzcore.dir/core/tokens.c.i: cmake_force
@@ -244,12 +272,14 @@ lzcore_OBJECTS = \
 "CMakeFiles/lzcore.dir/core/domain.c.o" \
 "CMakeFiles/lzcore.dir/core/fingerprint.c.o" \
 "CMakeFiles/lzcore.dir/core/ini.c.o" \
+"CMakeFiles/lzcore.dir/core/mountplan.c.o" \
 "CMakeFiles/lzcore.dir/core/pathcheck.c.o" \
 "CMakeFiles/lzcore.dir/core/policy.c.o" \
 "CMakeFiles/lzcore.dir/core/profile.c.o" \
 "CMakeFiles/lzcore.dir/core/rules.c.o" \
 "CMakeFiles/lzcore.dir/core/rundir.c.o" \
 "CMakeFiles/lzcore.dir/core/runsc-argv.c.o" \
+"CMakeFiles/lzcore.dir/core/spawn.c.o" \
 "CMakeFiles/lzcore.dir/core/tokens.c.o"
 
 # External object files for target lzcore
@@ -260,16 +290,18 @@ liblzcore.a: CMakeFiles/lzcore.dir/core/config.c.o
 liblzcore.a: CMakeFiles/lzcore.dir/core/domain.c.o
 liblzcore.a: CMakeFiles/lzcore.dir/core/fingerprint.c.o
 liblzcore.a: CMakeFiles/lzcore.dir/core/ini.c.o
+liblzcore.a: CMakeFiles/lzcore.dir/core/mountplan.c.o
 liblzcore.a: CMakeFiles/lzcore.dir/core/pathcheck.c.o
 liblzcore.a: CMakeFiles/lzcore.dir/core/policy.c.o
 liblzcore.a: CMakeFiles/lzcore.dir/core/profile.c.o
 liblzcore.a: CMakeFiles/lzcore.dir/core/rules.c.o
 liblzcore.a: CMakeFiles/lzcore.dir/core/rundir.c.o
 liblzcore.a: CMakeFiles/lzcore.dir/core/runsc-argv.c.o
+liblzcore.a: CMakeFiles/lzcore.dir/core/spawn.c.o
 liblzcore.a: CMakeFiles/lzcore.dir/core/tokens.c.o
 liblzcore.a: CMakeFiles/lzcore.dir/build.make
 liblzcore.a: CMakeFiles/lzcore.dir/link.txt
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_13) "Linking C static library liblzcore.a"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_15) "Linking C static library liblzcore.a"
 	$(CMAKE_COMMAND) -P CMakeFiles/lzcore.dir/cmake_clean_target.cmake
 	$(CMAKE_COMMAND) -E cmake_link_script CMakeFiles/lzcore.dir/link.txt --verbose=$(VERBOSE)
 

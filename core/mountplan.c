@@ -1,0 +1,131 @@
+/*
+ * mountplan.c: building the ordered sandbox mount list from a Domain and
+ * its profile. Submodule, worktree and ignored-path entries join it with
+ * the runtime (DESIGN.md steps 3 and 4).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/mountplan.h"
+
+static void add(struct lz_mountplan *mp, enum lz_mount_kind kind,
+    const char *source, const char *target, int ro, const char *why);
+static char *anchor_name(const char *path);
+
+static void
+add(struct lz_mountplan *mp, enum lz_mount_kind kind, const char *source,
+    const char *target, int ro, const char *why)
+{
+	struct lz_mount *m;
+
+	mp->v = lz_xreallocarray(mp->v, mp->n + 1, sizeof *mp->v);
+	m = &mp->v[mp->n++];
+	m->kind = kind;
+	m->source = source ? lz_xstrdup(source) : NULL;
+	m->target = lz_xstrdup(target);
+	m->readonly = ro;
+	m->why = lz_xstrdup(why);
+}
+
+/* "/usr/local" -> "usr-local": the anchor's directory name in the Root. */
+static char *
+anchor_name(const char *path)
+{
+	char *s = lz_xstrdup(path + 1), *p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '/')
+			*p = '-';
+	}
+	return s;
+}
+
+const char *
+lz_mount_kind_name(enum lz_mount_kind k)
+{
+	switch (k) {
+	case LZ_MOUNT_BIND:
+		return "bind";
+	case LZ_MOUNT_TMPFS:
+		return "tmpfs";
+	case LZ_MOUNT_ANCHOR:
+		return "anchor";
+	}
+	return "?";
+}
+
+int
+lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
+    const struct lz_profile *p, struct lz_err *err)
+{
+	struct stat st;
+	char *git = lz_xasprintf("%s/.git", d->workspace), *src, *name;
+	size_t i;
+	int rc = 0, have;
+
+	add(mp, LZ_MOUNT_BIND, d->workspace, "/workspace", 0,
+	    "Agent Workspace (FR-3)");
+	have = lstat(git, &st) == 0;
+	if (!have && errno != ENOENT) {
+		rc = lz_err_set(err, LZ_ESYS, "cannot inspect '%s': %s", git,
+		    strerror(errno));
+		goto out;
+	}
+	if (have && S_ISDIR(st.st_mode)) {
+		add(mp, LZ_MOUNT_BIND, git, "/workspace/.git", 0,
+		    "Git Sentry: .git bound over itself so it cannot be "
+		    "renamed away (SR-4)");
+		src = lz_xasprintf("%s/config", git);
+		add(mp, LZ_MOUNT_BIND, src, "/workspace/.git/config", 1,
+		    "Git Sentry: repository config read-only (SR-4)");
+		free(src);
+		add(mp, LZ_MOUNT_TMPFS, NULL, "/workspace/.git/hooks", 0,
+		    "Git Sentry: host hooks hidden (SR-4)");
+	}
+	for (i = 0; i < p->persist.n; i++) {
+		name = anchor_name(p->persist.v[i]);
+		src = lz_xasprintf("%s/anchors/%s/merged", d->root, name);
+		add(mp, LZ_MOUNT_ANCHOR, src, p->persist.v[i], 0,
+		    "State Anchor (FR-4)");
+		free(src);
+		free(name);
+	}
+	for (i = 0; i < p->nvolumes; i++)
+		add(mp, LZ_MOUNT_BIND, p->volumes[i].host,
+		    p->volumes[i].container, p->volumes[i].readonly,
+		    p->volumes[i].source);
+	src = lz_xasprintf("%s/mailbox/requests", d->runtime);
+	add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/requests", 0,
+	    "Escalation Mailbox requests");
+	free(src);
+	src = lz_xasprintf("%s/mailbox/results", d->runtime);
+	add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/results", 1,
+	    "Escalation Mailbox results");
+	free(src);
+	src = lz_xasprintf("%s/terminfo", d->runtime);
+	add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/terminfo", 1,
+	    "terminfo of the session's terminal");
+	free(src);
+out:
+	free(git);
+	if (rc != 0)
+		lz_mountplan_release(mp);
+	return rc;
+}
+
+void
+lz_mountplan_release(struct lz_mountplan *mp)
+{
+	size_t i;
+
+	for (i = 0; i < mp->n; i++) {
+		free(mp->v[i].source);
+		free(mp->v[i].target);
+		free(mp->v[i].why);
+	}
+	free(mp->v);
+	mp->v = NULL;
+	mp->n = 0;
+}

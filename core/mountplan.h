@@ -1,0 +1,46 @@
+/*
+ * mountplan.h: the ordered list of sandbox mounts of DESIGN.md "Sandbox
+ * mounts": the workspace, the Git Sentry binds over .git, the State
+ * Anchors, the developer's volumes and Lazaret's fixed control mounts
+ * under /run/lazaret. The runtime turns it into podman arguments; "run
+ * --dry-run" prints it. Order matters: a later mount lies over an earlier
+ * one.
+ */
+#ifndef LZ_MOUNTPLAN_H
+#define LZ_MOUNTPLAN_H
+
+#include <stddef.h>
+
+#include "core/domain.h"
+#include "core/profile.h"
+
+enum lz_mount_kind {
+	LZ_MOUNT_BIND,
+	LZ_MOUNT_TMPFS,
+	LZ_MOUNT_ANCHOR,	/* overlay merged on the host, then bound */
+};
+
+struct lz_mount {
+	enum lz_mount_kind kind;
+	char *source;		/* host path; NULL for tmpfs */
+	char *target;		/* path in the sandbox */
+	int readonly;
+	char *why;		/* "Git Sentry (SR-4)", "State Anchor", ... */
+};
+
+struct lz_mountplan {
+	struct lz_mount *v;
+	size_t n;
+};
+#define LZ_MOUNTPLAN_INIT { NULL, 0 }
+
+/*
+ * Builds the plan for Domain d and profile p. Git Sentry entries are added
+ * for the main repository's .git directory when it is a directory.
+ */
+int lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
+    const struct lz_profile *p, struct lz_err *err);
+void lz_mountplan_release(struct lz_mountplan *mp);
+const char *lz_mount_kind_name(enum lz_mount_kind k);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * spawn.h: running a helper program from an argv and capturing its output,
+ * for the short-lived tools Lazaret asks questions of (podman, runsc, git).
+ * Never a shell: the program is an absolute path or found by an explicit
+ * PATH walk, then execve'd. Not for interactive children or ones that need
+ * a pty or a libuv loop (the coordinator uses uv_spawn for those).
+ *
+ * What the child gets: stdin from /dev/null, stdout and stderr on pipes,
+ * no other descriptor (every fd above 2 is closed; the library opens its
+ * own with O_CLOEXEC), default signal dispositions, an empty signal mask,
+ * and its own process group, which a timeout kills with SIGKILL. Exec
+ * failure (and a failed chdir) is reported to the parent through a
+ * close-on-exec pipe, as abduco does, so "not found" is an error, not an
+ * exit status of 127.
+ */
+#ifndef LZ_SPAWN_H
+#define LZ_SPAWN_H
+
+#include <stddef.h>
+
+#include "core/util.h"
+
+#define LZ_SPAWN_MAX_OUTPUT_DEFAULT (1024 * 1024)
+#define LZ_SPAWN_PATH_DEFAULT "/usr/local/bin:/usr/bin:/bin"
+
+struct lz_spawn_opts {
+	/* The child's environment; NULL passes the caller's environ. */
+	const char *const *envp;
+	/* The PATH searched when argv[0] has no '/'; NULL: the caller's
+	 * $PATH, or LZ_SPAWN_PATH_DEFAULT when that is unset. */
+	const char *path;
+	/* Working directory of the child; NULL keeps the caller's. */
+	const char *cwd;
+	/* Bytes kept of each of stdout and stderr; the rest is read and
+	 * dropped (so the child never blocks) and truncated is set.
+	 * 0 means LZ_SPAWN_MAX_OUTPUT_DEFAULT. */
+	size_t max_output;
+	/* Milliseconds before the child's process group is killed; 0 or
+	 * less waits for ever. */
+	int timeout_ms;
+};
+
+struct lz_spawn_result {
+	/* The exit code, or 128 + the signal number when it was killed. */
+	int status;
+	int signal;		/* the signal that ended it, else 0 */
+	int timed_out;		/* killed because timeout_ms passed */
+	int truncated;		/* out or err reached max_output */
+	struct lz_buf out;
+	struct lz_buf err;
+};
+
+void lz_spawn_result_init(struct lz_spawn_result *res);
+void lz_spawn_result_release(struct lz_spawn_result *res);
+
+/*
+ * Runs argv (NULL-terminated, argv[0] the program) and waits for it.
+ * Returns 0 once the program ran and ended, whatever its exit status: read
+ * res->status. res must have been initialised; its buffers are reset
+ * first. Failures, each with a message in err:
+ *   LZ_ENOTFOUND  argv[0] not found in PATH, or the path does not exist
+ *   -EACCES etc.  execve or chdir failed in the child (negated errno)
+ *   -ETIMEDOUT    timeout_ms passed; the child was killed and reaped, and
+ *                 res holds what it wrote (res->timed_out is set)
+ *   LZ_EINVAL     empty argv
+ *   LZ_ESYS       pipe, fork, poll or waitpid failed
+ * The child is always reaped before this returns. Output is read once the
+ * child has ended even if a grandchild keeps the pipes open.
+ */
+int lz_spawn_capture(const char *const *argv, const struct lz_spawn_opts *opts,
+    struct lz_spawn_result *res, struct lz_err *err);
+
+/*
+ * Finds name in the colon-separated search path (an empty element is
+ * skipped, not taken as "."), returning an allocated absolute or relative
+ * path of the first regular file that is executable. A name with a '/' is
+ * returned as is. Returns LZ_ENOTFOUND with a message when there is none.
+ */
+int lz_spawn_find(const char *name, const char *path, char **out,
+    struct lz_err *err);
+
+#endif

@@ -1,0 +1,112 @@
+/*
+ * client-setup.c: the shared start of Domain-aware subcommands (see
+ * client-setup.h). The only place that turns core's errors into printed
+ * messages and exit codes for them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/client-setup.h"
+#include "src/cmd.h"
+
+static const char *get_env(const char *name);
+
+static const char *
+get_env(const char *name)
+{
+	return getenv(name);
+}
+
+int
+lz_client_exit_code(int code)
+{
+	switch (code) {
+	case 0:
+		return LZ_EXIT_OK;
+	case LZ_EINVAL:
+	case LZ_ECONFLICT:
+		return LZ_EXIT_CONFIG;
+	case LZ_EUNSAFE:
+		return LZ_EXIT_UNSAFE;
+	case LZ_EBUSY:
+		return LZ_EXIT_BUSY;
+	case LZ_ENOTFOUND:
+		return LZ_EXIT_ENV;
+	default:
+		return LZ_EXIT_FAILURE;
+	}
+}
+
+void
+lz_client_print_json(json_t *j)
+{
+	if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_SORT_KEYS |
+	    JSON_ENSURE_ASCII) != 0)
+		lz_cmd_error("cannot write JSON to standard output");
+	fputc('\n', stdout);
+	json_decref(j);
+}
+
+int
+lz_client_setup(struct lz_client *c, const char *profile, const char *dir,
+    int flags)
+{
+	struct lz_err err = LZ_ERR_INIT;
+	int rc, exit_code = LZ_EXIT_OK;
+
+	memset(c, 0, sizeof *c);
+	rc = lz_paths_init(&c->paths, get_env, &err);
+	if (rc != 0) {
+		lz_cmd_error("%s", err.msg);
+		exit_code = LZ_EXIT_ENV;
+		goto out;
+	}
+	rc = lz_config_load(&c->cfg, c->paths.config_file, &err);
+	if (rc != 0) {
+		if (rc == LZ_EINVAL)
+			lz_cmd_error("invalid configuration:\n%s", err.msg);
+		else
+			lz_cmd_error("%s", err.msg);
+		exit_code = lz_client_exit_code(rc);
+		goto out;
+	}
+	if (!(flags & LZ_CLIENT_DOMAIN))
+		goto out;
+	if (profile == NULL)
+		profile = c->cfg.default_profile;
+	c->profile = lz_config_profile(&c->cfg, profile);
+	if (c->profile == NULL) {
+		lz_cmd_error("no profile '%s' (see 'lazaret profile list'; "
+		    "profiles are defined in %s)", profile,
+		    c->paths.config_file);
+		exit_code = LZ_EXIT_CONFIG;
+		goto out;
+	}
+	rc = lz_domain_resolve(&c->domain, &c->paths, profile,
+	    dir ? dir : ".", &err);
+	if (rc == 0)
+		rc = lz_domain_check_mounts(&c->domain, &c->paths, &c->cfg,
+		    c->profile, &err);
+	if (rc == 0)
+		rc = lz_profile_fingerprint(c->profile, c->fingerprint, &err);
+	if (rc != 0) {
+		lz_cmd_error("%s", err.msg);
+		exit_code = rc == LZ_ENOTFOUND ? LZ_EXIT_ENV :
+		    lz_client_exit_code(rc);
+	}
+out:
+	lz_err_release(&err);
+	if (exit_code != LZ_EXIT_OK)
+		lz_client_release(c);
+	return exit_code;
+}
+
+void
+lz_client_release(struct lz_client *c)
+{
+	lz_domain_release(&c->domain);
+	lz_config_release(&c->cfg);
+	lz_paths_release(&c->paths);
+	c->profile = NULL;
+}

@@ -1,0 +1,75 @@
+/*
+ * out-profile.c: the human form of a profile and its policy table. The
+ * machine form is core/fingerprint.c's canonical JSON with sources.
+ */
+#include <stdio.h>
+
+#include "core/tokens.h"
+#include "src/out-profile.h"
+
+void
+lz_out_policy(FILE *f, const struct lz_profile *p)
+{
+	struct lz_policy pol = LZ_POLICY_INIT;
+	char pfx[32];
+	size_t i;
+
+	if (lz_profile_policy(p, &pol, NULL) != 0) {
+		fprintf(f, "  (policy has conflicts; see the config errors)\n");
+		return;
+	}
+	for (i = 0; i < pol.n; i++) {
+		lz_cidr_format(&pol.v[i].prefix, pfx, sizeof pfx);
+		fprintf(f, "  %-5s %-18s  %s\n",
+		    lz_policy_action_name(pol.v[i].action), pfx,
+		    pol.v[i].source);
+	}
+	fprintf(f, "  IPv6 is disabled in the sandbox network (SR-6)\n");
+	lz_policy_release(&pol);
+}
+
+void
+lz_out_profile(FILE *f, const struct lz_profile *p)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	char pfx[32];
+	size_t i;
+
+	fprintf(f, "profile %s (%s)\n", p->name, p->source);
+	fprintf(f, "  image               %s\n", p->image);
+	lz_tokens_join(&b, &p->command);
+	fprintf(f, "  command             %s\n", b.buf);
+	lz_buf_reset(&b);
+	lz_tokens_join(&b, &p->env);
+	fprintf(f, "  env                 %s\n", b.len ? b.buf : "(none)");
+	lz_buf_reset(&b);
+	lz_tokens_join(&b, &p->persist);
+	fprintf(f, "  persist             %s\n", b.len ? b.buf : "(none)");
+	fprintf(f, "  ignored-isolation   %s\n",
+	    p->ignored_isolation ? "on" : "off (FR-9: ignored paths are "
+	    "shared with the host)");
+	fprintf(f, "  escalation-timeout  %us\n", p->escalation_timeout);
+	for (i = 0; i < p->nvolumes; i++) {
+		fprintf(f, "  volume              %s -> %s (%s)  %s\n",
+		    p->volumes[i].host, p->volumes[i].container,
+		    p->volumes[i].readonly ? "ro" : "rw",
+		    p->volumes[i].source);
+	}
+	for (i = 0; i < p->nresolvers; i++) {
+		lz_cidr_format(&p->resolvers[i].addr, pfx, sizeof pfx);
+		fprintf(f, "  resolver            %s  %s\n", pfx,
+		    p->resolvers[i].source);
+	}
+	for (i = 0; i < p->napprove; i++) {
+		lz_buf_reset(&b);
+		lz_rule_format(&p->approve[i], &b);
+		fprintf(f, "  auto-approve        %s  %s\n", b.buf,
+		    p->approve[i].source);
+	}
+	if (p->napprove == 0)
+		fprintf(f, "  auto-approve        (none: every host command "
+		    "asks you)\n");
+	fprintf(f, "egress policy (longest prefix wins):\n");
+	lz_out_policy(f, p);
+	lz_buf_release(&b);
+}
