@@ -452,6 +452,12 @@ on_entry(void *ctx, const char *section, const char *key, const char *value,
 		    "resolver, volume)", key, l->cur->name);
 		goto out;
 	}
+	if (!profile_keys[i].list && (l->cur->seen & (1ul << i))) {
+		rc = lz_err_set(err, LZ_EINVAL, "'%s' is set twice in profile "
+		    "'%s'; keep one line", key, l->cur->name);
+		goto out;
+	}
+	l->cur->seen |= 1ul << i;
 	rc = profile_keys[i].set(l, l->cur, value, src.buf, err);
 out:
 	lz_buf_release(&src);

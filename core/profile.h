@@ -56,6 +56,7 @@ struct lz_profile {
 	struct lz_rule *approve;
 	size_t napprove;
 	int set;			/* enum lz_profile_set */
+	unsigned long seen;		/* config keys given (config.c's index) */
 };
 
 /* Fills p with the built-in defaults under the given name. */

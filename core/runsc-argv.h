@@ -29,6 +29,17 @@
 #include "core/util.h"
 
 /*
+ * The runsc the shim execs, fixed at build time (see src/lazaret-runsc.c):
+ * Debian's bookworm-backports package installs it here. lazaret doctor
+ * checks the same file.
+ */
+#ifndef LZ_RUNSC_PATH
+#define LZ_RUNSC_PATH "/usr/bin/runsc"
+#endif
+/* Oldest runsc that works here: bookworm's 20221219 breaks coreutils. */
+#define LZ_RUNSC_MIN_DATE 20240729L
+
+/*
  * Builds the argv to exec runsc with. argc/argv are the shim's own (argv[0]
  * is its name); runsc becomes argv[0] of the result. On success *out is a
  * NULL-terminated array allocated with the lz_xmalloc family whose strings

@@ -21,10 +21,6 @@
 
 #include "core/runsc-argv.h"
 
-#ifndef LZ_RUNSC_PATH
-#define LZ_RUNSC_PATH "/usr/bin/runsc"
-#endif
-
 int
 main(int argc, char **argv)
 {

@@ -153,10 +153,66 @@ CMakeFiles/lazaret.dir/src/cmd-run.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/cmd-run.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cmd-run.c -o CMakeFiles/lazaret.dir/src/cmd-run.c.s
 
+CMakeFiles/lazaret.dir/src/doctor-host.c.o: CMakeFiles/lazaret.dir/flags.make
+CMakeFiles/lazaret.dir/src/doctor-host.c.o: /work/main/src/doctor-host.c
+CMakeFiles/lazaret.dir/src/doctor-host.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/lazaret.dir/src/doctor-host.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/doctor-host.c.o -MF CMakeFiles/lazaret.dir/src/doctor-host.c.o.d -o CMakeFiles/lazaret.dir/src/doctor-host.c.o -c /work/main/src/doctor-host.c
+
+CMakeFiles/lazaret.dir/src/doctor-host.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/lazaret.dir/src/doctor-host.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/doctor-host.c > CMakeFiles/lazaret.dir/src/doctor-host.c.i
+
+CMakeFiles/lazaret.dir/src/doctor-host.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/doctor-host.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/doctor-host.c -o CMakeFiles/lazaret.dir/src/doctor-host.c.s
+
+CMakeFiles/lazaret.dir/src/doctor-podman.c.o: CMakeFiles/lazaret.dir/flags.make
+CMakeFiles/lazaret.dir/src/doctor-podman.c.o: /work/main/src/doctor-podman.c
+CMakeFiles/lazaret.dir/src/doctor-podman.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/lazaret.dir/src/doctor-podman.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/doctor-podman.c.o -MF CMakeFiles/lazaret.dir/src/doctor-podman.c.o.d -o CMakeFiles/lazaret.dir/src/doctor-podman.c.o -c /work/main/src/doctor-podman.c
+
+CMakeFiles/lazaret.dir/src/doctor-podman.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/lazaret.dir/src/doctor-podman.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/doctor-podman.c > CMakeFiles/lazaret.dir/src/doctor-podman.c.i
+
+CMakeFiles/lazaret.dir/src/doctor-podman.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/doctor-podman.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/doctor-podman.c -o CMakeFiles/lazaret.dir/src/doctor-podman.c.s
+
+CMakeFiles/lazaret.dir/src/doctor-run.c.o: CMakeFiles/lazaret.dir/flags.make
+CMakeFiles/lazaret.dir/src/doctor-run.c.o: /work/main/src/doctor-run.c
+CMakeFiles/lazaret.dir/src/doctor-run.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Building C object CMakeFiles/lazaret.dir/src/doctor-run.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/doctor-run.c.o -MF CMakeFiles/lazaret.dir/src/doctor-run.c.o.d -o CMakeFiles/lazaret.dir/src/doctor-run.c.o -c /work/main/src/doctor-run.c
+
+CMakeFiles/lazaret.dir/src/doctor-run.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/lazaret.dir/src/doctor-run.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/doctor-run.c > CMakeFiles/lazaret.dir/src/doctor-run.c.i
+
+CMakeFiles/lazaret.dir/src/doctor-run.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/doctor-run.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/doctor-run.c -o CMakeFiles/lazaret.dir/src/doctor-run.c.s
+
+CMakeFiles/lazaret.dir/src/doctor-tools.c.o: CMakeFiles/lazaret.dir/flags.make
+CMakeFiles/lazaret.dir/src/doctor-tools.c.o: /work/main/src/doctor-tools.c
+CMakeFiles/lazaret.dir/src/doctor-tools.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_10) "Building C object CMakeFiles/lazaret.dir/src/doctor-tools.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/doctor-tools.c.o -MF CMakeFiles/lazaret.dir/src/doctor-tools.c.o.d -o CMakeFiles/lazaret.dir/src/doctor-tools.c.o -c /work/main/src/doctor-tools.c
+
+CMakeFiles/lazaret.dir/src/doctor-tools.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/lazaret.dir/src/doctor-tools.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/doctor-tools.c > CMakeFiles/lazaret.dir/src/doctor-tools.c.i
+
+CMakeFiles/lazaret.dir/src/doctor-tools.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/lazaret.dir/src/doctor-tools.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/doctor-tools.c -o CMakeFiles/lazaret.dir/src/doctor-tools.c.s
+
 CMakeFiles/lazaret.dir/src/out-domain.c.o: CMakeFiles/lazaret.dir/flags.make
 CMakeFiles/lazaret.dir/src/out-domain.c.o: /work/main/src/out-domain.c
 CMakeFiles/lazaret.dir/src/out-domain.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/lazaret.dir/src/out-domain.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_11) "Building C object CMakeFiles/lazaret.dir/src/out-domain.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/out-domain.c.o -MF CMakeFiles/lazaret.dir/src/out-domain.c.o.d -o CMakeFiles/lazaret.dir/src/out-domain.c.o -c /work/main/src/out-domain.c
 
 CMakeFiles/lazaret.dir/src/out-domain.c.i: cmake_force
@@ -170,7 +226,7 @@ CMakeFiles/lazaret.dir/src/out-domain.c.s: cmake_force
 CMakeFiles/lazaret.dir/src/out-profile.c.o: CMakeFiles/lazaret.dir/flags.make
 CMakeFiles/lazaret.dir/src/out-profile.c.o: /work/main/src/out-profile.c
 CMakeFiles/lazaret.dir/src/out-profile.c.o: CMakeFiles/lazaret.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/lazaret.dir/src/out-profile.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_12) "Building C object CMakeFiles/lazaret.dir/src/out-profile.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/lazaret.dir/src/out-profile.c.o -MF CMakeFiles/lazaret.dir/src/out-profile.c.o.d -o CMakeFiles/lazaret.dir/src/out-profile.c.o -c /work/main/src/out-profile.c
 
 CMakeFiles/lazaret.dir/src/out-profile.c.i: cmake_force
@@ -189,6 +245,10 @@ lazaret_OBJECTS = \
 "CMakeFiles/lazaret.dir/src/cmd-domain.c.o" \
 "CMakeFiles/lazaret.dir/src/cmd-profile.c.o" \
 "CMakeFiles/lazaret.dir/src/cmd-run.c.o" \
+"CMakeFiles/lazaret.dir/src/doctor-host.c.o" \
+"CMakeFiles/lazaret.dir/src/doctor-podman.c.o" \
+"CMakeFiles/lazaret.dir/src/doctor-run.c.o" \
+"CMakeFiles/lazaret.dir/src/doctor-tools.c.o" \
 "CMakeFiles/lazaret.dir/src/out-domain.c.o" \
 "CMakeFiles/lazaret.dir/src/out-profile.c.o"
 
@@ -201,6 +261,10 @@ lazaret: CMakeFiles/lazaret.dir/src/cmd-doctor.c.o
 lazaret: CMakeFiles/lazaret.dir/src/cmd-domain.c.o
 lazaret: CMakeFiles/lazaret.dir/src/cmd-profile.c.o
 lazaret: CMakeFiles/lazaret.dir/src/cmd-run.c.o
+lazaret: CMakeFiles/lazaret.dir/src/doctor-host.c.o
+lazaret: CMakeFiles/lazaret.dir/src/doctor-podman.c.o
+lazaret: CMakeFiles/lazaret.dir/src/doctor-run.c.o
+lazaret: CMakeFiles/lazaret.dir/src/doctor-tools.c.o
 lazaret: CMakeFiles/lazaret.dir/src/out-domain.c.o
 lazaret: CMakeFiles/lazaret.dir/src/out-profile.c.o
 lazaret: CMakeFiles/lazaret.dir/build.make
@@ -218,7 +282,7 @@ lazaret: /usr/lib/x86_64-linux-gnu/libpthread.a
 lazaret: /usr/lib/x86_64-linux-gnu/libdl.a
 lazaret: /usr/lib/x86_64-linux-gnu/librt.a
 lazaret: CMakeFiles/lazaret.dir/link.txt
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Linking C executable lazaret"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/build/dev/CMakeFiles --progress-num=$(CMAKE_PROGRESS_13) "Linking C executable lazaret"
 	$(CMAKE_COMMAND) -E cmake_link_script CMakeFiles/lazaret.dir/link.txt --verbose=$(VERBOSE)
 
 # Rule to build all files generated by this target.

@@ -1,0 +1,2 @@
+# Empty dependencies file for test-rundir.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,653 @@
+------------------------------- MODULE Lazaret -------------------------------
+(***************************************************************************)
+(* Lazaret application protocol model (normative; spec section 3.2, 3.6).  *)
+(*                                                                         *)
+(* One Domain, its Session Coordinator instances, its Client Sessions, the *)
+(* untrusted Agent Sandbox writing Escalation Mailbox records, and the     *)
+(* host commands run on the developer's behalf.                            *)
+(*                                                                         *)
+(* Terms are those of docs/DESIGN "Terms as this project uses them":       *)
+(*  - a Client Session is a Session ID + Session Anchor + its command; it  *)
+(*    ENDS when its command ends or it is killed (that is the "disconnect" *)
+(*    of spec 3.6 / OR-2 and the "leaving" of FR-6);                       *)
+(*  - a Client CLI ID names ONE attachment of a CLI to a session; detach   *)
+(*    unbinds it, reattach binds a NEW one; a detached session runs on.    *)
+(*                                                                         *)
+(* protocol/Lazaret.pml mirrors this module exactly: same variables, same  *)
+(* action names (one Promela inline per action), same property names.     *)
+(* tests/model/check-model.sh fails if a name defined here is missing from *)
+(* the mirror or from the mapping table in protocol/README.md.             *)
+(*                                                                         *)
+(* Encoding: everything is a small integer or a string so that the Promela *)
+(* mirror can hold the same values in bytes/mtypes:                        *)
+(*  - coordinator instances are 1..MaxInst; an instance number is at once  *)
+(*    its Session Coordinator ID, the ID of its ephemeral Trust Anchor,    *)
+(*    and the Network Sidecar ID / Agent Sandbox ID of the sidecar and     *)
+(*    sandbox it starts (one of each per instance). 0 means "none".        *)
+(*  - a certificate presented in a mailbox record is an instance number i  *)
+(*    ("Agent Sandbox role, this profile, this Domain, Sandbox ID i,       *)
+(*    issued by Trust Anchor i") or one of FORGED / OTHERDOM / CLIROLE,    *)
+(*    each differing from a valid one in exactly one bound field.          *)
+(*  - a Session Anchor is AnchorOf(s, i): the anchor issued to session s   *)
+(*    when it registered with instance i; 0 is a MAC made without any key. *)
+(***************************************************************************)
+EXTENDS Naturals
+
+CONSTANTS
+    NS,           \* number of Client Sessions (Session IDs 1..NS)
+    NR,           \* number of Escalation Request IDs (1..NR)
+    MaxFailures,  \* coordinator crashes + detected Domain failures allowed
+    MaxAttach,    \* attachments (Client CLI IDs) per session: attach + reattaches
+    MaxReplays    \* extra copies (duplicates/replays) the sandbox may write
+
+ASSUME NS \in Nat /\ NS >= 1 /\ NR \in Nat /\ NR >= 1
+ASSUME MaxFailures \in Nat /\ MaxAttach \in Nat /\ MaxAttach >= 1
+ASSUME MaxReplays \in Nat
+
+Sess    == 1..NS
+Req     == 1..NR
+\* Every instance is created by a launching session taking the lifecycle
+\* lock, and a session leads at most once (it joins or ends before the lock
+\* is free again), so NS instances suffice; the bound only limits mutants.
+MaxInst == NS
+Inst    == 1..MaxInst
+
+\* Certificates a record may carry (see header).
+FORGED   == 0              \* not signed by any Trust Anchor
+OTHERDOM == MaxInst + 1    \* valid Agent Sandbox certificate of ANOTHER Domain (SR-11)
+CLIROLE  == MaxInst + 2    \* valid certificate of this Domain but role Client CLI
+\* Session Anchors.
+AnchorOf(s, i) == (i - 1) * NS + s
+\* Commands (argv) a record may ask for; an edit yields CMD_EDITED.
+CMD_RULE   == 1            \* matches a trusted auto-approval rule exactly (SR-8)
+CMD_OTHER  == 2            \* matches no rule: needs interactive approval
+CMD_EDITED == 3            \* the argv as edited by the developer
+RuleMatch(c) == c = CMD_RULE
+\* approver value meaning "auto-approved by a trusted rule"
+RULE == NS + 1
+
+DPhases  == {"absent", "starting", "running", "stopping", "recovering", "failed"}
+SStates  == {"idle", "launching", "live", "ended"}
+RStates  == {"none", "rejected", "waiting", "shown", "approved", "running",
+             "finished", "delivered", "dropped"}
+\* accepted and not yet terminal (OR-2)
+Active   == {"waiting", "shown", "approved", "running", "finished"}
+Outcomes == {"none", "completed", "denied", "timedout", "cancelled", "failed"}
+
+VARIABLES
+    \* ---- Domain lifecycle (spec 3.2) ----
+    dphase,    \* Domain phase, see DPhases
+    coord,     \* instance holding the lifecycle lock = owning the Domain (0: lock free)
+    inst,      \* last instance number allocated
+    alive,     \* alive[i]: coordinator process of instance i is running
+    trust,     \* instance whose Trust Anchor currently authenticates peers (0: none)
+    failures,  \* crashes + detected failures so far
+    anc,       \* State Anchor overlay mounted
+    sdc,       \* Network Sidecar running: its Sidecar ID (instance), 0 if stopped
+    policy,    \* network policy installed in the running sidecar's netns
+    sbx,       \* Agent Sandbox running: its Sandbox ID (instance), 0 if stopped
+    \* ---- Client Sessions ----
+    ss,        \* ss[s] \in SStates
+    att,       \* att[s]: a Client CLI is attached (its Client CLI ID is <<s, gen[s]>>)
+    gen,       \* gen[s]: attachments so far; a reattach binds a NEW Client CLI ID
+    sinst,     \* sinst[s]: instance s registered with (its anchor is AnchorOf(s, sinst[s]))
+    \* ---- Escalation Mailbox: record files written by the UNTRUSTED sandbox ----
+    written,   \* written[r]: a record with request ID r exists
+    mbox,      \* mbox[r]: copies of record r not yet read by a coordinator
+    replays,   \* duplicates/replays written so far
+    rsess,     \* rsess[r]: Session ID the record claims
+    rcert,     \* rcert[r]: certificate the record is signed with
+    ranc,      \* ranc[r]: Session Anchor the record's MAC is made with
+    rcmd,      \* rcmd[r]: argv requested
+    \* ---- Coordinator view of each request (in memory: lost with the instance) ----
+    rst,       \* rst[r] \in RStates
+    approver,  \* approver[r]: session whose bound CLI approved, RULE, or 0
+    rapp,      \* rapp[r]: the argv that approval authorises
+    promptOn,  \* promptOn[r]: session whose attached CLI shows the prompt (0: none)
+    hc,        \* hc[r]: instance running r's host command (0: not running)
+    xcmd,      \* xcmd[r]: argv of the running host command
+    ran,       \* ran[r]: times a host command ran for request ID r (history)
+    outcome,   \* outcome[r]: result outcome once finished
+    resultOf   \* resultOf[r]: request whose result was delivered to r's requester (history)
+
+lifeVars == <<dphase, coord, inst, alive, trust, failures, anc, sdc, policy, sbx>>
+sessVars == <<ss, att, gen, sinst>>
+mboxVars == <<written, mbox, replays, rsess, rcert, ranc, rcmd>>
+reqVars  == <<rst, approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
+vars     == <<lifeVars, sessVars, mboxVars, reqVars>>
+
+TypeOK ==
+    /\ dphase \in DPhases
+    /\ coord \in 0..MaxInst /\ inst \in 0..MaxInst /\ trust \in 0..MaxInst
+    /\ alive \in [Inst -> BOOLEAN] /\ failures \in 0..MaxFailures
+    /\ anc \in BOOLEAN /\ sdc \in 0..MaxInst /\ policy \in BOOLEAN /\ sbx \in 0..MaxInst
+    /\ ss \in [Sess -> SStates] /\ att \in [Sess -> BOOLEAN]
+    /\ gen \in [Sess -> 0..MaxAttach] /\ sinst \in [Sess -> 0..MaxInst]
+    /\ written \in [Req -> BOOLEAN] /\ mbox \in [Req -> 0..(1 + MaxReplays)]
+    /\ replays \in 0..MaxReplays
+    /\ rsess \in [Req -> 0..NS] /\ rcert \in [Req -> 0..CLIROLE]
+    /\ ranc \in [Req -> 0..(NS * MaxInst)] /\ rcmd \in [Req -> 0..CMD_OTHER]
+    /\ rst \in [Req -> RStates] /\ approver \in [Req -> 0..RULE]
+    /\ rapp \in [Req -> 0..CMD_EDITED] /\ promptOn \in [Req -> 0..NS]
+    /\ hc \in [Req -> 0..MaxInst] /\ xcmd \in [Req -> 0..CMD_EDITED]
+    /\ ran \in [Req -> 0..2] /\ outcome \in [Req -> Outcomes]
+    /\ resultOf \in [Req -> 0..NR]
+
+Init ==
+    /\ dphase = "absent" /\ coord = 0 /\ inst = 0 /\ alive = [i \in Inst |-> FALSE]
+    /\ trust = 0 /\ failures = 0
+    /\ anc = FALSE /\ sdc = 0 /\ policy = FALSE /\ sbx = 0
+    /\ ss = [s \in Sess |-> "idle"] /\ att = [s \in Sess |-> FALSE]
+    /\ gen = [s \in Sess |-> 0] /\ sinst = [s \in Sess |-> 0]
+    /\ written = [r \in Req |-> FALSE] /\ mbox = [r \in Req |-> 0] /\ replays = 0
+    /\ rsess = [r \in Req |-> 0] /\ rcert = [r \in Req |-> 0]
+    /\ ranc = [r \in Req |-> 0] /\ rcmd = [r \in Req |-> 0]
+    /\ rst = [r \in Req |-> "none"] /\ approver = [r \in Req |-> 0]
+    /\ rapp = [r \in Req |-> 0] /\ promptOn = [r \in Req |-> 0]
+    /\ hc = [r \in Req |-> 0] /\ xcmd = [r \in Req |-> 0]
+    /\ ran = [r \in Req |-> 0] /\ outcome = [r \in Req |-> "none"]
+    /\ resultOf = [r \in Req |-> 0]
+
+(***************************************************************************)
+(* Helpers                                                                 *)
+(***************************************************************************)
+\* The current owner is a live coordinator (in the correct model alive[coord]
+\* holds whenever coord # 0; written out so mutants cannot hide behind it).
+Owner == coord # 0 /\ alive[coord]
+
+\* SR-9, FR-10: the record is bound to the CURRENT identity tuple: its
+\* certificate chains to the current Trust Anchor, has the Agent Sandbox role,
+\* this Domain, and the Sandbox ID of the running sandbox; the session it
+\* claims is live and registered with this coordinator instance; and its
+\* MAC is made with that session's current Session Anchor.
+Bound(r) ==
+    /\ trust # 0 /\ trust = coord
+    /\ rcert[r] = trust /\ sbx = trust
+    /\ rsess[r] \in Sess
+    /\ ss[rsess[r]] = "live" /\ sinst[rsess[r]] = coord
+    /\ ranc[r] = AnchorOf(rsess[r], coord)
+
+\* A request reaches "finished" with outcome o; the host command (if any) is
+\* no longer running and the per-request authorisation state is cleared.
+Finish(r, o) ==
+    /\ rst' = [rst EXCEPT ![r] = "finished"]
+    /\ outcome' = [outcome EXCEPT ![r] = o]
+    /\ approver' = [approver EXCEPT ![r] = 0]
+    /\ rapp' = [rapp EXCEPT ![r] = 0]
+    /\ promptOn' = [promptOn EXCEPT ![r] = 0]
+    /\ hc' = [hc EXCEPT ![r] = 0]
+    /\ xcmd' = [xcmd EXCEPT ![r] = 0]
+
+\* Sessions killed by a coordinator crash or a Domain failure: every live or
+\* launching session ends, every accepted request is dropped (its session
+\* disconnected, OR-2), and every host command is terminated (OR-3).
+KillAll ==
+    /\ ss' = [s \in Sess |-> IF ss[s] \in {"launching", "live"} THEN "ended" ELSE ss[s]]
+    /\ att' = [s \in Sess |-> FALSE]
+    /\ rst' = [r \in Req |-> IF rst[r] \in Active THEN "dropped" ELSE rst[r]]
+    /\ approver' = [r \in Req |-> 0] /\ rapp' = [r \in Req |-> 0]
+    /\ promptOn' = [r \in Req |-> 0] /\ xcmd' = [r \in Req |-> 0]
+    /\ outcome' = [r \in Req |-> "none"]
+    /\ hc' = [r \in Req |-> 0]
+
+(***************************************************************************)
+(* Domain lifecycle (spec 3.2; SR-5, OR-1, FR-6, FR-7)                     *)
+(***************************************************************************)
+
+\* A developer runs `lazaret`: a CLI process starts for new session s.
+Launch(s) ==
+    /\ ss[s] = "idle"
+    /\ ss' = [ss EXCEPT ![s] = "launching"]
+    /\ UNCHANGED <<lifeVars, att, gen, sinst, mboxVars, reqVars>>
+
+\* OR-1: the CLI found no published coordinator and takes the Domain's
+\* lifecycle lock (flock on the runtime dir; the kernel releases it when the
+\* holder dies). It becomes the startup leader and re-executes itself as
+\* coordinator instance inst+1 with a NEW ephemeral Trust Anchor. The new
+\* instance knows nothing of earlier requests (its seen-set is empty). If a
+\* predecessor failed, stale resources may exist: recover first (FR-7).
+AcquireLock(s) ==
+    /\ ss[s] = "launching"
+    /\ dphase # "running"
+    /\ coord = 0                      \* the lifecycle lock is free
+    /\ inst < MaxInst
+    /\ inst' = inst + 1
+    /\ coord' = inst + 1
+    /\ alive' = [alive EXCEPT ![inst + 1] = TRUE]
+    /\ trust' = inst + 1
+    /\ dphase' = IF dphase = "failed" THEN "recovering" ELSE "starting"
+    /\ rst' = [r \in Req |-> "none"]
+    /\ UNCHANGED <<failures, anc, sdc, policy, sbx, sessVars, mboxVars,
+                   approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
+
+\* Startup, strictly in order: State Anchor, sidecar, policy, sandbox (SR-5).
+MountAnchor ==
+    /\ dphase = "starting" /\ Owner
+    /\ ~anc
+    /\ anc' = TRUE
+    /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, sdc, policy, sbx,
+                   sessVars, mboxVars, reqVars>>
+
+StartSidecar ==
+    /\ dphase = "starting" /\ Owner
+    /\ anc /\ sdc = 0
+    /\ sdc' = coord /\ policy' = FALSE
+    /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sbx,
+                   sessVars, mboxVars, reqVars>>
+
+\* The sidecar (alone holding NET_ADMIN) installs the policy and reports ready.
+InstallPolicy ==
+    /\ dphase = "starting" /\ Owner
+    /\ sdc = coord /\ ~policy
+    /\ policy' = TRUE
+    /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sdc, sbx,
+                   sessVars, mboxVars, reqVars>>
+
+\* SR-5: the sandbox starts only in the netns of THIS instance's sidecar
+\* (network attachment tuple (Domain, Sidecar ID, Sandbox ID)), after the
+\* policy is installed. Its certificate carries Sandbox ID = coord.
+StartSandbox ==
+    /\ dphase = "starting" /\ Owner
+    /\ anc /\ sdc = coord /\ policy /\ sbx = 0
+    /\ sbx' = coord
+    /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sdc, policy,
+                   sessVars, mboxVars, reqVars>>
+
+\* The control socket is published: CLIs may now join.
+Publish ==
+    /\ dphase = "starting" /\ Owner
+    /\ sbx = coord
+    /\ dphase' = "running"
+    /\ UNCHANGED <<coord, inst, alive, trust, failures, anc, sdc, policy, sbx,
+                   sessVars, mboxVars, reqVars>>
+
+\* FR-2, FR-10: a launching CLI connects to the published coordinator and
+\* registers its session: Session ID s, a NEW Client CLI ID <<s, 1>>, and a
+\* Session Anchor AnchorOf(s, coord), all bound together by this instance.
+Join(s) ==
+    /\ ss[s] = "launching"
+    /\ dphase = "running" /\ Owner
+    /\ gen[s] < MaxAttach
+    /\ ss' = [ss EXCEPT ![s] = "live"]
+    /\ att' = [att EXCEPT ![s] = TRUE]
+    /\ gen' = [gen EXCEPT ![s] = gen[s] + 1]
+    /\ sinst' = [sinst EXCEPT ![s] = coord]
+    /\ UNCHANGED <<lifeVars, mboxVars, reqVars>>
+
+\* FR-6: the last Client Session has ended (none live, none connecting):
+\* withdraw publication, drop the Trust Anchor, stop resources in order.
+Teardown ==
+    /\ dphase = "running" /\ Owner
+    /\ \A s \in Sess : ss[s] \notin {"launching", "live"}
+    /\ dphase' = "stopping"
+    /\ trust' = 0
+    /\ UNCHANGED <<coord, inst, alive, failures, anc, sdc, policy, sbx,
+                   sessVars, mboxVars, reqVars>>
+
+\* Spec 3.2: a detected Domain failure (sidecar died, sandbox died, ...)
+\* withdraws publication, invalidates the trust material, disconnects every
+\* session and terminates host processes; it does NOT assume resources are
+\* gone: the owner then stops them in recovery order.
+DomainFail ==
+    /\ dphase \in {"starting", "running"} /\ Owner
+    /\ failures < MaxFailures
+    /\ failures' = failures + 1
+    /\ dphase' = "stopping"
+    /\ trust' = 0
+    /\ KillAll
+    /\ UNCHANGED <<coord, inst, alive, anc, sdc, policy, sbx,
+                   gen, sinst, mboxVars, ran, resultOf>>
+
+\* The coordinator process dies at any step (SIGKILL, OOM). The kernel
+\* releases the lifecycle lock and closes its ptys (sessions end, CLIs see
+\* EOF); host commands die with it (PR_SET_PDEATHSIG + own process group,
+\* OR-3); its Trust Anchor key existed only in its memory. Sidecar, sandbox
+\* and mounts SURVIVE (FR-7): the Domain is "failed" until a new leader
+\* recovers it.
+CoordCrash ==
+    /\ Owner
+    /\ failures < MaxFailures
+    /\ failures' = failures + 1
+    /\ alive' = [alive EXCEPT ![coord] = FALSE]
+    /\ coord' = 0
+    /\ trust' = 0
+    /\ dphase' = "failed"
+    /\ KillAll
+    /\ UNCHANGED <<inst, anc, sdc, policy, sbx, gen, sinst, mboxVars, ran, resultOf>>
+
+\* FR-7 recovery / FR-6 teardown, strictly: sandbox, sidecar, State Anchor.
+StopSandbox ==
+    /\ dphase \in {"stopping", "recovering"} /\ Owner
+    /\ sbx # 0
+    /\ sbx' = 0
+    /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sdc, policy,
+                   sessVars, mboxVars, reqVars>>
+
+StopSidecar ==
+    /\ dphase \in {"stopping", "recovering"} /\ Owner
+    /\ sbx = 0 /\ sdc # 0
+    /\ sdc' = 0 /\ policy' = FALSE
+    /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sbx,
+                   sessVars, mboxVars, reqVars>>
+
+UnmountAnchor ==
+    /\ dphase \in {"stopping", "recovering"} /\ Owner
+    /\ sbx = 0 /\ sdc = 0 /\ anc
+    /\ anc' = FALSE
+    /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, sdc, policy, sbx,
+                   sessVars, mboxVars, reqVars>>
+
+\* A new leader finished recovering stale resources: the Domain is back to
+\* its absent resource state and this leader now starts it.
+RecoveryDone ==
+    /\ dphase = "recovering" /\ Owner
+    /\ sbx = 0 /\ sdc = 0 /\ ~anc
+    /\ dphase' = "starting"
+    /\ UNCHANGED <<coord, inst, alive, trust, failures, anc, sdc, policy, sbx,
+                   sessVars, mboxVars, reqVars>>
+
+\* Teardown or failure handling complete: the coordinator exits and the
+\* lifecycle lock is released; the Domain is absent.
+TeardownDone ==
+    /\ dphase = "stopping" /\ Owner
+    /\ sbx = 0 /\ sdc = 0 /\ ~anc
+    /\ dphase' = "absent"
+    /\ alive' = [alive EXCEPT ![coord] = FALSE]
+    /\ coord' = 0
+    /\ UNCHANGED <<inst, trust, failures, anc, sdc, policy, sbx,
+                   sessVars, mboxVars, reqVars>>
+
+(***************************************************************************)
+(* Client Sessions: attach, detach, reattach, end, CLI crash (FR-10)       *)
+(***************************************************************************)
+
+\* Orderly detach: the Client CLI ID is unbound; the session runs on. A
+\* prompt shown on that CLI is withdrawn and waits for a reattach.
+Detach(s) ==
+    /\ ss[s] = "live" /\ att[s]
+    /\ att' = [att EXCEPT ![s] = FALSE]
+    /\ rst' = [r \in Req |-> IF rst[r] = "shown" /\ promptOn[r] = s THEN "waiting" ELSE rst[r]]
+    /\ promptOn' = [r \in Req |-> IF rst[r] = "shown" /\ promptOn[r] = s THEN 0 ELSE promptOn[r]]
+    /\ UNCHANGED <<lifeVars, ss, gen, sinst, mboxVars,
+                   approver, rapp, hc, xcmd, ran, outcome, resultOf>>
+
+\* The CLI process dies. Attached: the coordinator sees EOF, same as Detach.
+\* Still launching (not registered): the session never comes to exist.
+CliCrash(s) ==
+    \/ /\ ss[s] = "launching"
+       /\ ss' = [ss EXCEPT ![s] = "ended"]
+       /\ UNCHANGED <<lifeVars, att, gen, sinst, mboxVars, reqVars>>
+    \/ Detach(s)
+
+\* A new CLI attaches to the running, detached session: a NEW Client CLI ID.
+Reattach(s) ==
+    /\ ss[s] = "live" /\ ~att[s]
+    /\ dphase = "running" /\ Owner
+    /\ gen[s] < MaxAttach
+    /\ att' = [att EXCEPT ![s] = TRUE]
+    /\ gen' = [gen EXCEPT ![s] = gen[s] + 1]
+    /\ UNCHANGED <<lifeVars, ss, sinst, mboxVars, reqVars>>
+
+\* The session's command exits or is killed: the session ends (it
+\* "disconnects" in the sense of spec 3.6 and OR-2). Its pending requests
+\* are dropped and its host commands are terminated (OR-3).
+SessionEnd(s) ==
+    /\ ss[s] = "live"
+    /\ ss' = [ss EXCEPT ![s] = "ended"]
+    /\ att' = [att EXCEPT ![s] = FALSE]
+    /\ LET mine(r) == rst[r] \in Active /\ rsess[r] = s IN
+       /\ rst' = [r \in Req |-> IF mine(r) THEN "dropped" ELSE rst[r]]
+       /\ approver' = [r \in Req |-> IF mine(r) THEN 0 ELSE approver[r]]
+       /\ rapp' = [r \in Req |-> IF mine(r) THEN 0 ELSE rapp[r]]
+       /\ promptOn' = [r \in Req |-> IF mine(r) THEN 0 ELSE promptOn[r]]
+       /\ hc' = [r \in Req |-> IF mine(r) THEN 0 ELSE hc[r]]
+       /\ xcmd' = [r \in Req |-> IF mine(r) THEN 0 ELSE xcmd[r]]
+       /\ outcome' = [r \in Req |-> IF mine(r) THEN "none" ELSE outcome[r]]
+    /\ UNCHANGED <<lifeVars, gen, sinst, mboxVars, ran, resultOf>>
+
+(***************************************************************************)
+(* Escalation (spec 3.6; SR-7, SR-8, SR-9, FR-5, FR-10, OR-2, OR-3)        *)
+(***************************************************************************)
+
+\* The UNTRUSTED sandbox writes a record for a fresh request ID r. It may
+\* claim any session and sign with any certificate or anchor it can get:
+\* its own, a stale one kept from an earlier instance (copied to persistent
+\* state), another Domain's, one of the wrong role, or none (forged).
+WriteRequest(r) ==
+    /\ sbx # 0
+    /\ ~written[r]
+    /\ written' = [written EXCEPT ![r] = TRUE]
+    /\ mbox' = [mbox EXCEPT ![r] = 1]
+    /\ \E cs \in Sess, cc \in ({FORGED, OTHERDOM, CLIROLE} \cup 1..sbx),
+          ca \in ({0} \cup {AnchorOf(t, sinst[t]) : t \in {u \in Sess : sinst[u] # 0}}),
+          cm \in {CMD_RULE, CMD_OTHER} :
+         /\ rsess' = [rsess EXCEPT ![r] = cs]
+         /\ rcert' = [rcert EXCEPT ![r] = cc]
+         /\ ranc' = [ranc EXCEPT ![r] = ca]
+         /\ rcmd' = [rcmd EXCEPT ![r] = cm]
+    /\ UNCHANGED <<lifeVars, sessVars, replays, reqVars>>
+
+\* The sandbox writes another copy of an existing record: a duplicate while
+\* the first is unread, a replay after it was consumed (possibly to a later
+\* coordinator instance). Reordering is free: Verify picks any record.
+Duplicate(r) ==
+    /\ sbx # 0
+    /\ written[r]
+    /\ replays < MaxReplays
+    /\ mbox' = [mbox EXCEPT ![r] = mbox[r] + 1]
+    /\ replays' = replays + 1
+    /\ UNCHANGED <<lifeVars, sessVars, written, rsess, rcert, ranc, rcmd, reqVars>>
+
+\* The coordinator reads one copy of record r (in any order). Single use
+\* (SR-9): a request ID this instance has already seen is discarded. Then
+\* the whole identity tuple is checked (Bound). Accepted requests whose argv
+\* matches a trusted rule are auto-approved (SR-7, SR-8); others wait for a
+\* decision by the owning session.
+Verify(r) ==
+    /\ dphase = "running" /\ Owner
+    /\ mbox[r] > 0
+    /\ mbox' = [mbox EXCEPT ![r] = mbox[r] - 1]
+    /\ IF rst[r] # "none"
+         THEN UNCHANGED reqVars
+         ELSE IF Bound(r)
+           THEN IF RuleMatch(rcmd[r])
+                  THEN /\ rst' = [rst EXCEPT ![r] = "approved"]
+                       /\ approver' = [approver EXCEPT ![r] = RULE]
+                       /\ rapp' = [rapp EXCEPT ![r] = rcmd[r]]
+                       /\ UNCHANGED <<promptOn, hc, xcmd, ran, outcome, resultOf>>
+                  ELSE /\ rst' = [rst EXCEPT ![r] = "waiting"]
+                       /\ UNCHANGED <<approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
+           ELSE /\ rst' = [rst EXCEPT ![r] = "rejected"]
+                /\ UNCHANGED <<approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
+    /\ UNCHANGED <<lifeVars, sessVars, written, replays, rsess, rcert, ranc, rcmd>>
+
+\* FR-5, DX-4: the prompt goes only to the CLI attached to the session the
+\* verified record names. A detached session's request waits.
+ShowPrompt(r) ==
+    /\ rst[r] = "waiting"
+    /\ dphase = "running" /\ Owner
+    /\ att[rsess[r]]
+    /\ rst' = [rst EXCEPT ![r] = "shown"]
+    /\ promptOn' = [promptOn EXCEPT ![r] = rsess[r]]
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars,
+                   approver, rapp, hc, xcmd, ran, outcome, resultOf>>
+
+\* A decision is accepted only from the attached CLI the prompt was sent to
+\* (session control tuple (Domain, Coordinator ID, Client CLI ID, Session ID)).
+Decider(s, r) ==
+    /\ rst[r] = "shown"
+    /\ dphase = "running" /\ Owner
+    /\ promptOn[r] = s /\ att[s]
+
+Approve(s, r) ==
+    /\ Decider(s, r)
+    /\ rst' = [rst EXCEPT ![r] = "approved"]
+    /\ approver' = [approver EXCEPT ![r] = s]
+    /\ rapp' = [rapp EXCEPT ![r] = rcmd[r]]
+    /\ promptOn' = [promptOn EXCEPT ![r] = 0]
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, hc, xcmd, ran, outcome, resultOf>>
+
+\* The developer edits the argv and approves the edited form.
+Edit(s, r) ==
+    /\ Decider(s, r)
+    /\ rst' = [rst EXCEPT ![r] = "approved"]
+    /\ approver' = [approver EXCEPT ![r] = s]
+    /\ rapp' = [rapp EXCEPT ![r] = CMD_EDITED]
+    /\ promptOn' = [promptOn EXCEPT ![r] = 0]
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, hc, xcmd, ran, outcome, resultOf>>
+
+Deny(s, r) ==
+    /\ Decider(s, r)
+    /\ Finish(r, "denied")
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, resultOf>>
+
+\* SR-7, SR-8: the coordinator alone spawns exactly the approved argv
+\* (no shell), in its own process group with PR_SET_PDEATHSIG.
+Execute(r) ==
+    /\ rst[r] = "approved"
+    /\ dphase = "running" /\ Owner
+    /\ rst' = [rst EXCEPT ![r] = "running"]
+    /\ hc' = [hc EXCEPT ![r] = coord]
+    /\ xcmd' = [xcmd EXCEPT ![r] = rapp[r]]
+    /\ ran' = [ran EXCEPT ![r] = ran[r] + 1]
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, approver, rapp, promptOn, outcome, resultOf>>
+
+\* fork/exec failed (command not found, ...): outcome "failed".
+SpawnFail(r) ==
+    /\ rst[r] = "approved"
+    /\ dphase = "running" /\ Owner
+    /\ Finish(r, "failed")
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, resultOf>>
+
+\* The host command exits (exit status, stdout, stderr captured).
+CommandExit(r) ==
+    /\ rst[r] = "running"
+    /\ dphase = "running" /\ Owner
+    /\ Finish(r, "completed")
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, resultOf>>
+
+\* No decision in time, or the host command exceeded its time limit (it is
+\* killed): outcome "timed-out".
+Timeout(r) ==
+    /\ rst[r] \in {"waiting", "shown", "running"}
+    /\ dphase = "running" /\ Owner
+    /\ Finish(r, "timedout")
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, resultOf>>
+
+\* The requesting Escalation Client cancels (signed cancel record, same
+\* verification; or it is interrupted). A running host command is killed.
+Cancel(r) ==
+    /\ rst[r] \in {"waiting", "shown", "approved", "running"}
+    /\ dphase = "running" /\ Owner
+    /\ sbx # 0
+    /\ Finish(r, "cancelled")
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, resultOf>>
+
+\* FR-5: the result record is written (atomic rename) to the result path of
+\* request ID r, which only r's Escalation Client polls.
+DeliverResult(r) ==
+    /\ rst[r] = "finished"
+    /\ dphase = "running" /\ Owner
+    /\ rst' = [rst EXCEPT ![r] = "delivered"]
+    /\ resultOf' = [resultOf EXCEPT ![r] = r]
+    /\ outcome' = [outcome EXCEPT ![r] = "none"]
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, approver, rapp, promptOn, hc, xcmd, ran>>
+
+(***************************************************************************)
+(* Specification                                                           *)
+(***************************************************************************)
+Next ==
+    \/ \E s \in Sess : Launch(s) \/ AcquireLock(s) \/ Join(s) \/ Detach(s)
+                       \/ CliCrash(s) \/ Reattach(s) \/ SessionEnd(s)
+    \/ MountAnchor \/ StartSidecar \/ InstallPolicy \/ StartSandbox \/ Publish
+    \/ Teardown \/ DomainFail \/ CoordCrash
+    \/ StopSandbox \/ StopSidecar \/ UnmountAnchor \/ RecoveryDone \/ TeardownDone
+    \/ \E r \in Req : WriteRequest(r) \/ Duplicate(r) \/ Verify(r) \/ ShowPrompt(r)
+                      \/ Execute(r) \/ SpawnFail(r) \/ CommandExit(r)
+                      \/ Timeout(r) \/ Cancel(r) \/ DeliverResult(r)
+    \/ \E s \in Sess, r \in Req : Approve(s, r) \/ Edit(s, r) \/ Deny(s, r)
+
+\* Fairness: weak fairness of Next. Every step of the model is bounded
+\* (attachments, replays, failures, request IDs, sessions), so every
+\* behaviour is finite before it stutters; WF(Next) forbids stopping while
+\* any step is possible. This is the weakest fairness that makes progress
+\* claims meaningful; the Promela mirror is one process, which Spin runs the
+\* same way. Timeouts are enabled for every waiting request: no request waits
+\* for a human forever.
+Spec == Init /\ [][Next]_vars /\ WF_vars(Next)
+
+(***************************************************************************)
+(* Safety properties (invariants). Names are shared with Lazaret.pml,      *)
+(* protocol/README.md and the C code comments that rely on them.           *)
+(***************************************************************************)
+
+\* SR-7: a host command runs only after approval by the CLI bound to the
+\* owning session, or because its ORIGINAL argv matches a trusted rule.
+NoUnapprovedExecution ==
+    \A r \in Req : hc[r] # 0 =>
+        \/ approver[r] = rsess[r]
+        \/ approver[r] = RULE /\ RuleMatch(rcmd[r]) /\ xcmd[r] = rcmd[r]
+
+\* SR-7, SR-8: what runs is exactly what was approved; an edited request
+\* runs only as edited.
+EditedRunsAsEdited ==
+    \A r \in Req : hc[r] # 0 => xcmd[r] = rapp[r] /\ rapp[r] # 0
+
+\* FR-5: a result is delivered only to the Escalation Client that made the
+\* request (the result path of its own request ID).
+ResultToRequester ==
+    \A r \in Req : resultOf[r] \in {0, r}
+
+\* FR-5, DX-4: a prompt is shown only on the CLI attached to the owning session.
+PromptToOwner ==
+    \A r \in Req : rst[r] = "shown" => promptOn[r] = rsess[r] /\ att[rsess[r]]
+
+\* SR-9, FR-10: a request whose sandbox identity or Session Anchor is not the
+\* currently bound tuple is never shown to a human or run.
+NoUnboundRequestShownOrRun ==
+    \A r \in Req : (rst[r] = "shown" \/ hc[r] # 0) => Bound(r)
+
+\* SR-9 (freshness, single use): a request ID causes at most one host command.
+SingleUse ==
+    \A r \in Req : ran[r] <= 1
+
+\* OR-1: at most one coordinator process is alive, and it holds the lock.
+SingleOwner ==
+    \A i \in Inst : alive[i] => coord = i
+
+\* SR-5: the sandbox runs only inside its own instance's sidecar netns with
+\* the policy installed.
+SandboxOnlyAfterPolicy ==
+    sbx # 0 => sdc = sbx /\ policy
+
+\* FR-7: resources stop in the order sandbox, sidecar, State Anchor (and
+\* start in the reverse order); "absent" means all of them are gone.
+RecoveryOrder ==
+    /\ sbx # 0 => sdc # 0
+    /\ sdc # 0 => anc
+    /\ dphase = "absent" => (sbx = 0 /\ sdc = 0 /\ ~anc)
+
+\* OR-3: no host command outlives its session, its coordinator, or a
+\* Domain failure.
+NoOrphanHostCommand ==
+    \A r \in Req : hc[r] # 0 =>
+        /\ alive[hc[r]] /\ hc[r] = coord /\ dphase = "running"
+        /\ rsess[r] \in Sess /\ ss[rsess[r]] = "live"
+
+(***************************************************************************)
+(* Liveness (under WF_vars(Next))                                          *)
+(***************************************************************************)
+
+\* OR-2: every accepted request reaches a delivered completed / denied /
+\* timed-out / cancelled / failed result, unless its session ends first.
+EveryRequestResolves ==
+    \A r \in Req : (rst[r] \in Active) ~> (rst[r] \in {"delivered", "dropped"})
+
+\* FR-6: a running Domain with no Client Session left is torn down (or, if
+\* its coordinator crashes meanwhile, left "failed" for the next leader to
+\* recover, FR-7: a dead process cannot stop anything).
+IdleDomainTornDown ==
+    (dphase = "running" /\ \A s \in Sess : ss[s] \notin {"launching", "live"})
+        ~> (dphase \in {"absent", "failed"})
+
+=============================================================================

@@ -1,0 +1,115 @@
+/*
+ * test-tokens.c: the config argument-vector syntax: splitting, escapes,
+ * refusals, and quoting that reads back to the same bytes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/tokens.h"
+
+static void
+split_ok(const char *in, size_t n, const char *const *want)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	size_t i;
+
+	assert_int_equal(lz_tokens_split(in, &t, &e), 0);
+	assert_null(e.msg);
+	assert_int_equal(t.n, n);
+	for (i = 0; i < n; i++)
+		assert_string_equal(t.v[i], want[i]);
+	if (n > 0)
+		assert_null(t.v[n]);
+	lz_tokens_release(&t);
+}
+
+static void
+split_bad(const char *in, const char *needle)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+
+	assert_int_equal(lz_tokens_split(in, &t, &e), LZ_EINVAL);
+	assert_non_null(e.msg);
+	assert_non_null(strstr(e.msg, needle));
+	assert_int_equal(t.n, 0);
+	lz_err_release(&e);
+}
+
+static void
+test_plain(void **state)
+{
+	const char *w[] = { "git", "log", "--oneline" };
+
+	(void)state;
+	split_ok("git log --oneline", 3, w);
+	split_ok("  git \t log   --oneline  ", 3, w);
+	split_ok("", 0, NULL);
+	split_ok("   ", 0, NULL);
+}
+
+static void
+test_escapes(void **state)
+{
+	const char *w[] = { "echo", "a b; c", "#x", "100%", "it's", "" };
+
+	(void)state;
+	split_ok("echo a%20b%3B%20c %23x 100%25 it%27s ''", 6, w);
+}
+
+static void
+test_refusals(void **state)
+{
+	(void)state;
+	split_bad("echo %zz", "two hex digits");
+	split_bad("echo %2", "two hex digits");
+	split_bad("echo %", "two hex digits");
+	split_bad("echo %00", "NUL");
+	split_bad("echo \x01", "control character");
+	split_bad("echo it's", "quote");
+	split_bad("echo 'a b'", "quote");
+	split_bad("echo %ff%fe", "UTF-8");
+}
+
+static void
+test_roundtrip(void **state)
+{
+	const char *tricky[] = { "a b", ";", " ;x", "#", "%", "'", "",
+	    "...", "\xc3\xa9t\xc3\xa9", "tab\there", "\"q\"" };
+	struct lz_tokens in = LZ_TOKENS_INIT, out = LZ_TOKENS_INIT;
+	struct lz_buf b = LZ_BUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof tricky / sizeof *tricky; i++)
+		lz_tokens_push(&in, tricky[i]);
+	lz_tokens_join(&b, &in);
+	/* The quoted form must survive inih: no " ;" and no raw ';'. */
+	assert_null(strchr(b.buf, ';'));
+	assert_int_equal(lz_tokens_split(b.buf, &out, NULL), 0);
+	assert_int_equal(out.n, in.n);
+	for (i = 0; i < in.n; i++)
+		assert_string_equal(out.v[i], in.v[i]);
+	lz_tokens_release(&in);
+	lz_tokens_release(&out);
+	lz_buf_release(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_roundtrip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
