@@ -425,6 +425,9 @@ on_entry(void *ctx, const char *section, const char *key, const char *value,
 		    "put it under '[profile NAME]'", key);
 		goto out;
 	}
+	if (l->cur == NULL && !l->in_global)
+		LZ_BUG("key '%s' in section '%s' with no profile", key,
+		    section);
 	if (l->in_global) {
 		if (strcmp(key, "default-profile") != 0) {
 			rc = lz_err_set(err, LZ_EINVAL, "unknown key '%s' in "

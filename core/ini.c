@@ -3,6 +3,7 @@
  * parser proper is inih; this file only makes sure that every line inih sees
  * is one it reads whole, and that every error carries its line.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,8 @@ check_line(struct reader *r, const char *s, size_t n)
 		    "keys may be repeated)", n, LZ_INI_MAX_LINE);
 		return -1;
 	}
-	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+	/* inih skips what isspace() says is space: so must we. */
+	while (i < n && isspace((unsigned char)s[i]))
 		i++;
 	if (i == n || s[i] == ';' || s[i] == '#')
 		return 0;	/* blank line or whole-line comment */
@@ -147,7 +149,15 @@ static int
 on_value(void *user, const char *section, const char *name,
     const char *value)
 {
-	call_handler(user, section, name, value);
+	struct reader *r = user;
+
+	/* The reader and inih must agree on the section, or the key is lost. */
+	if (strcmp(section, r->section ? r->section : "") != 0)
+		line_error(r, r->line, "cannot tell which section '%s' "
+		    "belongs to; write the section header on a line of its "
+		    "own, starting with '['", name);
+	else
+		call_handler(r, section, name, value);
 	return 1;	/* go on: every error of the file is reported at once */
 }
 

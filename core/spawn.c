@@ -239,7 +239,7 @@ lz_spawn_capture(const char *const *argv, const struct lz_spawn_opts *opts,
 	char *path = NULL;
 	const char *const *envp;
 	int p_out[2] = { -1, -1 }, p_err[2] = { -1, -1 };
-	int p_rep[2] = { -1, -1 }, in = -1, rc = 0, status, saved, timed;
+	int p_rep[2] = { -1, -1 }, in = -1, rc = 0, status, saved = 0, timed;
 	pid_t pid = -1;
 	ssize_t n;
 	size_t cap;

@@ -6,7 +6,7 @@
 # Progress line: "setup: STEP ... RESULT". Quiet mode keeps these lines and
 # hides the commands' own output (it goes to the log file instead).
 lz_say() {
-	printf 'setup: %-9s ... %s\n' "$1" "$2"
+	printf 'setup: %-9s ... %s\n' "$1" "${*:2}"
 }
 
 lz_die() {

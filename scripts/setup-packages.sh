@@ -16,11 +16,14 @@ LZ_RUNSC_MIN="0.0~20240729"
 LZ_BACKPORTS_LIST=/etc/apt/sources.list.d/lazaret-bookworm-backports.sources
 
 # Prints the packages of the lists above that are not installed.
+# One dpkg-query for all of them keeps the second run fast.
 lz_pkg_missing() {
-	local p st
+	local p have
+	# shellcheck disable=SC2086
+	have=$'\n'$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' \
+	    $LZ_PKG_BUILD $LZ_PKG_RUNTIME $LZ_PKG_TEST 2>/dev/null || true)
 	for p in $LZ_PKG_BUILD $LZ_PKG_RUNTIME $LZ_PKG_TEST; do
-		st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-		[ "$st" = "install ok installed" ] || printf '%s\n' "$p"
+		[[ $have == *$'\n'"$p ii "* ]] || printf '%s\n' "$p"
 	done
 }
 

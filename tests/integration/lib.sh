@@ -1,0 +1,102 @@
+# lib.sh: shared helpers of the integration tests (bash). Each test script
+# sources it, calls check/expect_* and ends with "finish", which prints the
+# script's closing line "NAME: N passed, N failed" and sets the exit code.
+#
+# Environment: LZ_BIN is the directory with the lazaret binaries under test
+# (default: the ASan build); tests run as the unprivileged account they are
+# started as (scripts/test.sh starts them as the test account).
+
+LZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+LZ_BIN=$(realpath "${LZ_BIN:-$LZ_ROOT/build/asan}")
+LAZARET=$LZ_BIN/lazaret
+LZ_TEST_NAME=$(basename "$0" .sh)
+lz_passed=0
+lz_failed=0
+LZ_OUT=""
+LZ_ERR=""
+LZ_RC=0
+
+LZ_TMP=$(mktemp -d "/tmp/lz-it-$LZ_TEST_NAME.XXXXXX")
+chmod 700 "$LZ_TMP"
+lz_cleanup_hooks=()
+lz_cleanup() {
+	local h
+	for h in "${lz_cleanup_hooks[@]}"; do eval "$h" || true; done
+	rm -rf "$LZ_TMP"
+}
+trap lz_cleanup EXIT
+
+pass() { lz_passed=$((lz_passed + 1)); echo "PASS $LZ_TEST_NAME: $*"; }
+fail() {
+	lz_failed=$((lz_failed + 1))
+	echo "FAIL $LZ_TEST_NAME: $*"
+	[ -n "$LZ_OUT" ] && printf '  stdout: %s\n' "${LZ_OUT:0:2000}"
+	[ -n "$LZ_ERR" ] && printf '  stderr: %s\n' "${LZ_ERR:0:2000}"
+	return 0
+}
+
+# A private environment of XDG directories: each test gets its own home.
+lz_fresh_env() {
+	export HOME=$LZ_TMP/home
+	export XDG_CONFIG_HOME=$HOME/.config
+	export XDG_DATA_HOME=$HOME/.local/share
+	mkdir -p "$HOME" "$XDG_CONFIG_HOME/lazaret"
+	chmod 700 "$HOME"
+	if [ -z "${LZ_KEEP_RUNTIME:-}" ]; then
+		export XDG_RUNTIME_DIR=$LZ_TMP/run
+		mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+	fi
+}
+
+# A Git project with one commit.
+lz_make_project() {
+	local dir=$1
+	mkdir -p "$dir"
+	git -C "$dir" init -q
+	echo "demo" > "$dir/README"
+	printf 'node_modules/\n' > "$dir/.gitignore"
+	git -C "$dir" add README .gitignore
+	git -C "$dir" -c user.name=t -c user.email=t@example.invalid \
+		commit -qm init
+}
+
+# run CMD...: runs it, keeping stdout, stderr and the exit code.
+run() {
+	local o e
+	o=$(mktemp "$LZ_TMP/out.XXXXXX")
+	e=$(mktemp "$LZ_TMP/err.XXXXXX")
+	LZ_RC=0
+	"$@" >"$o" 2>"$e" || LZ_RC=$?
+	LZ_OUT=$(cat "$o")
+	LZ_ERR=$(cat "$e")
+	rm -f "$o" "$e"
+}
+
+# expect NAME RC [REGEX-ON-STDOUT-OR-STDERR]: checks the last run.
+expect() {
+	local name=$1 rc=$2 re=${3:-}
+	if [ "$LZ_RC" != "$rc" ]; then
+		fail "$name: exit $LZ_RC, expected $rc"
+		return 0
+	fi
+	if [ -n "$re" ] && ! printf '%s\n%s\n' "$LZ_OUT" "$LZ_ERR" |
+		grep -Eq -- "$re"; then
+		fail "$name: output does not match /$re/"
+		return 0
+	fi
+	pass "$name"
+}
+
+# Sanitizer reports are failures even when the exit code looked right.
+expect_clean_stderr() {
+	if printf '%s' "$LZ_ERR" | grep -Eq 'runtime error|AddressSanitizer|LeakSanitizer'; then
+		fail "$1: sanitizer report"
+	else
+		pass "$1: no sanitizer report"
+	fi
+}
+
+finish() {
+	echo "$LZ_TEST_NAME: $lz_passed passed, $lz_failed failed"
+	[ "$lz_failed" -eq 0 ] && [ "$lz_passed" -gt 0 ]
+}

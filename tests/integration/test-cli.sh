@@ -1,0 +1,119 @@
+#!/bin/bash
+# test-cli.sh: the lazaret command line as a user meets it: help, version,
+# usage errors and exit codes, profile and domain commands with --json,
+# run --dry-run, and the bad environments the foundation issue lists.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+lz_fresh_env
+proj=$LZ_TMP/proj
+lz_make_project "$proj"
+cd "$proj" || exit 1
+
+run "$LAZARET" --help
+expect "--help lists the commands" 0 'doctor.*'
+run "$LAZARET" --version
+expect "--version" 0 '^lazaret [0-9]+\.[0-9]+\.[0-9]+'
+run "$LAZARET" frobnicate
+expect "unknown command is a usage error" 2 "unknown command 'frobnicate'"
+run "$LAZARET" --frob
+expect "unknown option is a usage error" 2 "unknown option '--frob'"
+run "$LAZARET" profile
+expect "profile without verb prints usage" 2 'usage: lazaret profile'
+run "$LAZARET" domain show --bogus
+expect "bad option prints usage" 2 'usage: lazaret domain'
+
+run "$LAZARET" profile list
+expect "profile list shows the built-in default" 0 '^\* default +built-in'
+run "$LAZARET" profile list --json
+if [ "$LZ_RC" = 0 ] && [ "$(printf '%s' "$LZ_OUT" | jq -r '.[0].name')" = default ]; then
+	pass "profile list --json is JSON"
+else
+	fail "profile list --json is JSON"
+fi
+run "$LAZARET" profile show default
+expect "profile show default" 0 'deny  10\.0\.0\.0/8 +built-in: RFC 1918'
+run "$LAZARET" profile show nope
+expect "profile show of an unknown profile" 3 "no profile 'nope'"
+
+run "$LAZARET" domain show --json
+id=$(printf '%s' "$LZ_OUT" | jq -r .domain_id)
+fp=$(printf '%s' "$LZ_OUT" | jq -r .fingerprint)
+if [ "$LZ_RC" = 0 ] && [[ $id =~ ^[0-9a-f]{16}$ ]] && [[ $fp =~ ^[0-9a-f]{64}$ ]] &&
+	[ "$(printf '%s' "$LZ_OUT" | jq -r .workspace)" = "$(realpath "$proj")" ] &&
+	[ "$(printf '%s' "$LZ_OUT" | jq -r .runtime_dir)" = "$XDG_RUNTIME_DIR/lazaret/$id" ]; then
+	pass "domain show --json: 16-hex ID, fingerprint, workspace, runtime dir"
+else
+	fail "domain show --json: 16-hex ID, fingerprint, workspace, runtime dir"
+fi
+expect_clean_stderr "domain show"
+
+# The same Domain from a subdirectory and through a symlink (FR-1).
+mkdir -p "$proj/sub/dir"
+ln -s "$proj" "$LZ_TMP/link"
+run "$LAZARET" domain show --json -C "$proj/sub/dir"
+id_sub=$(printf '%s' "$LZ_OUT" | jq -r .domain_id)
+run "$LAZARET" domain show --json -C "$LZ_TMP/link"
+id_link=$(printf '%s' "$LZ_OUT" | jq -r .domain_id)
+if [ -n "$id" ] && [ "$id_sub" = "$id" ] && [ "$id_link" = "$id" ]; then
+	pass "subdirectory and symlink name the same Domain"
+else
+	fail "subdirectory ($id_sub) and symlink ($id_link) differ from $id"
+fi
+printf '[profile other]\n' > "$XDG_CONFIG_HOME/lazaret/config.ini"
+run "$LAZARET" domain show --json -p other
+id_other=$(printf '%s' "$LZ_OUT" | jq -r .domain_id)
+if [ "$LZ_RC" = 0 ] && [ "$id_other" != "$id" ]; then
+	pass "another profile is another Domain"
+else
+	fail "another profile is another Domain ($id_other vs $id)"
+fi
+rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
+
+run "$LAZARET" run --dry-run
+expect "run --dry-run prints the plan" 0 'tmpfs +/workspace/\.git/hooks'
+run "$LAZARET" run --dry-run --json -- /bin/sh -c 'echo hi'
+if [ "$LZ_RC" = 0 ] && [ "$(printf '%s' "$LZ_OUT" | jq -r '.command | join(" ")')" = "/bin/sh -c echo hi" ] &&
+	[ "$(printf '%s' "$LZ_OUT" | jq -r '.mounts[2].target + " " + (.mounts[2].readonly|tostring)')" = "/workspace/.git/config true" ]; then
+	pass "run --dry-run --json: command override and read-only .git/config"
+else
+	fail "run --dry-run --json: command override and read-only .git/config"
+fi
+run "$LAZARET" run --json
+expect "run --json without --dry-run is a usage error" 2 'goes with --dry-run'
+
+# A real run prepares the private directories, takes the lock, then says
+# the runtime is not there yet.
+run "$LAZARET" run
+expect "run says the runtime is missing" 1 'runtime is not part of this build'
+if [ "$(stat -c %a "$XDG_RUNTIME_DIR/lazaret/$id")" = 700 ] &&
+	[ "$(stat -c %a "$XDG_DATA_HOME/lazaret/domains/$id")" = 700 ]; then
+	pass "runtime dir and Domain Root are 0700"
+else
+	fail "runtime dir and Domain Root are 0700"
+fi
+
+# Bad environments: each one clear error naming the fix.
+run env -u XDG_RUNTIME_DIR "$LAZARET" domain show
+expect "missing XDG_RUNTIME_DIR" 4 'XDG_RUNTIME_DIR is not set'
+run env -u HOME -u XDG_CONFIG_HOME "$LAZARET" domain show
+expect "missing HOME" 4 'HOME is not set'
+mkdir -p "$LZ_TMP/plain"
+run "$LAZARET" domain show -C "$LZ_TMP/plain"
+expect "non-Git directory" 4 "is not inside a Git project.*git init"
+run "$LAZARET" domain show -C "$LZ_TMP/missing"
+expect "missing directory" 4 "cannot use '.*missing' as the workspace"
+
+# Runtime directory checks (SR-10): symlinked, loose mode.
+rt2=$LZ_TMP/run2
+mkdir -p -m 700 "$rt2" "$LZ_TMP/elsewhere"
+ln -s "$LZ_TMP/elsewhere" "$rt2/lazaret"
+run env XDG_RUNTIME_DIR="$rt2" "$LAZARET" run
+expect "symlinked runtime dir refused" 5 "is a symbolic link"
+rm "$rt2/lazaret"
+mkdir -m 755 "$rt2/lazaret"
+chmod 755 "$rt2/lazaret"
+run env XDG_RUNTIME_DIR="$rt2" "$LAZARET" run
+expect "runtime dir with mode 0755 refused" 5 "mode 0755.*chmod 700"
+
+finish
