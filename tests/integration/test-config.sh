@@ -81,14 +81,19 @@ chmod 600 "$proj/.cfg/lazaret/config.ini"
 run env XDG_CONFIG_HOME="$proj/.cfg" "$LAZARET" run --dry-run
 expect "config beneath the workspace refused (SR-2)" 5 "lies beneath the workspace.*SR-2"
 # A volume that contains the config directory is refused as well.
+write "[profile default]\nvolume = $HOME/.local /h ro\n"
+mkdir -p "$HOME/.local"
+run "$LAZARET" run --dry-run
+expect "volume containing the Storage Root refused" 5 "the volume '.*/\.local' contains Lazaret's Storage Root"
 write "[profile default]\nvolume = $HOME /h ro\n"
 run "$LAZARET" run --dry-run
-expect "volume containing Lazaret's directories refused" 5 "the volume '.*' (contains|.*config)"
+expect "volume containing the config refused (SR-2)" 5 "config '.*' lies beneath the volume"
 # A workspace that contains the Storage Root (a project at \$HOME).
 write '[profile default]\n'
 git -C "$HOME" init -q
-run "$LAZARET" run --dry-run -C "$HOME"
-expect "workspace containing the Storage Root refused" 5 "contains Lazaret's"
+mkdir -p "$LZ_TMP/cfg2"
+run env XDG_CONFIG_HOME="$LZ_TMP/cfg2" "$LAZARET" run --dry-run -C "$HOME"
+expect "workspace containing the Storage Root refused" 5 "the workspace '.*' contains Lazaret's Storage Root"
 expect_clean_stderr "config errors"
 
 finish

@@ -1,0 +1,181 @@
+#!/bin/bash
+# test.sh: the whole test suite, as README.md and .ci/run run it. On a fresh
+# Debian 12 machine, as root: sets the machine up (scripts/setup.sh: packages,
+# host, the unprivileged test account, the release build and the default
+# image), builds the sanitizer (ASan + UBSan) tree and the libFuzzer tree,
+# then runs the suites and prints one closing line per suite and a total:
+#
+#   unit         cmocka programs under ctest, as root, ASan + UBSan
+#   fuzz         each libFuzzer target for a bounded time from its corpus
+#   integration  tests/integration/test-*.sh as the test account, against
+#                the ASan binaries, real podman and runsc
+#   model        the Promela mirror of protocol/Lazaret.tla under Spin
+#
+# Options: --suite NAME (repeatable) runs only those suites; --no-setup
+# skips scripts/setup.sh (for a machine already set up).
+# Environment: LZ_TEST_USER (default lazaret-test), LZ_FUZZ_SECONDS (20).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TEST_USER=${LZ_TEST_USER:-lazaret-test}
+FUZZ_SECONDS=${LZ_FUZZ_SECONDS:-20}
+suites=()
+do_setup=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--suite) suites+=("$2"); shift ;;
+	--no-setup) do_setup=0 ;;
+	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "test.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ ${#suites[@]} -gt 0 ] || suites=(unit fuzz integration model)
+
+if [ "$(id -u)" != 0 ]; then
+	echo "test.sh: needs root to set the machine up and to switch to the" \
+	    "test account; run: sudo $0" >&2
+	exit 2
+fi
+
+total_pass=0
+total_fail=0
+summary=()
+# record SUITE PASSED FAILED
+record() {
+	total_pass=$((total_pass + $2))
+	total_fail=$((total_fail + $3))
+	summary+=("$1: $2 passed, $3 failed")
+}
+step() { printf '\n==== %s ====\n' "$*"; }
+t0=$(date +%s)
+
+if [ "$do_setup" = 1 ]; then
+	step "setup (scripts/setup.sh --user $TEST_USER)"
+	if ! "$ROOT/scripts/setup.sh" --user "$TEST_USER" --quiet; then
+		echo "test.sh: setup failed; see /var/log/lazaret-setup.log" >&2
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+fi
+
+step "build: sanitizer tree (build/asan)"
+if ! { cmake -S "$ROOT" -B "$ROOT/build/asan" -DLZ_SANITIZE=ON \
+    -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
+    cmake --build "$ROOT/build/asan" -j"$(nproc)"; }; then
+	echo "test.sh: the sanitizer build failed" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+run_unit() {
+	step "unit (ctest, ASan + UBSan)"
+	local out
+	out=$(cd "$ROOT/build/asan" && ctest --output-on-failure 2>&1)
+	printf '%s\n' "$out"
+	local n f
+	n=$(printf '%s\n' "$out" | sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p')
+	f=$(printf '%s\n' "$out" | sed -n 's/.*, \([0-9]*\) tests failed out of.*/\1/p')
+	[ -n "$n" ] || { record unit 0 1; return; }
+	record unit $((n - f)) "$f"
+}
+
+run_fuzz() {
+	step "fuzz (libFuzzer, ${FUZZ_SECONDS}s per target)"
+	local p=0 f=0 t name corpus work
+	if ! { cmake -S "$ROOT" -B "$ROOT/build/fuzz" -DCMAKE_C_COMPILER=clang \
+	    -DLZ_FUZZ=ON -DLZ_SANITIZE=ON -DLZ_TESTS=OFF \
+	    -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
+	    cmake --build "$ROOT/build/fuzz" -j"$(nproc)" >/dev/null; }; then
+		echo "FAIL fuzz: the clang fuzz build failed"
+		record fuzz 0 1
+		return
+	fi
+	for t in "$ROOT"/build/fuzz/tests/fuzz/fuzz-*; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t")
+		corpus=$ROOT/tests/fuzz/corpus/${name#fuzz-}
+		work=$(mktemp -d)
+		cp -r "$corpus"/. "$work"/ 2>/dev/null
+		if (cd "$work" && "$t" -max_total_time="$FUZZ_SECONDS" \
+		    -max_len=4096 -timeout=10 "$work" >"$work.log" 2>&1); then
+			echo "PASS fuzz: $name ($(grep -o 'Done [0-9]* runs' "$work.log"))"
+			p=$((p + 1))
+		else
+			echo "FAIL fuzz: $name"
+			tail -40 "$work.log"
+			f=$((f + 1))
+		fi
+		rm -rf "$work" "$work.log"
+	done
+	[ $((p + f)) -gt 0 ] || { echo "FAIL fuzz: no target built"; f=1; }
+	record fuzz "$p" "$f"
+}
+
+run_integration() {
+	step "integration (as $TEST_USER: real podman, runsc, git, ptys)"
+	local uid gid home stage t out p=0 f=0 sp sf
+	uid=$(id -u "$TEST_USER") || { record integration 0 1; return; }
+	gid=$(id -g "$TEST_USER")
+	home=$(getent passwd "$TEST_USER" | cut -d: -f6)
+	# The checkout may not be readable by the test account: stage what the
+	# tests need in a directory it can read.
+	stage=$(mktemp -d /tmp/lz-stage.XXXXXX)
+	mkdir -p "$stage/bin" "$stage/tests"
+	cp "$ROOT"/build/asan/lazaret "$ROOT"/build/asan/lazaret-runsc "$stage/bin/"
+	cp -r "$ROOT/tests/integration" "$stage/tests/"
+	chmod -R a+rX "$stage"
+	for t in "$stage"/tests/integration/test-*.sh; do
+		out=$(cd "$stage" && setpriv --reuid="$uid" --regid="$gid" \
+		    --init-groups env -i HOME="$home" USER="$TEST_USER" \
+		    LOGNAME="$TEST_USER" PATH=/usr/local/bin:/usr/bin:/bin \
+		    XDG_RUNTIME_DIR="/run/user/$uid" CI="${CI:-}" LANG=C.UTF-8 \
+		    LZ_BIN="$stage/bin" LZ_SHIM="$stage/bin/lazaret-runsc" \
+		    bash "$t" 2>&1)
+		local rc=$?
+		printf '%s\n' "$out"
+		sp=$(printf '%s\n' "$out" | sed -n 's/^[^:]*: \([0-9]*\) passed, [0-9]* failed.*/\1/p' | tail -1)
+		sf=$(printf '%s\n' "$out" | sed -n 's/^[^:]*: [0-9]* passed, \([0-9]*\) failed.*/\1/p' | tail -1)
+		if [ -z "$sp" ]; then
+			echo "FAIL integration: $(basename "$t") printed no summary (exit $rc)"
+			sp=0; sf=1
+		elif [ "$rc" != 0 ] && [ "$sf" = 0 ]; then
+			echo "FAIL integration: $(basename "$t") exited $rc"
+			sf=1
+		fi
+		p=$((p + sp)); f=$((f + sf))
+	done
+	rm -rf "$stage"
+	record integration "$p" "$f"
+}
+
+run_model() {
+	step "model (Spin, protocol/*.pml)"
+	local out p f
+	if [ ! -x "$ROOT/tests/model/check-model.sh" ]; then
+		echo "FAIL model: tests/model/check-model.sh is missing"
+		record model 0 1
+		return
+	fi
+	out=$(bash "$ROOT/tests/model/check-model.sh" 2>&1)
+	printf '%s\n' "$out"
+	p=$(printf '%s\n' "$out" | sed -n 's/^model: \([0-9]*\) passed, [0-9]* failed$/\1/p' | tail -1)
+	f=$(printf '%s\n' "$out" | sed -n 's/^model: [0-9]* passed, \([0-9]*\) failed$/\1/p' | tail -1)
+	[ -n "$p" ] || { p=0; f=1; echo "FAIL model: no closing line"; }
+	record model "$p" "$f"
+}
+
+for s in "${suites[@]}"; do
+	case $s in
+	unit) run_unit ;;
+	fuzz) run_fuzz ;;
+	integration) run_integration ;;
+	model) run_model ;;
+	*) echo "test.sh: unknown suite '$s'" >&2; record "$s" 0 1 ;;
+	esac
+done
+
+step "summary ($(($(date +%s) - t0)) s)"
+for line in "${summary[@]}"; do echo "$line"; done
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ] && [ "$total_pass" -gt 0 ]
