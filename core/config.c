@@ -39,6 +39,8 @@ static int set_persist(struct load *, struct lz_profile *, const char *,
     const char *, struct lz_err *);
 static int set_isolation(struct load *, struct lz_profile *, const char *,
     const char *, struct lz_err *);
+static int set_trust_hooks(struct load *, struct lz_profile *, const char *,
+    const char *, struct lz_err *);
 static int set_allow(struct load *, struct lz_profile *, const char *,
     const char *, struct lz_err *);
 static int set_deny(struct load *, struct lz_profile *, const char *,
@@ -65,6 +67,7 @@ static const struct {
 	{ "image", set_image, 0 },
 	{ "persist", set_persist, 1 },
 	{ "resolver", set_resolver, 1 },
+	{ "trust-hooks-path", set_trust_hooks, 0 },
 	{ "volume", set_volume, 1 },
 };
 #define NKEYS (sizeof profile_keys / sizeof profile_keys[0])
@@ -271,6 +274,23 @@ set_isolation(struct load *l, struct lz_profile *p, const char *v,
 }
 
 static int
+set_trust_hooks(struct load *l, struct lz_profile *p, const char *v,
+    const char *src, struct lz_err *err)
+{
+	(void)l; (void)src;
+	if (strcmp(v, "yes") == 0)
+		p->trust_hooks_path = 1;
+	else if (strcmp(v, "no") == 0)
+		p->trust_hooks_path = 0;
+	else
+		return lz_err_set(err, LZ_EINVAL, "trust-hooks-path must be "
+		    "'no' (hooks under a core.hooksPath inside the workspace "
+		    "are hidden from the sandbox, the default) or 'yes', not "
+		    "'%s'", v);
+	return 0;
+}
+
+static int
 add_rule(struct lz_profile *p, const char *v, enum lz_policy_action a,
     const char *src, struct lz_err *err)
 {
@@ -452,7 +472,7 @@ on_entry(void *ctx, const char *section, const char *key, const char *value,
 		rc = lz_err_set(err, LZ_EINVAL, "unknown key '%s' in profile "
 		    "'%s' (known: allow, auto-approve, command, deny, env, "
 		    "escalation-timeout, ignored-isolation, image, persist, "
-		    "resolver, volume)", key, l->cur->name);
+		    "resolver, trust-hooks-path, volume)", key, l->cur->name);
 		goto out;
 	}
 	if (!profile_keys[i].list && (l->cur->seen & (1ul << i))) {

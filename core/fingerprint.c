@@ -68,6 +68,8 @@ lz_profile_json(const struct lz_profile *p, int sources, struct lz_err *err)
 	    p->persist.n));
 	json_object_set_new(o, "ignored_isolation",
 	    json_boolean(p->ignored_isolation));
+	json_object_set_new(o, "trust_hooks_path",
+	    json_boolean(p->trust_hooks_path));
 	json_object_set_new(o, "escalation_timeout",
 	    json_integer(p->escalation_timeout));
 

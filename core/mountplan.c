@@ -10,12 +10,10 @@
 
 #include "core/mountplan.h"
 
-static void add(struct lz_mountplan *mp, enum lz_mount_kind kind,
-    const char *source, const char *target, int ro, const char *why);
 static char *anchor_name(const char *path);
 
-static void
-add(struct lz_mountplan *mp, enum lz_mount_kind kind, const char *source,
+void
+lz_mountplan_add(struct lz_mountplan *mp, enum lz_mount_kind kind, const char *source,
     const char *target, int ro, const char *why)
 {
 	struct lz_mount *m;
@@ -65,7 +63,7 @@ lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
 	size_t i;
 	int rc = 0, have;
 
-	add(mp, LZ_MOUNT_BIND, d->workspace, "/workspace", 0,
+	lz_mountplan_add(mp, LZ_MOUNT_BIND, d->workspace, "/workspace", 0,
 	    "Agent Workspace (FR-3)");
 	have = lstat(git, &st) == 0;
 	if (!have && errno != ENOENT) {
@@ -74,38 +72,38 @@ lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
 		goto out;
 	}
 	if (have && S_ISDIR(st.st_mode)) {
-		add(mp, LZ_MOUNT_BIND, git, "/workspace/.git", 0,
+		lz_mountplan_add(mp, LZ_MOUNT_BIND, git, "/workspace/.git", 0,
 		    "Git Sentry: .git bound over itself so it cannot be "
 		    "renamed away (SR-4)");
 		src = lz_xasprintf("%s/config", git);
-		add(mp, LZ_MOUNT_BIND, src, "/workspace/.git/config", 1,
+		lz_mountplan_add(mp, LZ_MOUNT_BIND, src, "/workspace/.git/config", 1,
 		    "Git Sentry: repository config read-only (SR-4)");
 		free(src);
-		add(mp, LZ_MOUNT_TMPFS, NULL, "/workspace/.git/hooks", 0,
+		lz_mountplan_add(mp, LZ_MOUNT_TMPFS, NULL, "/workspace/.git/hooks", 0,
 		    "Git Sentry: host hooks hidden (SR-4)");
 	}
 	for (i = 0; i < p->persist.n; i++) {
 		name = anchor_name(p->persist.v[i]);
 		src = lz_xasprintf("%s/anchors/%s/merged", d->root, name);
-		add(mp, LZ_MOUNT_ANCHOR, src, p->persist.v[i], 0,
+		lz_mountplan_add(mp, LZ_MOUNT_ANCHOR, src, p->persist.v[i], 0,
 		    "State Anchor (FR-4)");
 		free(src);
 		free(name);
 	}
 	for (i = 0; i < p->nvolumes; i++)
-		add(mp, LZ_MOUNT_BIND, p->volumes[i].host,
+		lz_mountplan_add(mp, LZ_MOUNT_BIND, p->volumes[i].host,
 		    p->volumes[i].container, p->volumes[i].readonly,
 		    p->volumes[i].source);
 	src = lz_xasprintf("%s/mailbox/requests", d->runtime);
-	add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/requests", 0,
+	lz_mountplan_add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/requests", 0,
 	    "Escalation Mailbox requests");
 	free(src);
 	src = lz_xasprintf("%s/mailbox/results", d->runtime);
-	add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/results", 1,
+	lz_mountplan_add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/results", 1,
 	    "Escalation Mailbox results");
 	free(src);
 	src = lz_xasprintf("%s/terminfo", d->runtime);
-	add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/terminfo", 1,
+	lz_mountplan_add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/terminfo", 1,
 	    "terminfo of the session's terminal");
 	free(src);
 out:

@@ -40,6 +40,9 @@ struct lz_mountplan {
  */
 int lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
     const struct lz_profile *p, struct lz_err *err);
+/* Appends one mount (copies every string; source NULL for tmpfs). */
+void lz_mountplan_add(struct lz_mountplan *mp, enum lz_mount_kind kind,
+    const char *source, const char *target, int readonly, const char *why);
 void lz_mountplan_release(struct lz_mountplan *mp);
 const char *lz_mount_kind_name(enum lz_mount_kind k);
 

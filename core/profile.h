@@ -49,6 +49,7 @@ struct lz_profile {
 	size_t nvolumes;
 	struct lz_tokens persist;	/* State Anchor container paths */
 	int ignored_isolation;		/* FR-9: 1 unless disabled */
+	int trust_hooks_path;		/* core.hooksPath inside W stays visible */
 	struct lz_policy rules;		/* the developer's allow/deny lines */
 	struct lz_resolver *resolvers;
 	size_t nresolvers;

@@ -409,21 +409,33 @@ SessionEnd(s) ==
 (* Escalation (spec 3.6; SR-7, SR-8, SR-9, FR-5, FR-10, OR-2, OR-3)        *)
 (***************************************************************************)
 
-\* The UNTRUSTED sandbox writes a record for a fresh request ID r. It may
-\* claim any session and sign with any certificate or anchor it can get:
-\* its own, a stale one kept from an earlier instance (copied to persistent
-\* state), another Domain's, one of the wrong role, or none (forged).
+\* The UNTRUSTED sandbox writes a record for a fresh request ID r, claiming
+\* any session cs. It may sign with any material it can get (Creds): its own
+\* certificate (Sandbox ID sbx) with any Session Anchor it has seen (every
+\* session's, since all sessions share the sandbox; stale ones from earlier
+\* instances; or a MAC made without a key), or a certificate that is wrong
+\* in one bound field: forged, another Domain's, the Client CLI role, or a
+\* stale one from an earlier instance kept in persistent state. Only a
+\* record with its own certificate and the claimed session's anchor can
+\* pass Verify, so only such records vary the argv; the others ask for
+\* CMD_OTHER (which field is wrong is what matters for them).
+KnownAnchors == {0} \cup {AnchorOf(t, sinst[t]) : t \in {u \in Sess : sinst[u] # 0}}
+BadCerts == {FORGED, OTHERDOM, CLIROLE} \cup 1..(sbx - 1)
+Creds(cs) ==
+    {<<sbx, a>> : a \in KnownAnchors} \cup
+    {<<c, IF sinst[cs] # 0 THEN AnchorOf(cs, sinst[cs]) ELSE 0>> : c \in BadCerts}
+Plausible(cs, cr) == cr[1] = sbx /\ cr[2] = AnchorOf(cs, sbx)
+
 WriteRequest(r) ==
     /\ sbx # 0
     /\ ~written[r]
     /\ written' = [written EXCEPT ![r] = TRUE]
     /\ mbox' = [mbox EXCEPT ![r] = 1]
-    /\ \E cs \in Sess, cc \in ({FORGED, OTHERDOM, CLIROLE} \cup 1..sbx),
-          ca \in ({0} \cup {AnchorOf(t, sinst[t]) : t \in {u \in Sess : sinst[u] # 0}}),
-          cm \in {CMD_RULE, CMD_OTHER} :
+    /\ \E cs \in Sess : \E cr \in Creds(cs) :
+       \E cm \in (IF Plausible(cs, cr) THEN {CMD_RULE, CMD_OTHER} ELSE {CMD_OTHER}) :
          /\ rsess' = [rsess EXCEPT ![r] = cs]
-         /\ rcert' = [rcert EXCEPT ![r] = cc]
-         /\ ranc' = [ranc EXCEPT ![r] = ca]
+         /\ rcert' = [rcert EXCEPT ![r] = cr[1]]
+         /\ ranc' = [ranc EXCEPT ![r] = cr[2]]
          /\ rcmd' = [rcmd EXCEPT ![r] = cm]
     /\ UNCHANGED <<lifeVars, sessVars, replays, reqVars>>
 
