@@ -123,7 +123,7 @@ TypeOK ==
     /\ anc \in BOOLEAN /\ sdc \in 0..MaxInst /\ policy \in BOOLEAN /\ sbx \in 0..MaxInst
     /\ ss \in [Sess -> SStates] /\ att \in [Sess -> BOOLEAN]
     /\ gen \in [Sess -> 0..MaxAttach] /\ sinst \in [Sess -> 0..MaxInst]
-    /\ written \in [Req -> BOOLEAN] /\ mbox \in [Req -> 0..(1 + MaxReplays)]
+    /\ written \in [Req -> BOOLEAN] /\ mbox \in [Req -> 0..1]
     /\ replays \in 0..MaxReplays
     /\ rsess \in [Req -> 0..NS] /\ rcert \in [Req -> 0..CLIROLE]
     /\ ranc \in [Req -> 0..(NS * MaxInst)] /\ rcmd \in [Req -> 0..CMD_OTHER]
@@ -194,20 +194,16 @@ KillAll ==
 (* Domain lifecycle (spec 3.2; SR-5, OR-1, FR-6, FR-7)                     *)
 (***************************************************************************)
 
-\* A developer runs `lazaret`: a CLI process starts for new session s.
-Launch(s) ==
-    /\ ss[s] = "idle"
-    /\ ss' = [ss EXCEPT ![s] = "launching"]
-    /\ UNCHANGED <<lifeVars, att, gen, sinst, mboxVars, reqVars>>
-
-\* OR-1: the CLI found no published coordinator and takes the Domain's
-\* lifecycle lock (flock on the runtime dir; the kernel releases it when the
+\* OR-1: a developer runs `lazaret` for a new session s ("idle" covers both
+\* "not yet run" and "blocked on the lock"). Its CLI found no published
+\* coordinator and takes the Domain's lifecycle lock (flock on the runtime dir; the kernel releases it when the
 \* holder dies). It becomes the startup leader and re-executes itself as
 \* coordinator instance inst+1 with a NEW ephemeral Trust Anchor. The new
 \* instance knows nothing of earlier requests (its seen-set is empty). If a
 \* predecessor failed, stale resources may exist: recover first (FR-7).
 AcquireLock(s) ==
-    /\ ss[s] = "launching"
+    /\ ss[s] = "idle"
+    /\ ss' = [ss EXCEPT ![s] = "launching"]
     /\ dphase # "running"
     /\ coord = 0                      \* the lifecycle lock is free
     /\ inst < MaxInst
@@ -217,7 +213,7 @@ AcquireLock(s) ==
     /\ trust' = inst + 1
     /\ dphase' = IF dphase = "failed" THEN "recovering" ELSE "starting"
     /\ rst' = [r \in Req |-> "none"]
-    /\ UNCHANGED <<failures, anc, sdc, policy, sbx, sessVars, mboxVars,
+    /\ UNCHANGED <<failures, anc, sdc, policy, sbx, att, gen, sinst, mboxVars,
                    approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
 
 \* Startup, strictly in order: State Anchor, sidecar, policy, sandbox (SR-5).
@@ -261,11 +257,11 @@ Publish ==
     /\ UNCHANGED <<coord, inst, alive, trust, failures, anc, sdc, policy, sbx,
                    sessVars, mboxVars, reqVars>>
 
-\* FR-2, FR-10: a launching CLI connects to the published coordinator and
-\* registers its session: Session ID s, a NEW Client CLI ID <<s, 1>>, and a
+\* FR-2, FR-10: a CLI (the startup leader, or any other) connects to the
+\* published coordinator and registers its session: Session ID s, a NEW Client CLI ID <<s, 1>>, and a
 \* Session Anchor AnchorOf(s, coord), all bound together by this instance.
 Join(s) ==
-    /\ ss[s] = "launching"
+    /\ ss[s] \in {"idle", "launching"}
     /\ dphase = "running" /\ Owner
     /\ gen[s] < MaxAttach
     /\ ss' = [ss EXCEPT ![s] = "live"]
@@ -439,14 +435,18 @@ WriteRequest(r) ==
          /\ rcmd' = [rcmd EXCEPT ![r] = cm]
     /\ UNCHANGED <<lifeVars, sessVars, replays, reqVars>>
 
-\* The sandbox writes another copy of an existing record: a duplicate while
-\* the first is unread, a replay after it was consumed (possibly to a later
-\* coordinator instance). Reordering is free: Verify picks any record.
+\* The sandbox writes the record for r again: a duplicate or a replay,
+\* possibly to a later coordinator instance. Reordering is free: Verify picks
+\* any unread record. Copies are identical files, so a second unread copy
+\* is equivalent to a replay written right after the first was read; the
+\* model keeps at most one unread copy. A rejected record is deleted and
+\* its content is not kept: the same bytes fail the same check again
+\* (certificates and anchors of instance i never validate under another).
 Duplicate(r) ==
     /\ sbx # 0
-    /\ written[r]
+    /\ written[r] /\ mbox[r] = 0 /\ rsess[r] # 0
     /\ replays < MaxReplays
-    /\ mbox' = [mbox EXCEPT ![r] = mbox[r] + 1]
+    /\ mbox' = [mbox EXCEPT ![r] = 1]
     /\ replays' = replays + 1
     /\ UNCHANGED <<lifeVars, sessVars, written, rsess, rcert, ranc, rcmd, reqVars>>
 
@@ -457,21 +457,29 @@ Duplicate(r) ==
 \* decision by the owning session.
 Verify(r) ==
     /\ dphase = "running" /\ Owner
-    /\ mbox[r] > 0
-    /\ mbox' = [mbox EXCEPT ![r] = mbox[r] - 1]
-    /\ IF rst[r] # "none"
-         THEN UNCHANGED reqVars
-         ELSE IF Bound(r)
-           THEN IF RuleMatch(rcmd[r])
-                  THEN /\ rst' = [rst EXCEPT ![r] = "approved"]
-                       /\ approver' = [approver EXCEPT ![r] = RULE]
-                       /\ rapp' = [rapp EXCEPT ![r] = rcmd[r]]
-                       /\ UNCHANGED <<promptOn, hc, xcmd, ran, outcome, resultOf>>
-                  ELSE /\ rst' = [rst EXCEPT ![r] = "waiting"]
-                       /\ UNCHANGED <<approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
-           ELSE /\ rst' = [rst EXCEPT ![r] = "rejected"]
-                /\ UNCHANGED <<approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
-    /\ UNCHANGED <<lifeVars, sessVars, written, replays, rsess, rcert, ranc, rcmd>>
+    /\ mbox[r] = 1
+    /\ mbox' = [mbox EXCEPT ![r] = 0]
+    /\ \/ \* an ID this instance has seen: the copy is discarded (single use)
+          /\ rst[r] # "none"
+          /\ UNCHANGED <<rsess, rcert, ranc, rcmd, reqVars>>
+       \/ \* not bound to the current identity tuple: rejected, file deleted
+          /\ rst[r] = "none" /\ ~Bound(r)
+          /\ rst' = [rst EXCEPT ![r] = "rejected"]
+          /\ rsess' = [rsess EXCEPT ![r] = 0] /\ rcert' = [rcert EXCEPT ![r] = 0]
+          /\ ranc' = [ranc EXCEPT ![r] = 0] /\ rcmd' = [rcmd EXCEPT ![r] = 0]
+          /\ UNCHANGED <<approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
+       \/ \* accepted, argv matches a trusted rule: auto-approved (SR-7, SR-8)
+          /\ rst[r] = "none" /\ Bound(r) /\ RuleMatch(rcmd[r])
+          /\ rst' = [rst EXCEPT ![r] = "approved"]
+          /\ approver' = [approver EXCEPT ![r] = RULE]
+          /\ rapp' = [rapp EXCEPT ![r] = rcmd[r]]
+          /\ UNCHANGED <<rsess, rcert, ranc, rcmd, promptOn, hc, xcmd, ran, outcome, resultOf>>
+       \/ \* accepted: waits for the owning session's decision
+          /\ rst[r] = "none" /\ Bound(r) /\ ~RuleMatch(rcmd[r])
+          /\ rst' = [rst EXCEPT ![r] = "waiting"]
+          /\ UNCHANGED <<rsess, rcert, ranc, rcmd,
+                         approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
+    /\ UNCHANGED <<lifeVars, sessVars, written, replays>>
 
 \* FR-5, DX-4: the prompt goes only to the CLI attached to the session the
 \* verified record names. A detached session's request waits.
@@ -569,7 +577,7 @@ DeliverResult(r) ==
 (* Specification                                                           *)
 (***************************************************************************)
 Next ==
-    \/ \E s \in Sess : Launch(s) \/ AcquireLock(s) \/ Join(s) \/ Detach(s)
+    \/ \E s \in Sess : AcquireLock(s) \/ Join(s) \/ Detach(s)
                        \/ CliCrash(s) \/ Reattach(s) \/ SessionEnd(s)
     \/ MountAnchor \/ StartSidecar \/ InstallPolicy \/ StartSandbox \/ Publish
     \/ Teardown \/ DomainFail \/ CoordCrash

@@ -1,0 +1,167 @@
+/*
+ * frame.c: encoding and decoding control-socket frames (see frame.h and
+ * protocol/wire.md). The decoder trusts nothing: every header field is
+ * checked before the payload length is believed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol/frame.h"
+
+static const struct {
+	unsigned type;
+	const char *name;
+} types[] = {
+	{ LZ_FRAME_HELLO, "HELLO" },
+	{ LZ_FRAME_WELCOME, "WELCOME" },
+	{ LZ_FRAME_ERROR, "ERROR" },
+	{ LZ_FRAME_OPEN, "OPEN" },
+	{ LZ_FRAME_OPENED, "OPENED" },
+	{ LZ_FRAME_INPUT, "INPUT" },
+	{ LZ_FRAME_OUTPUT, "OUTPUT" },
+	{ LZ_FRAME_STDERR, "STDERR" },
+	{ LZ_FRAME_RESIZE, "RESIZE" },
+	{ LZ_FRAME_EXIT, "EXIT" },
+	{ LZ_FRAME_LIST, "LIST" },
+	{ LZ_FRAME_SESSIONS, "SESSIONS" },
+};
+
+int
+lz_frame_type_known(unsigned t)
+{
+	return strcmp(lz_frame_type_name(t), "?") != 0;
+}
+
+const char *
+lz_frame_type_name(unsigned t)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof types / sizeof types[0]; i++) {
+		if (types[i].type == t)
+			return types[i].name;
+	}
+	return "?";
+}
+
+void
+lz_frame_add(struct lz_buf *b, enum lz_frame_type type, const void *payload,
+    size_t len)
+{
+	unsigned char h[LZ_FRAME_HEADER];
+
+	if (len > LZ_FRAME_MAX)
+		LZ_BUG("frame of %zu bytes", len);
+	h[0] = 'L';
+	h[1] = 'Z';
+	h[2] = LZ_FRAME_VERSION;
+	h[3] = (unsigned char)type;
+	h[4] = 0;
+	h[5] = 0;
+	h[6] = (unsigned char)(len >> 24);
+	h[7] = (unsigned char)(len >> 16);
+	h[8] = (unsigned char)(len >> 8);
+	h[9] = (unsigned char)len;
+	lz_buf_add(b, h, sizeof h);
+	lz_buf_add(b, payload, len);
+}
+
+void
+lz_frame_add_json(struct lz_buf *b, enum lz_frame_type type, const json_t *j)
+{
+	char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+
+	if (s == NULL)
+		LZ_BUG("cannot encode a %s frame", lz_frame_type_name(type));
+	lz_frame_add(b, type, s, strlen(s));
+	free(s);
+}
+
+int
+lz_frame_decode(const unsigned char *buf, size_t len, struct lz_frame *f,
+    size_t *used, struct lz_err *err)
+{
+	uint32_t n;
+
+	*used = 0;
+	if (len >= 1 && buf[0] != 'L')
+		goto bad_magic;
+	if (len >= 2 && buf[1] != 'Z')
+		goto bad_magic;
+	if (len >= 3 && buf[2] != LZ_FRAME_VERSION)
+		return lz_err_set(err, LZ_EINVAL, "peer speaks control "
+		    "protocol version %u, this lazaret speaks %u (stop the "
+		    "Domain's other lazaret processes, or use one version)",
+		    buf[2], LZ_FRAME_VERSION);
+	if (len >= 4 && !lz_frame_type_known(buf[3]))
+		return lz_err_set(err, LZ_EINVAL, "unknown frame type 0x%02x",
+		    buf[3]);
+	if (len >= 6 && (buf[4] != 0 || buf[5] != 0))
+		return lz_err_set(err, LZ_EINVAL, "reserved frame flags "
+		    "0x%02x%02x are not zero", buf[4], buf[5]);
+	if (len < LZ_FRAME_HEADER)
+		return 0;
+	n = (uint32_t)buf[6] << 24 | (uint32_t)buf[7] << 16 |
+	    (uint32_t)buf[8] << 8 | buf[9];
+	if (n > LZ_FRAME_MAX)
+		return lz_err_set(err, LZ_EINVAL, "frame of %u bytes is over "
+		    "the limit of %d", n, LZ_FRAME_MAX);
+	if (len - LZ_FRAME_HEADER < n)
+		return 0;
+	f->type = buf[3];
+	f->payload = buf + LZ_FRAME_HEADER;
+	f->len = n;
+	*used = LZ_FRAME_HEADER + n;
+	return 1;
+bad_magic:
+	return lz_err_set(err, LZ_EINVAL, "not a lazaret control frame (bad "
+	    "magic)");
+}
+
+json_t *
+lz_frame_json(const struct lz_frame *f, struct lz_err *err)
+{
+	json_error_t je;
+	json_t *j;
+
+	j = json_loadb((const char *)f->payload, f->len, JSON_REJECT_DUPLICATES,
+	    &je);
+	if (j == NULL) {
+		lz_err_set(err, LZ_EINVAL, "bad %s frame: %s",
+		    lz_frame_type_name(f->type), je.text);
+		return NULL;
+	}
+	if (!json_is_object(j)) {
+		json_decref(j);
+		lz_err_set(err, LZ_EINVAL, "bad %s frame: not a JSON object",
+		    lz_frame_type_name(f->type));
+		return NULL;
+	}
+	return j;
+}
+
+void
+lz_frame_add_resize(struct lz_buf *b, unsigned rows, unsigned cols)
+{
+	unsigned char p[4];
+
+	p[0] = (unsigned char)(rows >> 8);
+	p[1] = (unsigned char)rows;
+	p[2] = (unsigned char)(cols >> 8);
+	p[3] = (unsigned char)cols;
+	lz_frame_add(b, LZ_FRAME_RESIZE, p, sizeof p);
+}
+
+int
+lz_frame_resize(const struct lz_frame *f, unsigned *rows, unsigned *cols,
+    struct lz_err *err)
+{
+	if (f->type != LZ_FRAME_RESIZE || f->len != 4)
+		return lz_err_set(err, LZ_EINVAL, "bad RESIZE frame");
+	*rows = (unsigned)f->payload[0] << 8 | f->payload[1];
+	*cols = (unsigned)f->payload[2] << 8 | f->payload[3];
+	if (*rows == 0 || *cols == 0)
+		return lz_err_set(err, LZ_EINVAL, "RESIZE to %ux%u", *rows,
+		    *cols);
+	return 0;
+}

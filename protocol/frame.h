@@ -1,0 +1,85 @@
+/*
+ * frame.h: control-socket frames between the lazaret client and the
+ * Session Coordinator (protocol/wire.md, "Control socket"). Encoding and
+ * decoding only: no I/O. A frame is a 10-byte header and a payload:
+ *
+ *   0  'L' 'Z'        magic
+ *   2  version        LZ_FRAME_VERSION
+ *   3  type           enum lz_frame_type
+ *   4  flags          u16, big-endian, 0 (reserved; non-zero is an error)
+ *   6  length         u32, big-endian, payload bytes, <= LZ_FRAME_MAX
+ *
+ * Control payloads are one JSON object (UTF-8, jansson); data payloads
+ * (INPUT, OUTPUT, STDERR) are raw bytes; RESIZE is two u16 (rows, cols).
+ * Every connection starts with HELLO, answered by WELCOME or ERROR, so a
+ * version mismatch is found before anything else (tmux's PROTOCOL_VERSION).
+ * Change LZ_FRAME_VERSION in the same commit as any change here.
+ */
+#ifndef LZ_FRAME_H
+#define LZ_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "core/util.h"
+
+#define LZ_FRAME_VERSION 1
+#define LZ_FRAME_HEADER 10
+#define LZ_FRAME_MAX (1024 * 1024)
+
+enum lz_frame_type {
+	LZ_FRAME_HELLO = 0x01,		/* c->s JSON: version, fingerprint, ... */
+	LZ_FRAME_WELCOME = 0x02,	/* s->c JSON: coordinator, client ids */
+	LZ_FRAME_ERROR = 0x03,		/* s->c JSON: code, message */
+	LZ_FRAME_OPEN = 0x10,		/* c->s JSON: argv, cwd, tty, size, env */
+	LZ_FRAME_OPENED = 0x11,		/* s->c JSON: session */
+	LZ_FRAME_INPUT = 0x12,		/* c->s bytes; empty = end of input */
+	LZ_FRAME_OUTPUT = 0x13,		/* s->c bytes: stdout or the pty */
+	LZ_FRAME_STDERR = 0x14,		/* s->c bytes */
+	LZ_FRAME_RESIZE = 0x15,		/* c->s u16 rows, u16 cols */
+	LZ_FRAME_EXIT = 0x16,		/* s->c JSON: status, signal */
+	LZ_FRAME_LIST = 0x20,		/* c->s empty */
+	LZ_FRAME_SESSIONS = 0x21,	/* s->c JSON: sessions array */
+};
+
+struct lz_frame {
+	enum lz_frame_type type;
+	const unsigned char *payload;	/* points into the decoded buffer */
+	uint32_t len;
+};
+
+/* 1 when t is a type this version knows. */
+int lz_frame_type_known(unsigned t);
+const char *lz_frame_type_name(unsigned t);
+
+/* Appends a frame with a raw payload to b. len must be <= LZ_FRAME_MAX. */
+void lz_frame_add(struct lz_buf *b, enum lz_frame_type type,
+    const void *payload, size_t len);
+/* Appends a frame whose payload is j (compact JSON). Does not steal j. */
+void lz_frame_add_json(struct lz_buf *b, enum lz_frame_type type,
+    const json_t *j);
+
+/*
+ * Decodes one frame from the start of buf. Returns 1 with *f filled and
+ * *used set when a whole frame is there; 0 when more bytes are needed;
+ * LZ_EINVAL with a message for a bad magic, version, flags, type, or a
+ * length over LZ_FRAME_MAX (the peer must then be disconnected: nothing
+ * after a bad header can be trusted). Nothing is allocated.
+ */
+int lz_frame_decode(const unsigned char *buf, size_t len, struct lz_frame *f,
+    size_t *used, struct lz_err *err);
+
+/*
+ * Parses a control payload as a JSON object. Returns a new reference or
+ * NULL with LZ_EINVAL in err (not JSON, not an object, embedded NUL).
+ */
+json_t *lz_frame_json(const struct lz_frame *f, struct lz_err *err);
+
+/* RESIZE payloads. */
+void lz_frame_add_resize(struct lz_buf *b, unsigned rows, unsigned cols);
+int lz_frame_resize(const struct lz_frame *f, unsigned *rows, unsigned *cols,
+    struct lz_err *err);
+
+#endif
