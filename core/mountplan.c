@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/anchor.h"
 #include "core/mountplan.h"
 
-static char *anchor_name(const char *path);
 
 void
 lz_mountplan_add(struct lz_mountplan *mp, enum lz_mount_kind kind, const char *source,
@@ -25,19 +25,6 @@ lz_mountplan_add(struct lz_mountplan *mp, enum lz_mount_kind kind, const char *s
 	m->target = lz_xstrdup(target);
 	m->readonly = ro;
 	m->why = lz_xstrdup(why);
-}
-
-/* "/usr/local" -> "usr-local": the anchor's directory name in the Root. */
-static char *
-anchor_name(const char *path)
-{
-	char *s = lz_xstrdup(path + 1), *p;
-
-	for (p = s; *p != '\0'; p++) {
-		if (*p == '/')
-			*p = '-';
-	}
-	return s;
 }
 
 const char *
@@ -83,7 +70,7 @@ lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
 		    "Git Sentry: host hooks hidden (SR-4)");
 	}
 	for (i = 0; i < p->persist.n; i++) {
-		name = anchor_name(p->persist.v[i]);
+		name = lz_anchor_name(p->persist.v[i]);
 		src = lz_xasprintf("%s/anchors/%s/merged", d->root, name);
 		lz_mountplan_add(mp, LZ_MOUNT_ANCHOR, src, p->persist.v[i], 0,
 		    "State Anchor (FR-4)");
