@@ -2,6 +2,7 @@
  * tokens.c: splitting and quoting config argument vectors (see tokens.h for
  * the syntax). Used for commands, auto-approval rules and volumes.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,20 @@ lz_tokens_push(struct lz_tokens *t, const char *s)
 {
 	t->v = lz_xreallocarray(t->v, t->n + 2, sizeof *t->v);
 	t->v[t->n++] = lz_xstrdup(s);
+	t->v[t->n] = NULL;
+}
+
+void
+lz_tokens_pushf(struct lz_tokens *t, const char *fmt, ...)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	lz_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	t->v = lz_xreallocarray(t->v, t->n + 2, sizeof *t->v);
+	t->v[t->n++] = lz_buf_detach(&b);
 	t->v[t->n] = NULL;
 }
 

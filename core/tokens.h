@@ -30,6 +30,9 @@ int lz_tokens_split(const char *value, struct lz_tokens *out,
     struct lz_err *err);
 /* Appends a copy of s. */
 void lz_tokens_push(struct lz_tokens *t, const char *s);
+/* Appends a formatted string. */
+void lz_tokens_pushf(struct lz_tokens *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Copies src into dst (dst must be empty). */
 void lz_tokens_copy(struct lz_tokens *dst, const struct lz_tokens *src);
 void lz_tokens_release(struct lz_tokens *t);

@@ -1,10 +1,9 @@
 /*
- * cmd-run.c: "lazaret run": resolve the profile and Domain and open a
- * Client Session in the Domain's sandbox. With --dry-run it prints the
- * resolved plan and changes nothing. The sandbox runtime (coordinator,
- * podman, runsc) is the runtime issue's; until it lands, a real run
- * prepares the Domain's private directories, takes the lifecycle lock to
- * prove it can, and stops with a message saying so.
+ * cmd-run.c: "lazaret run": resolve the profile and Domain, join the
+ * Domain's coordinator (starting it when none runs) and open a Client
+ * Session in the sandbox: a terminal session with no command, the
+ * command's own streams and exit status with one. With --dry-run it prints
+ * the resolved plan and changes nothing.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,13 +12,13 @@
 #include <unistd.h>
 
 #include "core/mountplan.h"
-#include "core/rundir.h"
+#include "src/client-conn.h"
+#include "src/client-session.h"
 #include "src/client-setup.h"
 #include "src/cmd.h"
 #include "src/out-domain.h"
 
 static int print_plan(struct lz_client *c, char **cmd, int ncmd, int json);
-static int prepare(struct lz_client *c);
 
 static int
 print_plan(struct lz_client *c, char **cmd, int ncmd, int json)
@@ -82,51 +81,25 @@ print_plan(struct lz_client *c, char **cmd, int ncmd, int json)
 	return LZ_EXIT_OK;
 }
 
-/* Creates the Domain Root and runtime directory and takes the lock. */
-static int
-prepare(struct lz_client *c)
-{
-	struct lz_err err = LZ_ERR_INIT;
-	char *sub = NULL;
-	int fd = -1, lock = -1, rc = LZ_EXIT_OK;
-
-	sub = lz_xasprintf("domains/%s", c->domain.id);
-	fd = lz_rundir_ensure(c->paths.storage_root, 1, sub, &err);
-	if (fd >= 0) {
-		close(fd);
-		fd = lz_rundir_ensure(c->paths.xdg_runtime, 0, c->domain.runtime +
-		    strlen(c->paths.xdg_runtime) + 1, &err);
-	}
-	if (fd >= 0)
-		lock = lz_rundir_lock(fd, c->domain.runtime, 1, &err);
-	if (fd < 0 || lock < 0) {
-		lz_cmd_error("%s", err.msg);
-		rc = lz_client_exit_code(fd < 0 ? fd : lock);
-	}
-	if (lock >= 0)
-		close(lock);
-	if (fd >= 0)
-		close(fd);
-	free(sub);
-	lz_err_release(&err);
-	return rc;
-}
-
 static int
 cmd_run_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "tty", no_argument, NULL, 't' },
+		{ "no-tty", no_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *profile = NULL, *dir = NULL;
 	struct lz_client c;
-	int ch, rc, json = ctx->json, dry = 0;
+	struct lz_conn_client cc;
+	struct lz_err err = LZ_ERR_INIT;
+	int ch, rc, json = ctx->json, dry = 0, tty = -1;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+p:C:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+p:C:tTh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'p':
 			profile = optarg;
@@ -136,6 +109,12 @@ cmd_run_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 			break;
 		case 'n':
 			dry = 1;
+			break;
+		case 't':
+			tty = 1;
+			break;
+		case 'T':
+			tty = 0;
 			break;
 		case 'j':
 			json = 1;
@@ -160,15 +139,24 @@ cmd_run_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		rc = print_plan(&c, argv + optind, argc - optind, json);
 		goto out;
 	}
-	rc = prepare(&c);
-	if (rc == LZ_EXIT_OK) {
-		print_plan(&c, argv + optind, argc - optind, 0);
-		lz_cmd_error("the sandbox runtime is not part of this build "
-		    "yet (it comes with the Domain runtime work); the Domain "
-		    "directories are ready and the plan above is what it "
-		    "will run");
-		rc = LZ_EXIT_FAILURE;
+	/* A terminal session by default; a command keeps its streams. */
+	if (tty < 0)
+		tty = argc == optind && isatty(0) && isatty(1);
+	if (tty && !isatty(0)) {
+		lz_cmd_error("run: -t needs a terminal on standard input");
+		rc = LZ_EXIT_USAGE;
+		goto out;
 	}
+	rc = lz_conn_open(&cc, &c, ctx->self, 1, &err);
+	if (rc != 0) {
+		lz_cmd_error("%s", err.msg);
+		lz_err_release(&err);
+		rc = lz_client_exit_code(rc);
+		goto out;
+	}
+	rc = lz_client_session(&cc, &c, argv + optind, argc - optind, tty);
+	lz_conn_close(&cc);
+	rc = rc < 0 ? LZ_EXIT_FAILURE : rc;
 out:
 	lz_client_release(&c);
 	return rc;
@@ -176,7 +164,8 @@ out:
 
 const struct lz_cmd lz_cmd_run = {
 	.name = "run",
-	.usage = "[-p PROFILE] [-C DIR] [--dry-run [--json]] [--] [CMD ...]",
+	.usage = "[-p PROFILE] [-C DIR] [-t|-T] [--dry-run [--json]] [--] "
+	    "[CMD ...]",
 	.summary = "open a session in the project's sandbox (the default)",
 	.flags = LZ_CMD_JSON,
 	.exec = cmd_run_exec,

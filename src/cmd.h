@@ -26,7 +26,8 @@ enum lz_cmd_flags {
 
 struct lz_cmd_ctx {
 	int json;		/* --json given */
-	const char *argv0;	/* how lazaret was invoked, for re-execution */
+	const char *argv0;	/* how lazaret was invoked */
+	const char *self;	/* absolute path of this binary, for re-exec */
 };
 
 struct lz_cmd {
@@ -38,7 +39,9 @@ struct lz_cmd {
 	int (*exec)(struct lz_cmd_ctx *ctx, int argc, char **argv);
 };
 
+extern const struct lz_cmd lz_cmd_coordinator;
 extern const struct lz_cmd lz_cmd_doctor;
+extern const struct lz_cmd lz_cmd_ls;
 extern const struct lz_cmd lz_cmd_domain;
 extern const struct lz_cmd lz_cmd_profile;
 extern const struct lz_cmd lz_cmd_run;

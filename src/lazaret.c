@@ -6,13 +6,16 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "src/cmd.h"
 
 static const struct lz_cmd *const cmd_table[] = {
+	&lz_cmd_coordinator,
 	&lz_cmd_doctor,
 	&lz_cmd_domain,
+	&lz_cmd_ls,
 	&lz_cmd_profile,
 	&lz_cmd_run,
 };
@@ -28,9 +31,11 @@ usage(FILE *f)
 	fprintf(f, "usage: lazaret [--help] [--version] COMMAND [ARGS]\n\n"
 	    "Lazaret runs AI coding agents and shells in a rootless gVisor\n"
 	    "sandbox over the current Git project.\n\ncommands:\n");
-	for (i = 0; i < CMD_COUNT; i++)
-		fprintf(f, "  %-8s %s\n", cmd_table[i]->name,
-		    cmd_table[i]->summary);
+	for (i = 0; i < CMD_COUNT; i++) {
+		if (cmd_table[i]->summary != NULL)	/* hidden helpers */
+			fprintf(f, "  %-8s %s\n", cmd_table[i]->name,
+			    cmd_table[i]->summary);
+	}
 	fprintf(f, "\n'lazaret COMMAND --help' describes one command; "
 	    "'man lazaret' the rest.\n"
 	    "with no command, lazaret runs 'lazaret run'.\n");
@@ -58,9 +63,14 @@ lz_cmd_usage(const struct lz_cmd *cmd)
 int
 main(int argc, char **argv)
 {
-	struct lz_cmd_ctx ctx = { 0, argv[0] };
+	struct lz_cmd_ctx ctx = { 0, argv[0], NULL };
 	static char *run_argv[] = { "run", NULL };
+	char *self;
 	size_t i;
+
+	/* Re-executions (the coordinator, the anchor helper) use this path. */
+	self = realpath("/proc/self/exe", NULL);
+	ctx.self = self != NULL ? self : argv[0];
 
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {

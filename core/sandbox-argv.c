@@ -1,0 +1,299 @@
+/*
+ * sandbox-argv.c: building the podman argument vectors of the Agent
+ * Sandbox (sandbox-argv.h). Pure: no I/O, no environment access except
+ * through the caller's getenv function.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/domain.h"
+#include "core/sandbox-argv.h"
+
+static void	 pushf(struct lz_tokens *t, const char *fmt, ...)
+		     __attribute__((format(printf, 2, 3)));
+static int	 id_valid(const char *id);
+static const char *env_get(const char *name);
+static int	 v_safe(const char *path);
+static int	 add_mount(struct lz_tokens *t, const struct lz_mount *m,
+		     struct lz_err *err);
+static int	 add_env(struct lz_tokens *t, const char *name,
+		     const char *value, struct lz_err *err);
+
+static void
+pushf(struct lz_tokens *t, const char *fmt, ...)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	lz_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	lz_tokens_push(t, b.buf);
+	lz_buf_release(&b);
+}
+
+static const char *
+env_get(const char *name)
+{
+	return getenv(name);
+}
+
+/* A Domain ID is LZ_DOMAIN_ID_LEN lower-case hex digits. */
+static int
+id_valid(const char *id)
+{
+	size_t i;
+
+	if (id == NULL || strlen(id) != LZ_DOMAIN_ID_LEN)
+		return 0;
+	for (i = 0; i < LZ_DOMAIN_ID_LEN; i++) {
+		if (strchr("0123456789abcdef", id[i]) == NULL || id[i] == '\0')
+			return 0;
+	}
+	return 1;
+}
+
+int
+lz_sandbox_env_name_valid(const char *name)
+{
+	const char *p;
+
+	if (name == NULL || name[0] == '\0' || (name[0] >= '0' &&
+	    name[0] <= '9'))
+		return 0;
+	for (p = name; *p != '\0'; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+char *
+lz_sandbox_name(const char *domain_id)
+{
+	return lz_xasprintf(LZ_SANDBOX_NAME_PREFIX "%s", domain_id);
+}
+
+/*
+ * 1 when "-v" can carry path: absolute, and none of the bytes podman's
+ * "-v" splitter (':') or its option parser (',') treat specially, nor a
+ * newline, which is kept out of "-v" so one rule covers every odd byte.
+ */
+static int
+v_safe(const char *path)
+{
+	return path[0] == '/' && strpbrk(path, ":,\n\r") == NULL;
+}
+
+int
+lz_sandbox_csv_field(struct lz_buf *b, const char *field, struct lz_err *err)
+{
+	const char *p;
+
+	if (strchr(field, '\r') != NULL)
+		return lz_err_set(err, LZ_EINVAL, "cannot pass '%s' to podman "
+		    "--mount: it contains a carriage return, which podman's "
+		    "CSV parser does not keep (rename the path)", field);
+	if (strpbrk(field, ",\"\n") == NULL && field[0] != ' ') {
+		lz_buf_adds(b, field);
+		return 0;
+	}
+	lz_buf_addch(b, '"');
+	for (p = field; *p != '\0'; p++) {
+		if (*p == '"')
+			lz_buf_addch(b, '"');
+		lz_buf_addch(b, *p);
+	}
+	lz_buf_addch(b, '"');
+	return 0;
+}
+
+/* Appends the options of one plan entry. */
+static int
+add_mount(struct lz_tokens *t, const struct lz_mount *m, struct lz_err *err)
+{
+	struct lz_buf b = LZ_BUF_INIT, f = LZ_BUF_INIT;
+	int rc = 0;
+
+	if (m->target == NULL || m->target[0] != '/') {
+		rc = lz_err_set(err, LZ_EINVAL, "sandbox mount target '%s' is "
+		    "not an absolute path", m->target ? m->target : "(none)");
+		goto out;
+	}
+	if (m->kind == LZ_MOUNT_TMPFS) {
+		lz_buf_adds(&f, "destination=");
+		lz_buf_adds(&f, m->target);
+		lz_buf_adds(&b, "type=tmpfs,");
+		if ((rc = lz_sandbox_csv_field(&b, f.buf, err)) != 0)
+			goto out;
+		if (m->readonly)
+			lz_buf_adds(&b, ",ro");
+		lz_tokens_push(t, "--mount");
+		lz_tokens_push(t, b.buf);
+		goto out;
+	}
+	if (m->source == NULL || m->source[0] != '/') {
+		rc = lz_err_set(err, LZ_EINVAL, "sandbox mount source '%s' for "
+		    "'%s' is not an absolute path", m->source ? m->source :
+		    "(none)", m->target);
+		goto out;
+	}
+	/* An anchor is always read-write: it is the sandbox's own state. */
+	if (v_safe(m->source) && v_safe(m->target)) {
+		lz_tokens_push(t, "-v");
+		pushf(t, "%s:%s%s", m->source, m->target,
+		    m->readonly && m->kind == LZ_MOUNT_BIND ? ":ro" : "");
+		goto out;
+	}
+	lz_buf_adds(&b, "type=bind,");
+	lz_buf_adds(&f, "source=");
+	lz_buf_adds(&f, m->source);
+	if ((rc = lz_sandbox_csv_field(&b, f.buf, err)) != 0)
+		goto out;
+	lz_buf_reset(&f);
+	lz_buf_adds(&f, "destination=");
+	lz_buf_adds(&f, m->target);
+	lz_buf_addch(&b, ',');
+	if ((rc = lz_sandbox_csv_field(&b, f.buf, err)) != 0)
+		goto out;
+	if (m->readonly && m->kind == LZ_MOUNT_BIND)
+		lz_buf_adds(&b, ",ro");
+	lz_tokens_push(t, "--mount");
+	lz_tokens_push(t, b.buf);
+out:
+	lz_buf_release(&f);
+	lz_buf_release(&b);
+	return rc;
+}
+
+static int
+add_env(struct lz_tokens *t, const char *name, const char *value,
+    struct lz_err *err)
+{
+	if (!lz_sandbox_env_name_valid(name))
+		return lz_err_set(err, LZ_EINVAL, "cannot pass environment "
+		    "variable '%s' to the sandbox: not a valid name (letters, "
+		    "digits and '_', not starting with a digit)", name);
+	lz_tokens_push(t, "-e");
+	pushf(t, "%s=%s", name, value);
+	return 0;
+}
+
+int
+lz_sandbox_argv_run(const char *podman, const struct lz_sandbox_spec *s,
+    struct lz_tokens *out, struct lz_err *err)
+{
+	const char *(*get)(const char *) = s->getenv_fn;
+	const char *v;
+	size_t i;
+	int rc = 0;
+
+	if (get == NULL)
+		get = env_get;
+	if (!id_valid(s->domain_id))
+		return lz_err_set(err, LZ_EINVAL, "invalid Domain ID '%s' (16 "
+		    "lower-case hex digits expected)", s->domain_id ?
+		    s->domain_id : "(none)");
+	if (podman == NULL || s->runtime == NULL || s->image == NULL ||
+	    s->image[0] == '\0' || s->plan == NULL)
+		return lz_err_set(err, LZ_EINVAL, "incomplete sandbox "
+		    "specification (podman, runtime, image and mount plan are "
+		    "needed)");
+	if (s->runtime[0] != '/')
+		return lz_err_set(err, LZ_EINVAL, "runtime '%s' is not an "
+		    "absolute path", s->runtime);
+	lz_tokens_push(out, podman);
+	lz_tokens_push(out, "run");
+	lz_tokens_push(out, "-d");
+	lz_tokens_push(out, "--name");
+	pushf(out, LZ_SANDBOX_NAME_PREFIX "%s", s->domain_id);
+	lz_tokens_push(out, "--label");
+	pushf(out, LZ_SANDBOX_LABEL_DOMAIN "=%s", s->domain_id);
+	lz_tokens_push(out, "--label");
+	lz_tokens_push(out, LZ_SANDBOX_LABEL_ROLE "=" LZ_SANDBOX_ROLE_SANDBOX);
+	lz_tokens_push(out, "--runtime");
+	lz_tokens_push(out, s->runtime);
+	lz_tokens_push(out, "--pull=never");
+	lz_tokens_push(out, "--cgroupns=private");
+	pushf(out, "--network=%s", s->network ? s->network : "none");
+	lz_tokens_push(out, "--hostname");
+	lz_tokens_push(out, LZ_SANDBOX_HOSTNAME);
+	lz_tokens_push(out, "--init");
+	for (i = 0; s->env != NULL && i < s->env->n; i++) {
+		if ((v = get(s->env->v[i])) == NULL)
+			continue;
+		if ((rc = add_env(out, s->env->v[i], v, err)) != 0)
+			goto out;
+	}
+	if (s->term != NULL && (rc = add_env(out, "TERM", s->term, err)) != 0)
+		goto out;
+	if (s->terminfo != NULL &&
+	    (rc = add_env(out, "TERMINFO", s->terminfo, err)) != 0)
+		goto out;
+	for (i = 0; i < s->plan->n; i++) {
+		if ((rc = add_mount(out, &s->plan->v[i], err)) != 0)
+			goto out;
+	}
+	lz_tokens_push(out, "-w");
+	lz_tokens_push(out, LZ_SANDBOX_WORKDIR);
+	lz_tokens_push(out, s->image);
+	lz_tokens_push(out, "sleep");
+	lz_tokens_push(out, "infinity");
+out:
+	if (rc != 0)
+		lz_tokens_release(out);
+	return rc;
+}
+
+int
+lz_sandbox_argv_exec(const char *podman, const struct lz_sandbox_exec *x,
+    struct lz_tokens *out, struct lz_err *err)
+{
+	size_t i;
+
+	if (!id_valid(x->domain_id))
+		return lz_err_set(err, LZ_EINVAL, "invalid Domain ID '%s' (16 "
+		    "lower-case hex digits expected)", x->domain_id ?
+		    x->domain_id : "(none)");
+	if (x->argv == NULL || x->argv[0] == NULL)
+		return lz_err_set(err, LZ_EINVAL, "no command to run in the "
+		    "sandbox");
+	if (x->cwd != NULL && x->cwd[0] != '/')
+		return lz_err_set(err, LZ_EINVAL, "sandbox working directory "
+		    "'%s' is not absolute", x->cwd);
+	for (i = 0; x->env != NULL && i < x->env->n; i++) {
+		const char *eq = strchr(x->env->v[i], '=');
+		char *name;
+		int ok;
+
+		if (eq == NULL)
+			return lz_err_set(err, LZ_EINVAL, "session environment "
+			    "entry '%s' has no '=' (NAME=VALUE expected)",
+			    x->env->v[i]);
+		name = lz_xstrndup(x->env->v[i], eq - x->env->v[i]);
+		ok = lz_sandbox_env_name_valid(name);
+		free(name);
+		if (!ok)
+			return lz_err_set(err, LZ_EINVAL, "session environment "
+			    "entry '%s' has an invalid name", x->env->v[i]);
+	}
+	lz_tokens_push(out, podman);
+	lz_tokens_push(out, "exec");
+	lz_tokens_push(out, "-i");
+	if (x->tty) {
+		lz_tokens_push(out, "-t");
+		lz_tokens_push(out, "--detach-keys=");
+	}
+	lz_tokens_push(out, "-w");
+	lz_tokens_push(out, x->cwd ? x->cwd : LZ_SANDBOX_WORKDIR);
+	for (i = 0; x->env != NULL && i < x->env->n; i++) {
+		lz_tokens_push(out, "-e");
+		lz_tokens_push(out, x->env->v[i]);
+	}
+	pushf(out, LZ_SANDBOX_NAME_PREFIX "%s", x->domain_id);
+	for (i = 0; x->argv[i] != NULL; i++)
+		lz_tokens_push(out, x->argv[i]);
+	return 0;
+}

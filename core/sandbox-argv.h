@@ -1,0 +1,113 @@
+/*
+ * sandbox-argv.h: the podman command lines of the Agent Sandbox, built as
+ * argument vectors (never a shell string) by pure functions, so every flag
+ * is unit-tested. Running them is sandbox.c's job.
+ *
+ * "podman run -d" of the sandbox (lz_sandbox_argv_run) gives, in order:
+ *
+ *   PODMAN run -d --name lz-ID --label lazaret.domain=ID
+ *     --label lazaret.role=sandbox --runtime SHIM --pull=never
+ *     --cgroupns=private --network=none --hostname lazaret --init
+ *     [-e NAME=VALUE ...] [-e TERM=...] [-e TERMINFO=...]
+ *     MOUNTS... -w /workspace IMAGE sleep infinity
+ *
+ * Decisions (docs/implementation-plan.md, "Agent Sandbox"):
+ * - Capabilities: podman's default set, nothing added, nothing dropped.
+ *   Root inside gVisor needs CHOWN, DAC_OVERRIDE, FOWNER, SETUID, SETGID
+ *   and friends for apt-get, dpkg and useradd; every capability is one of
+ *   the gVisor kernel's, not the host's, and the container's user
+ *   namespace is the rootless user's. No --cap-add, no --privileged.
+ * - SR-12: no --pid, --ipc, --uts, --userns or --cgroupns=host; cgroupns is
+ *   set private explicitly because podman 4.3 on cgroup-v1 hosts otherwise
+ *   joins the host's (RUNTIME-NOTES.md). No --security-opt: Debian has no
+ *   SELinux, so "label=disable" would only weaken other hosts.
+ * - --pull=never: the image is local (no registry is reachable); a missing
+ *   image fails at once instead of trying a pull.
+ * - --init: podman's catatonit (bound read-only from the host) is PID 1 and
+ *   reaps the orphans of sessions; measured to work under runsc. The
+ *   command is "sleep infinity" (coreutils, in the base image).
+ * - Mounts in plan order: BIND gives "-v SRC:DST[:ro]", TMPFS gives
+ *   "--mount type=tmpfs,destination=DST[,ro]", ANCHOR gives "-v MERGED:DST".
+ *   A path that "-v" cannot say (one with ':' or ',', or a newline, or not
+ *   absolute) is written as "--mount type=bind,source=...,destination=..."
+ *   whose fields follow podman's CSV parser (Go encoding/csv): a field with
+ *   ',', '"' or a newline is put in double quotes with '"' doubled. A
+ *   carriage return is refused (encoding/csv drops the one before '\n').
+ * - Environment: always "-e NAME=VALUE" (never a bare "-e NAME", which podman
+ *   would read from its own environment, or a glob). Unset names are left
+ *   out; invalid names are refused.
+ */
+#ifndef LZ_SANDBOX_ARGV_H
+#define LZ_SANDBOX_ARGV_H
+
+#include <stddef.h>
+
+#include "core/mountplan.h"
+#include "core/tokens.h"
+#include "core/util.h"
+
+#define LZ_SANDBOX_NAME_PREFIX "lz-"
+#define LZ_SANDBOX_LABEL_DOMAIN "lazaret.domain"
+#define LZ_SANDBOX_LABEL_ROLE "lazaret.role"
+#define LZ_SANDBOX_ROLE_SANDBOX "sandbox"
+#define LZ_SANDBOX_ROLE_SIDECAR "sidecar"
+#define LZ_SANDBOX_WORKDIR "/workspace"
+#define LZ_SANDBOX_HOSTNAME "lazaret"
+
+/* What "podman run" of one Domain's sandbox needs; every string borrowed. */
+struct lz_sandbox_spec {
+	const char *domain_id;		/* 16 hex digits */
+	const char *runtime;		/* the lazaret-runsc shim (absolute) */
+	const char *image;
+	const struct lz_mountplan *plan;
+	/* Host variable names passed through (profile "env"); each is read
+	 * with getenv_fn (NULL: getenv(3)); unset ones are skipped. */
+	const struct lz_tokens *env;
+	const char *(*getenv_fn)(const char *);
+	const char *term;		/* TERM inside, or NULL */
+	const char *terminfo;		/* TERMINFO inside, or NULL */
+	const char *network;		/* "--network" value; NULL: "none" */
+};
+
+/* What "podman exec" of one session needs; every string borrowed. */
+struct lz_sandbox_exec {
+	const char *domain_id;
+	int tty;			/* adds -t (and disables detach keys) */
+	const char *cwd;		/* NULL: /workspace */
+	const struct lz_tokens *env;	/* "NAME=VALUE" entries, or NULL */
+	char *const *argv;		/* the command, NULL-terminated */
+};
+
+/* The container name "lz-<domain_id>" (allocated). */
+char *lz_sandbox_name(const char *domain_id);
+
+/*
+ * Builds "PODMAN run -d ..." (above) into out, which must be empty.
+ * LZ_EINVAL with a message for a bad domain ID, environment name, a path
+ * that cannot be expressed (a carriage return or NUL-free but relative
+ * target) or a missing field; out is left empty then.
+ */
+int lz_sandbox_argv_run(const char *podman, const struct lz_sandbox_spec *s,
+    struct lz_tokens *out, struct lz_err *err);
+
+/*
+ * Builds "PODMAN exec -i [-t --detach-keys=] -w DIR [-e K=V ...] lz-ID
+ * ARGV..." into out (empty). "--detach-keys=" keeps podman from eating
+ * Ctrl-P in a terminal session. LZ_EINVAL for an empty command, a relative
+ * cwd or an env entry without '='.
+ */
+int lz_sandbox_argv_exec(const char *podman, const struct lz_sandbox_exec *x,
+    struct lz_tokens *out, struct lz_err *err);
+
+/*
+ * Appends one field of podman's "--mount" CSV to b: as is, or quoted when
+ * it contains ',', '"' or '\n' (or starts with a space). LZ_EINVAL when it
+ * contains '\r', which the CSV reader would not give back.
+ */
+int lz_sandbox_csv_field(struct lz_buf *b, const char *field,
+    struct lz_err *err);
+
+/* 1 when a name is a valid environment variable name ([A-Za-z_][A-Za-z0-9_]*). */
+int lz_sandbox_env_name_valid(const char *name);
+
+#endif

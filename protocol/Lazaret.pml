@@ -1,0 +1,534 @@
+/*
+ * Lazaret.pml: the Promela mirror of protocol/Lazaret.tla (the normative
+ * model), checked exhaustively by Spin in CI (tests/model/check-model.sh).
+ *
+ * Faithfulness rules (kept by hand, partly checked by the script):
+ *  - the same variables with the same names and values (TLA+ strings become
+ *    mtype constants with a prefix per domain: D_ dphase, S_ session state,
+ *    R_ request state, O_ outcome; "running" -> D_RUNNING / R_RUNNING);
+ *  - one inline per TLA+ action, with the same name and parameters; each is
+ *    "guard -> effect" and runs as ONE d_step, so one Spin transition is one
+ *    TLA+ step (TLC's distinct-state count and Spin's stored-state count of
+ *    the plain safety run are the same number);
+ *  - the main loop offers every action for every parameter value, like the
+ *    disjunction Next (existential choices of WriteRequest are enumerated);
+ *  - one ltl block per TLA+ property, with the same name.
+ * Arrays are indexed 1..N like the TLA+ functions (index 0 is unused and
+ * stays at its initial value). The enumerations in the main loop are written
+ * for the constants below, which must equal protocol/Lazaret.cfg (the CI
+ * script compares them).
+ *
+ * Mutants: compiling with -DMUTANT_<NAME> removes the guard that protects one
+ * property; CI requires Spin to find a counterexample for each (a property no
+ * mutant can break would be vacuous). See protocol/README.md.
+ */
+
+#define NS          2
+#define NR          2
+#define MaxFailures 1
+#define MaxAttach   2
+#define MaxReplays  1
+
+#define MaxInst   NS
+#define FORGED    0
+#define OTHERDOM  (MaxInst + 1)
+#define CLIROLE   (MaxInst + 2)
+#define AnchorOf(s, i)  (((i) - 1) * NS + (s))
+#define CMD_RULE   1
+#define CMD_OTHER  2
+#define CMD_EDITED 3
+#define RuleMatch(c) ((c) == CMD_RULE)
+#define RULE (NS + 1)
+
+mtype = {
+  D_ABSENT, D_STARTING, D_RUNNING, D_STOPPING, D_RECOVERING, D_FAILED,
+  S_IDLE, S_LAUNCHING, S_LIVE, S_ENDED,
+  R_NONE, R_REJECTED, R_WAITING, R_SHOWN, R_APPROVED, R_RUNNING,
+  R_FINISHED, R_DELIVERED, R_DROPPED,
+  O_NONE, O_COMPLETED, O_DENIED, O_TIMEDOUT, O_CANCELLED, O_FAILED
+};
+
+/* ---- Domain lifecycle ---- */
+mtype dphase = D_ABSENT;
+byte  coord = 0;
+byte  inst = 0;
+bool  alive[MaxInst + 1];
+byte  trust = 0;
+byte  failures = 0;
+bool  anc = false;
+byte  sdc = 0;
+bool  policy = false;
+byte  sbx = 0;
+/* ---- Client Sessions ---- */
+mtype ss[NS + 1] = S_IDLE;
+bool  att[NS + 1];
+byte  gen[NS + 1];
+byte  sinst[NS + 1];
+/* ---- Escalation Mailbox (written by the untrusted sandbox) ---- */
+bool  written[NR + 1];
+byte  mbox[NR + 1];
+byte  replays = 0;
+byte  rsess[NR + 1];
+byte  rcert[NR + 1];
+byte  ranc[NR + 1];
+byte  rcmd[NR + 1];
+/* ---- Coordinator view of each request ---- */
+mtype rst[NR + 1] = R_NONE;
+byte  approver[NR + 1];
+byte  rapp[NR + 1];
+byte  promptOn[NR + 1];
+byte  hc[NR + 1];
+byte  xcmd[NR + 1];
+byte  ran[NR + 1];
+mtype outcome[NR + 1] = O_NONE;
+byte  resultOf[NR + 1];
+
+hidden byte k;   /* loop index inside one d_step; not part of the state */
+
+/* ------------------------------------------------------------------ */
+/* Helpers (same names as the TLA+ operators)                          */
+/* ------------------------------------------------------------------ */
+#define Owner (coord != 0 && alive[coord])
+#define Active(x) ((x) == R_WAITING || (x) == R_SHOWN || (x) == R_APPROVED || \
+                   (x) == R_RUNNING || (x) == R_FINISHED)
+#define Live(s) (ss[s] == S_LAUNCHING || ss[s] == S_LIVE)
+
+#ifdef MUTANT_NO_CERT_CHECK
+#define CertOK(r) (true)
+#else
+#define CertOK(r) (rcert[r] == trust && sbx == trust)
+#endif
+#ifdef MUTANT_NO_ANCHOR_CHECK
+#define AnchorOK(r) (true)
+#else
+#define AnchorOK(r) (ranc[r] == AnchorOf(rsess[r], coord))
+#endif
+/* SR-9, FR-10: bound to the current identity tuple. Bound is the TLA+
+ * operator (used by the property); VerifyBound is what Verify checks, equal
+ * to Bound unless a mutant removes one of its conjuncts. */
+#define Bound(r) (trust != 0 && trust == coord && \
+                  rcert[r] == trust && sbx == trust && \
+                  rsess[r] >= 1 && rsess[r] <= NS && \
+                  ss[rsess[r]] == S_LIVE && sinst[rsess[r]] == coord && \
+                  ranc[r] == AnchorOf(rsess[r], coord))
+#define VerifyBound(r) (trust != 0 && trust == coord && CertOK(r) && \
+                  rsess[r] >= 1 && rsess[r] <= NS && \
+                  ss[rsess[r]] == S_LIVE && sinst[rsess[r]] == coord && AnchorOK(r))
+
+inline Finish(r, o) {
+  rst[r] = R_FINISHED; outcome[r] = o; approver[r] = 0; rapp[r] = 0;
+  promptOn[r] = 0; hc[r] = 0; xcmd[r] = 0
+}
+
+inline KillAll() {
+  for (k : 1 .. NS) {
+    if :: Live(k) -> ss[k] = S_ENDED :: else -> skip fi;
+    att[k] = false
+  };
+  for (k : 1 .. NR) {
+    if :: Active(rst[k]) -> rst[k] = R_DROPPED :: else -> skip fi;
+    approver[k] = 0; rapp[k] = 0; promptOn[k] = 0; xcmd[k] = 0;
+    outcome[k] = O_NONE;
+#ifndef MUTANT_NO_PDEATHSIG
+    hc[k] = 0;
+#endif
+    skip
+  };
+  k = 0
+}
+
+/* ------------------------------------------------------------------ */
+/* Domain lifecycle                                                    */
+/* ------------------------------------------------------------------ */
+inline AcquireLock(s) {
+  (ss[s] == S_IDLE && dphase != D_RUNNING &&
+#ifndef MUTANT_NO_LOCK
+   coord == 0 &&
+#endif
+   inst < MaxInst) ->
+  ss[s] = S_LAUNCHING;
+  inst = inst + 1;
+  coord = inst;
+  alive[inst] = true;
+  trust = inst;
+  if :: dphase == D_FAILED -> dphase = D_RECOVERING :: else -> dphase = D_STARTING fi;
+  for (k : 1 .. NR) { rst[k] = R_NONE }; k = 0
+}
+
+inline MountAnchor() {
+  (dphase == D_STARTING && Owner && !anc) ->
+  anc = true
+}
+
+inline StartSidecar() {
+  (dphase == D_STARTING && Owner && anc && sdc == 0) ->
+  sdc = coord; policy = false
+}
+
+inline InstallPolicy() {
+  (dphase == D_STARTING && Owner && sdc == coord && !policy) ->
+  policy = true
+}
+
+inline StartSandbox() {
+  (dphase == D_STARTING && Owner && anc && sdc == coord &&
+#ifndef MUTANT_NO_POLICY_WAIT
+   policy &&
+#endif
+   sbx == 0) ->
+  sbx = coord
+}
+
+inline Publish() {
+  (dphase == D_STARTING && Owner && sbx == coord) ->
+  dphase = D_RUNNING
+}
+
+inline Join(s) {
+  ((ss[s] == S_IDLE || ss[s] == S_LAUNCHING) && dphase == D_RUNNING && Owner &&
+   gen[s] < MaxAttach) ->
+  ss[s] = S_LIVE; att[s] = true; gen[s] = gen[s] + 1; sinst[s] = coord
+}
+
+inline Teardown() {
+  (dphase == D_RUNNING && Owner && !Live(1) && !Live(2)
+#ifdef MUTANT_NO_TEARDOWN
+   && false
+#endif
+  ) ->
+  dphase = D_STOPPING; trust = 0
+}
+
+inline DomainFail() {
+  ((dphase == D_STARTING || dphase == D_RUNNING) && Owner && failures < MaxFailures) ->
+  failures = failures + 1;
+  dphase = D_STOPPING;
+  trust = 0;
+  KillAll()
+}
+
+inline CoordCrash() {
+  (Owner && failures < MaxFailures) ->
+  failures = failures + 1;
+  alive[coord] = false;
+  coord = 0;
+  trust = 0;
+  dphase = D_FAILED;
+  KillAll()
+}
+
+inline StopSandbox() {
+  ((dphase == D_STOPPING || dphase == D_RECOVERING) && Owner && sbx != 0) ->
+  sbx = 0
+}
+
+inline StopSidecar() {
+  ((dphase == D_STOPPING || dphase == D_RECOVERING) && Owner && sbx == 0 && sdc != 0) ->
+  sdc = 0; policy = false
+}
+
+inline UnmountAnchor() {
+  ((dphase == D_STOPPING || dphase == D_RECOVERING) && Owner && sbx == 0 &&
+#ifndef MUTANT_EARLY_UNMOUNT
+   sdc == 0 &&
+#endif
+   anc) ->
+  anc = false
+}
+
+inline RecoveryDone() {
+  (dphase == D_RECOVERING && Owner && sbx == 0 && sdc == 0 && !anc) ->
+  dphase = D_STARTING
+}
+
+inline TeardownDone() {
+  (dphase == D_STOPPING && Owner && sbx == 0 && sdc == 0 && !anc) ->
+  dphase = D_ABSENT;
+  alive[coord] = false;
+  coord = 0
+}
+
+/* ------------------------------------------------------------------ */
+/* Client Sessions                                                     */
+/* ------------------------------------------------------------------ */
+inline DetachEffect(s) {
+  att[s] = false;
+  for (k : 1 .. NR) {
+    if :: rst[k] == R_SHOWN && promptOn[k] == s -> rst[k] = R_WAITING; promptOn[k] = 0
+       :: else -> skip
+    fi
+  };
+  k = 0
+}
+
+inline Detach(s) {
+  (ss[s] == S_LIVE && att[s]) ->
+  DetachEffect(s)
+}
+
+inline CliCrash(s) {
+  (ss[s] == S_LAUNCHING || (ss[s] == S_LIVE && att[s])) ->
+  if :: ss[s] == S_LAUNCHING -> ss[s] = S_ENDED
+     :: else -> DetachEffect(s)
+  fi
+}
+
+inline Reattach(s) {
+  (ss[s] == S_LIVE && !att[s] && dphase == D_RUNNING && Owner && gen[s] < MaxAttach) ->
+  att[s] = true; gen[s] = gen[s] + 1
+}
+
+inline SessionEnd(s) {
+  (ss[s] == S_LIVE) ->
+  ss[s] = S_ENDED;
+  att[s] = false;
+  for (k : 1 .. NR) {
+    if :: Active(rst[k]) && rsess[k] == s ->
+          rst[k] = R_DROPPED; approver[k] = 0; rapp[k] = 0; promptOn[k] = 0;
+#ifndef MUTANT_NO_KILL_ON_END
+          hc[k] = 0;
+#endif
+          xcmd[k] = 0; outcome[k] = O_NONE
+       :: else -> skip
+    fi
+  };
+  k = 0
+}
+
+/* ------------------------------------------------------------------ */
+/* Escalation                                                          */
+/* ------------------------------------------------------------------ */
+/* Creds(cs) membership of <<cc, ca>> and the argv choice, as in the TLA+ */
+#define KnownAnchor(a) ((a) == 0 || \
+                        (sinst[1] != 0 && (a) == AnchorOf(1, sinst[1])) || \
+                        (sinst[2] != 0 && (a) == AnchorOf(2, sinst[2])))
+#define BadCert(c) ((c) == FORGED || (c) == OTHERDOM || (c) == CLIROLE || \
+                    ((c) >= 1 && (c) + 1 <= sbx))
+#define OwnAnchor(cs) (sinst[cs] != 0 -> AnchorOf(cs, sinst[cs]) : 0)
+#define InCreds(cs, cc, ca) (((cc) == sbx && KnownAnchor(ca)) || \
+                             (BadCert(cc) && (ca) == OwnAnchor(cs)))
+#define Plausible(cs, cc, ca) ((cc) == sbx && (ca) == AnchorOf(cs, sbx))
+#define CmdOK(cs, cc, ca, cm) ((cm) == CMD_OTHER || \
+                               ((cm) == CMD_RULE && Plausible(cs, cc, ca)))
+
+inline WriteRequest(r, cs, cc, ca, cm) {
+  (sbx != 0 && !written[r] && InCreds(cs, cc, ca) && CmdOK(cs, cc, ca, cm)) ->
+  written[r] = true; mbox[r] = 1;
+  rsess[r] = cs; rcert[r] = cc; ranc[r] = ca; rcmd[r] = cm
+}
+
+inline Duplicate(r) {
+  (sbx != 0 && written[r] && mbox[r] == 0 && rsess[r] != 0 && replays < MaxReplays) ->
+  mbox[r] = 1; replays = replays + 1
+}
+
+#ifdef MUTANT_NO_SINGLE_USE
+#define Unseen(r) (true)
+#else
+#define Unseen(r) (rst[r] == R_NONE)
+#endif
+
+inline Verify(r) {
+  (dphase == D_RUNNING && Owner && mbox[r] == 1) ->
+  mbox[r] = 0;
+  if
+  :: !Unseen(r) -> skip                      /* seen: copy discarded (single use) */
+  :: else ->
+     if
+     :: !VerifyBound(r) ->                   /* rejected, file deleted */
+        rst[r] = R_REJECTED; rsess[r] = 0; rcert[r] = 0; ranc[r] = 0; rcmd[r] = 0
+     :: else ->
+        if
+        :: RuleMatch(rcmd[r]) ->             /* auto-approved by a trusted rule */
+           rst[r] = R_APPROVED; approver[r] = RULE; rapp[r] = rcmd[r]
+        :: else -> rst[r] = R_WAITING        /* waits for the owning session */
+        fi
+     fi
+  fi
+}
+
+#ifdef MUTANT_ROUTE_ANY
+/* routes to the first attached session's CLI, whoever owns the request */
+#define RouteTo(r) (att[1] -> 1 : 2)
+#define Routable(r) (att[1] || att[2])
+#else
+#define RouteTo(r) (rsess[r])
+#define Routable(r) (att[rsess[r]])
+#endif
+
+inline ShowPrompt(r) {
+  (rst[r] == R_WAITING && dphase == D_RUNNING && Owner && Routable(r)) ->
+  rst[r] = R_SHOWN; promptOn[r] = RouteTo(r)
+}
+
+#define Decider(s, r) (rst[r] == R_SHOWN && dphase == D_RUNNING && Owner && \
+                       promptOn[r] == s && att[s])
+
+inline Approve(s, r) {
+  Decider(s, r) ->
+  rst[r] = R_APPROVED; approver[r] = s; rapp[r] = rcmd[r]; promptOn[r] = 0
+}
+
+inline Edit(s, r) {
+  Decider(s, r) ->
+  rst[r] = R_APPROVED; approver[r] = s; rapp[r] = CMD_EDITED; promptOn[r] = 0
+}
+
+inline Deny(s, r) {
+  Decider(s, r) ->
+  Finish(r, O_DENIED)
+}
+
+inline Execute(r) {
+  ((rst[r] == R_APPROVED
+#ifdef MUTANT_NO_APPROVAL
+    || rst[r] == R_WAITING || rst[r] == R_SHOWN
+#endif
+   ) && dphase == D_RUNNING && Owner) ->
+  rst[r] = R_RUNNING;
+  hc[r] = coord;
+#ifdef MUTANT_RUN_ORIGINAL
+  xcmd[r] = rcmd[r];
+#else
+  xcmd[r] = rapp[r];
+#endif
+  ran[r] = ran[r] + 1
+}
+
+inline SpawnFail(r) {
+  (rst[r] == R_APPROVED && dphase == D_RUNNING && Owner) ->
+  Finish(r, O_FAILED)
+}
+
+inline CommandExit(r) {
+  (rst[r] == R_RUNNING && dphase == D_RUNNING && Owner) ->
+  Finish(r, O_COMPLETED)
+}
+
+inline Timeout(r) {
+  ((rst[r] == R_WAITING || rst[r] == R_SHOWN || rst[r] == R_RUNNING) &&
+   dphase == D_RUNNING && Owner
+#ifdef MUTANT_NO_TIMEOUT
+   && false
+#endif
+  ) ->
+  Finish(r, O_TIMEDOUT)
+}
+
+inline Cancel(r) {
+  ((rst[r] == R_WAITING || rst[r] == R_SHOWN || rst[r] == R_APPROVED ||
+    rst[r] == R_RUNNING) && dphase == D_RUNNING && Owner && sbx != 0) ->
+  Finish(r, O_CANCELLED)
+}
+
+inline DeliverResult(r) {
+  (rst[r] == R_FINISHED && dphase == D_RUNNING && Owner) ->
+  rst[r] = R_DELIVERED;
+#ifdef MUTANT_RESULT_BY_SESSION
+  /* correlates by session: the result lands on the session's first request */
+  if :: rsess[1] == rsess[r] -> resultOf[1] = r
+     :: else -> resultOf[r] = r
+  fi;
+#else
+  resultOf[r] = r;
+#endif
+  outcome[r] = O_NONE
+}
+
+/* ------------------------------------------------------------------ */
+/* Next: every action for every parameter value                        */
+/* ------------------------------------------------------------------ */
+#define S1(A)    :: d_step { A(1) } :: d_step { A(2) }
+#define R1(A)    :: d_step { A(1) } :: d_step { A(2) }
+#define SR(A)    :: d_step { A(1, 1) } :: d_step { A(1, 2) } \
+                 :: d_step { A(2, 1) } :: d_step { A(2, 2) }
+/* WriteRequest(r, cs, cc, ca, cm): cc in 0..CLIROLE, ca in 0..NS*MaxInst */
+#define W_CM(r, cs, cc, ca) :: d_step { WriteRequest(r, cs, cc, ca, CMD_RULE) } \
+                            :: d_step { WriteRequest(r, cs, cc, ca, CMD_OTHER) }
+#define W_CA(r, cs, cc) W_CM(r, cs, cc, 0) W_CM(r, cs, cc, 1) W_CM(r, cs, cc, 2) \
+                        W_CM(r, cs, cc, 3) W_CM(r, cs, cc, 4)
+#define W_CC(r, cs) W_CA(r, cs, 0) W_CA(r, cs, 1) W_CA(r, cs, 2) W_CA(r, cs, 3) \
+                    W_CA(r, cs, 4)
+#define W_CS(r) W_CC(r, 1) W_CC(r, 2)
+
+active proctype Lazaret()
+{
+end:
+  do
+  S1(AcquireLock)
+  S1(Join)
+  S1(Detach)
+  S1(CliCrash)
+  S1(Reattach)
+  S1(SessionEnd)
+  :: d_step { MountAnchor() }
+  :: d_step { StartSidecar() }
+  :: d_step { InstallPolicy() }
+  :: d_step { StartSandbox() }
+  :: d_step { Publish() }
+  :: d_step { Teardown() }
+  :: d_step { DomainFail() }
+  :: d_step { CoordCrash() }
+  :: d_step { StopSandbox() }
+  :: d_step { StopSidecar() }
+  :: d_step { UnmountAnchor() }
+  :: d_step { RecoveryDone() }
+  :: d_step { TeardownDone() }
+  W_CS(1)
+  W_CS(2)
+  R1(Duplicate)
+  R1(Verify)
+  R1(ShowPrompt)
+  R1(Execute)
+  R1(SpawnFail)
+  R1(CommandExit)
+  R1(Timeout)
+  R1(Cancel)
+  R1(DeliverResult)
+  SR(Approve)
+  SR(Edit)
+  SR(Deny)
+  od
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties: same names as in Lazaret.tla                            */
+/* ------------------------------------------------------------------ */
+#define P_NoUnapprovedExecution(r) (hc[r] == 0 || approver[r] == rsess[r] || \
+          (approver[r] == RULE && RuleMatch(rcmd[r]) && xcmd[r] == rcmd[r]))
+#define P_EditedRunsAsEdited(r) (hc[r] == 0 || (xcmd[r] == rapp[r] && rapp[r] != 0))
+#define P_ResultToRequester(r) (resultOf[r] == 0 || resultOf[r] == r)
+#define P_PromptToOwner(r) (rst[r] != R_SHOWN || (promptOn[r] == rsess[r] && att[rsess[r]]))
+#define P_NoUnboundRequestShownOrRun(r) ((rst[r] != R_SHOWN && hc[r] == 0) || Bound(r))
+#define P_SingleUse(r) (ran[r] <= 1)
+#define P_SingleOwner(i) (!alive[i] || coord == i)
+#define P_NoOrphanHostCommand(r) (hc[r] == 0 || \
+          (alive[hc[r]] && hc[r] == coord && dphase == D_RUNNING && \
+           rsess[r] >= 1 && rsess[r] <= NS && ss[rsess[r]] == S_LIVE))
+#define Resolved(r) (rst[r] == R_DELIVERED || rst[r] == R_DROPPED)
+#define Idle (dphase == D_RUNNING && !Live(1) && !Live(2))
+
+#define Rng(v, lo, hi) ((v) >= (lo) && (v) <= (hi))
+#define TypeS(s) (Rng(gen[s], 0, MaxAttach) && Rng(sinst[s], 0, MaxInst))
+#define TypeR(r) (Rng(mbox[r], 0, 1) && Rng(rsess[r], 0, NS) && Rng(rcert[r], 0, CLIROLE) && \
+                  Rng(ranc[r], 0, NS * MaxInst) && Rng(rcmd[r], 0, CMD_OTHER) && \
+                  Rng(approver[r], 0, RULE) && Rng(rapp[r], 0, CMD_EDITED) && \
+                  Rng(promptOn[r], 0, NS) && Rng(hc[r], 0, MaxInst) && \
+                  Rng(xcmd[r], 0, CMD_EDITED) && Rng(ran[r], 0, 2) && Rng(resultOf[r], 0, NR))
+ltl TypeOK { [] (Rng(coord, 0, MaxInst) && Rng(inst, 0, MaxInst) && Rng(trust, 0, MaxInst) &&
+                 Rng(failures, 0, MaxFailures) && Rng(sdc, 0, MaxInst) && Rng(sbx, 0, MaxInst) &&
+                 Rng(replays, 0, MaxReplays) && TypeS(1) && TypeS(2) && TypeR(1) && TypeR(2)) }
+ltl NoUnapprovedExecution { [] (P_NoUnapprovedExecution(1) && P_NoUnapprovedExecution(2)) }
+ltl EditedRunsAsEdited { [] (P_EditedRunsAsEdited(1) && P_EditedRunsAsEdited(2)) }
+ltl ResultToRequester { [] (P_ResultToRequester(1) && P_ResultToRequester(2)) }
+ltl PromptToOwner { [] (P_PromptToOwner(1) && P_PromptToOwner(2)) }
+ltl NoUnboundRequestShownOrRun { [] (P_NoUnboundRequestShownOrRun(1) && P_NoUnboundRequestShownOrRun(2)) }
+ltl SingleUse { [] (P_SingleUse(1) && P_SingleUse(2)) }
+ltl SingleOwner { [] (P_SingleOwner(1) && P_SingleOwner(2)) }
+ltl SandboxOnlyAfterPolicy { [] (sbx == 0 || (sdc == sbx && policy)) }
+ltl RecoveryOrder { [] ((sbx == 0 || sdc != 0) && (sdc == 0 || anc) &&
+                        (dphase != D_ABSENT || (sbx == 0 && sdc == 0 && !anc))) }
+ltl NoOrphanHostCommand { [] (P_NoOrphanHostCommand(1) && P_NoOrphanHostCommand(2)) }
+ltl EveryRequestResolves { [] ((Active(rst[1]) -> <> Resolved(1)) &&
+                               (Active(rst[2]) -> <> Resolved(2))) }
+ltl IdleDomainTornDown { [] (Idle -> <> (dphase == D_ABSENT || dphase == D_FAILED)) }

@@ -1,0 +1,49 @@
+/*
+ * client-conn.h: the client end of the Domain's control socket: connecting
+ * to a running coordinator, or taking the lifecycle lock, recovering what
+ * a dead one left and starting a new one (FR-7), then the HELLO exchange;
+ * and blocking frame I/O for the relay loop.
+ */
+#ifndef LZ_CLIENT_CONN_H
+#define LZ_CLIENT_CONN_H
+
+#include <jansson.h>
+
+#include "protocol/frame.h"
+#include "src/client-setup.h"
+
+struct lz_conn_client {
+	int fd;
+	struct lz_buf in;		/* received, not yet decoded */
+	char *client_id;		/* from WELCOME */
+	char *coordinator_id;
+};
+
+/*
+ * Connects to the Domain's coordinator, starting one when none runs and
+ * start is set. self is the path of this lazaret binary. On failure the
+ * message in err says what to do; LZ_EBUSY means another configuration
+ * runs the Domain (exit code 6).
+ */
+int lz_conn_open(struct lz_conn_client *cc, const struct lz_client *c,
+    const char *self, int start, struct lz_err *err);
+void lz_conn_close(struct lz_conn_client *cc);
+/* Sends frames (blocking). */
+int lz_conn_send(struct lz_conn_client *cc, struct lz_buf *frames,
+    struct lz_err *err);
+/*
+ * Reads whatever the socket has (one read) into cc->in. Returns bytes
+ * read, 0 on end of file, or a negative code.
+ */
+int lz_conn_fill(struct lz_conn_client *cc, struct lz_err *err);
+/*
+ * Takes the next whole frame from cc->in into f, copying its payload into
+ * payload (reset first). Returns 1, 0 when none is complete, or LZ_EINVAL.
+ */
+int lz_conn_next(struct lz_conn_client *cc, struct lz_frame *f,
+    struct lz_buf *payload, struct lz_err *err);
+/* Waits for one frame (blocking); fails on EOF or an ERROR frame. */
+int lz_conn_wait(struct lz_conn_client *cc, struct lz_frame *f,
+    struct lz_buf *payload, struct lz_err *err);
+
+#endif

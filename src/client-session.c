@@ -1,0 +1,238 @@
+/*
+ * client-session.c: the relay of a raw Client Session. Sandbox output that
+ * reaches a terminal always goes through the VT filter (ui/vtfilter.h):
+ * no OSC 52, title change or query answered by the host terminal. The
+ * host terminal is restored on every path (client-tty.c).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/client-session.h"
+#include "src/client-tty.h"
+#include "src/cmd.h"
+#include "termdb/termdb.h"
+#include "ui/vtfilter.h"
+
+struct sink {
+	int fd;
+	int broken;
+};
+
+static void write_all(const char *buf, size_t len, void *user);
+static json_t *open_request(const struct lz_client *c, char **argv,
+    int argc, int tty);
+static const char *getenv_fn(const char *name);
+
+static const char *
+getenv_fn(const char *name)
+{
+	return getenv(name);
+}
+
+static void
+write_all(const char *buf, size_t len, void *user)
+{
+	struct sink *s = user;
+	ssize_t n;
+
+	while (len > 0 && !s->broken) {
+		n = write(s->fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			struct pollfd p = { s->fd, POLLOUT, 0 };
+
+			poll(&p, 1, -1);
+			continue;
+		}
+		if (n < 0) {
+			s->broken = 1;
+			return;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
+static json_t *
+open_request(const struct lz_client *c, char **argv, int argc, int tty)
+{
+	const char *term = getenv("TERM");
+	char cwd[PATH_MAX], *ti = NULL;
+	const char *rel = "";
+	unsigned rows, cols;
+	size_t wl = strlen(c->domain.workspace), i;
+	json_t *req, *a, *env;
+
+	/* The sandbox directory that matches the current one, if inside. */
+	if (getcwd(cwd, sizeof cwd) != NULL &&
+	    strncmp(cwd, c->domain.workspace, wl) == 0 && cwd[wl] == '/')
+		rel = cwd + wl + 1;
+	req = json_pack("{s:s,s:b}", "cwd", rel, "tty", tty);
+	if (argc > 0) {
+		a = json_array();
+		for (i = 0; i < (size_t)argc; i++)
+			json_array_append_new(a, json_string(argv[i]));
+		json_object_set_new(req, "argv", a);
+	}
+	if (tty) {
+		lz_tty_size(0, &rows, &cols);
+		json_object_set_new(req, "rows", json_integer(rows));
+		json_object_set_new(req, "cols", json_integer(cols));
+		if (term != NULL) {
+			json_object_set_new(req, "term", json_string(term));
+			if (lz_termdb_find(term, getenv_fn, &ti, NULL) == 0)
+				json_object_set_new(req, "terminfo",
+				    json_string(ti));
+			free(ti);
+		}
+	}
+	env = json_object();
+	for (i = 0; i < c->profile->env.n; i++) {
+		const char *v = getenv(c->profile->env.v[i]);
+
+		if (v != NULL)
+			json_object_set_new(env, c->profile->env.v[i],
+			    json_string(v));
+	}
+	json_object_set_new(req, "env", env);
+	return req;
+}
+
+int
+lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
+    char **argv, int argc, int tty)
+{
+	struct lz_err err = LZ_ERR_INIT;
+	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
+	struct sink out = { 1, 0 }, errs = { 2, 0 };
+	struct lz_vtfilter *fout = NULL, *ferr = NULL;
+	struct pollfd pfd[3];
+	struct lz_frame f;
+	unsigned rows, cols;
+	unsigned char sig;
+	char buf[65536];
+	int status = -1, rc, sigfd, stdin_open = 1, eof;
+	ssize_t n;
+	json_t *j;
+
+	sigfd = lz_tty_signal_pipe();
+	j = open_request(c, argv, argc, tty);
+	lz_frame_add_json(&b, LZ_FRAME_OPEN, j);
+	json_decref(j);
+	if (lz_conn_send(cc, &b, &err) != 0 ||
+	    lz_conn_wait(cc, &f, &payload, &err) != 0)
+		goto fail;
+	if (f.type != LZ_FRAME_OPENED) {
+		lz_err_set(&err, LZ_EINVAL, "unexpected %s frame",
+		    lz_frame_type_name(f.type));
+		goto fail;
+	}
+	if (tty && lz_tty_raw(0) != 0)
+		tty = 0;
+	/* Anything that reaches a terminal is filtered (DESIGN "Terminals"). */
+	if (isatty(1))
+		fout = lz_vtfilter_new(write_all, &out);
+	if (isatty(2))
+		ferr = lz_vtfilter_new(write_all, &errs);
+	for (;;) {
+		pfd[0].fd = cc->fd;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = stdin_open ? 0 : -1;
+		pfd[1].events = POLLIN;
+		pfd[2].fd = sigfd;
+		pfd[2].events = POLLIN;
+		if (poll(pfd, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[2].revents & POLLIN) {
+			while (read(sigfd, &sig, 1) == 1) {
+				if (sig == SIGWINCH && tty) {
+					lz_tty_size(0, &rows, &cols);
+					lz_frame_add_resize(&b, rows, cols);
+				} else if (sig != SIGWINCH) {
+					lz_tty_restore();
+					lz_err_set(&err, LZ_ESYS, "stopped by "
+					    "%s; the session is hung up",
+					    strsignal(sig));
+					goto fail;
+				}
+			}
+		}
+		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+			n = read(0, buf, sizeof buf);
+			if (n > 0)
+				lz_frame_add(&b, LZ_FRAME_INPUT, buf, (size_t)n);
+			else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+				stdin_open = 0;
+				lz_frame_add(&b, LZ_FRAME_INPUT, NULL, 0);
+			}
+		}
+		if (b.len > 0 && lz_conn_send(cc, &b, &err) != 0)
+			goto fail;
+		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		rc = lz_conn_fill(cc, &err);
+		if (rc < 0)
+			goto fail;
+		eof = rc == 0;
+		while ((rc = lz_conn_next(cc, &f, &payload, &err)) == 1) {
+			if (f.type == LZ_FRAME_OUTPUT) {
+				if (fout != NULL)
+					lz_vtfilter_feed(fout,
+					    (const char *)f.payload, f.len);
+				else
+					write_all((const char *)f.payload,
+					    f.len, &out);
+			} else if (f.type == LZ_FRAME_STDERR) {
+				if (ferr != NULL)
+					lz_vtfilter_feed(ferr,
+					    (const char *)f.payload, f.len);
+				else
+					write_all((const char *)f.payload,
+					    f.len, &errs);
+			} else if (f.type == LZ_FRAME_EXIT) {
+				j = lz_frame_json(&f, NULL);
+				status = (int)json_integer_value(
+				    json_object_get(j, "status"));
+				json_decref(j);
+				goto done;
+			} else if (f.type == LZ_FRAME_ERROR) {
+				j = lz_frame_json(&f, NULL);
+				lz_err_set(&err, LZ_EINVAL, "%s",
+				    json_string_value(json_object_get(j,
+				    "message")) ?: "error");
+				json_decref(j);
+				goto fail;
+			}
+		}
+		if (rc < 0)
+			goto fail;
+		if (eof) {
+			lz_err_set(&err, LZ_ESYS, "the coordinator went away "
+			    "(its log is coordinator.log in the Domain's "
+			    "runtime directory)");
+			goto fail;
+		}
+	}
+fail:
+	lz_tty_restore();
+	lz_cmd_error("%s", err.msg ? err.msg : "the session failed");
+	status = -1;
+done:
+	lz_tty_restore();
+	lz_vtfilter_free(fout);
+	lz_vtfilter_free(ferr);
+	lz_buf_release(&b);
+	lz_buf_release(&payload);
+	lz_err_release(&err);
+	return status;
+}

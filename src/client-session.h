@@ -1,0 +1,19 @@
+/*
+ * client-session.h: one Client Session seen from the host: OPEN, then the
+ * relay of input, output, window size and signals until EXIT.
+ */
+#ifndef LZ_CLIENT_SESSION_H
+#define LZ_CLIENT_SESSION_H
+
+#include "src/client-conn.h"
+
+/*
+ * Opens a session on cc running argv (argc 0: the profile's command) at
+ * the sandbox path that matches the current directory. tty: on a pty,
+ * with the host terminal raw. Returns the session's exit status (0-255),
+ * or -1 after printing why it could not run.
+ */
+int lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
+    char **argv, int argc, int tty);
+
+#endif

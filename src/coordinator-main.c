@@ -1,0 +1,251 @@
+/*
+ * coordinator-main.c: "lazaret __coordinator", the Session Coordinator of
+ * one Domain (hidden; started by the first "lazaret run", see
+ * client-start.c). It inherits the Domain's lifecycle lock and holds it
+ * for its whole life (OR-1), starts the sandbox, listens on the control
+ * socket, reports readiness on a pipe, runs the libuv loop, and tears the
+ * transient resources down when the last Client Session ends (FR-6):
+ * socket withdrawn first, then sandbox, then anchors (FR-7 order).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "src/domain-sandbox.h"
+#include "core/spawn.h"
+#include "src/cmd.h"
+#include "src/coordinator.h"
+
+/* A coordinator with no session for this long stops (its client died). */
+#define IDLE_MS 15000
+
+struct lz_coord lz_coord;
+
+static void on_signal(uv_signal_t *h, int signum);
+static void on_idle(uv_timer_t *t);
+static void close_handles(void);
+static int start(int ready_fd, struct lz_err *err);
+static void report(int fd, const char *msg);
+
+static void
+report(int fd, const char *msg)
+{
+	size_t len = strlen(msg);
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	while (len > 0 && (n = write(fd, msg, len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		msg += n;
+		len -= (size_t)n;
+	}
+}
+
+void
+lz_coord_session_gone(void)
+{
+	if (lz_coord.nsessions == 0)
+		lz_coord_stop("the last Client Session ended");
+}
+
+/* Once no session is left, closing every handle ends the loop. */
+static void
+close_handles(void)
+{
+	uv_handle_t *hs[] = { (uv_handle_t *)&lz_coord.server,
+	    (uv_handle_t *)&lz_coord.sig_term, (uv_handle_t *)&lz_coord.sig_int,
+	    (uv_handle_t *)&lz_coord.sig_hup, (uv_handle_t *)&lz_coord.sig_chld,
+	    (uv_handle_t *)&lz_coord.idle };
+	size_t i;
+
+	lz_coord_close_all_conns();
+	for (i = 0; i < sizeof hs / sizeof hs[0]; i++) {
+		if (uv_is_active(hs[i]) || hs[i]->type != UV_UNKNOWN_HANDLE) {
+			if (!uv_is_closing(hs[i]))
+				uv_close(hs[i], NULL);
+		}
+	}
+}
+
+/* Begins teardown: no new connections, every session hung up. */
+void
+lz_coord_stop(const char *why)
+{
+	struct lz_session *s;
+
+	if (!lz_coord.stopping) {
+		lz_coord.stopping = 1;
+		fprintf(stderr, "coordinator %s: stopping: %s\n", lz_coord.id,
+		    why);
+		/* Withdraw publication first: no new client can join. */
+		unlink(lz_coord.sock_path);
+		for (s = lz_coord.sessions; s != NULL; s = s->next)
+			lz_session_hangup(s);
+	}
+	if (lz_coord.nsessions == 0)
+		close_handles();
+}
+
+static void
+on_signal(uv_signal_t *h, int signum)
+{
+	(void)h;
+	if (signum == SIGCHLD) {
+		lz_session_reap();
+		return;
+	}
+	lz_coord_stop(strsignal(signum));
+	/* A second signal while sessions drain ends them for good. */
+	if (signum == SIGTERM && lz_coord.nsessions > 0) {
+		struct lz_session *s;
+
+		for (s = lz_coord.sessions; s != NULL; s = s->next)
+			if (s->pid > 0)
+				kill(-s->pid, SIGKILL);
+	}
+}
+
+static void
+on_idle(uv_timer_t *t)
+{
+	(void)t;
+	if (lz_coord.nsessions == 0)
+		lz_coord_stop("no session was opened");
+}
+
+static int
+start(int ready_fd, struct lz_err *err)
+{
+	struct lz_domain *d = &lz_coord.cfg.domain;
+	char *p;
+	int rc;
+
+	lz_id_random(lz_coord.id, LZ_ID_COORDINATOR_BYTES);
+	lz_coord.sock_path = lz_xasprintf("%s/control.sock", d->runtime);
+	lz_coord.self = realpath("/proc/self/exe", NULL);
+	if (lz_coord.self == NULL)
+		return lz_err_set(err, LZ_ESYS, "cannot find this program: %s",
+		    strerror(errno));
+	rc = lz_spawn_find("podman", NULL, &lz_coord.podman, err);
+	if (rc != 0)
+		return lz_err_prefix(err, rc, "cannot start the sandbox");
+	/* Directories bound into the sandbox must exist before it starts. */
+	p = lz_xasprintf("%s/terminfo", d->runtime);
+	if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+		free(p);
+		return lz_err_set(err, LZ_ESYS, "cannot create terminfo dir: "
+		    "%s", strerror(errno));
+	}
+	lz_coord.terminfo = p;
+	rc = lz_domain_up(&lz_coord.cfg, lz_coord.self, &lz_coord.container,
+	    err);
+	if (rc != 0)
+		return rc;
+	fprintf(stderr, "coordinator %s: sandbox %s started\n", lz_coord.id,
+	    lz_coord.container);
+	rc = lz_coord_listen(err);
+	if (rc != 0)
+		return rc;
+	report(ready_fd, "ok\n");
+	return 0;
+}
+
+static int
+cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "ready-fd", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lz_err err = LZ_ERR_INIT;
+	struct lz_buf msg = LZ_BUF_INIT;
+	const char *profile = NULL, *dir = NULL;
+	int ch, rc, ready_fd = -1;
+
+	(void)ctx;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "p:C:", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'p':
+			profile = optarg;
+			break;
+		case 'C':
+			dir = optarg;
+			break;
+		case 'r':
+			ready_fd = atoi(optarg);
+			break;
+		default:
+			return LZ_EXIT_USAGE;
+		}
+	}
+	signal(SIGPIPE, SIG_IGN);
+	rc = lz_client_setup(&lz_coord.cfg, profile, dir, LZ_CLIENT_CONFIG |
+	    LZ_CLIENT_DOMAIN);
+	if (rc != LZ_EXIT_OK) {
+		report(ready_fd, "error: the coordinator could not load the "
+		    "configuration (see above)\n");
+		return rc;
+	}
+	lz_coord.loop = uv_default_loop();
+	uv_disable_stdio_inheritance();
+	uv_signal_init(lz_coord.loop, &lz_coord.sig_term);
+	uv_signal_init(lz_coord.loop, &lz_coord.sig_int);
+	uv_signal_init(lz_coord.loop, &lz_coord.sig_hup);
+	uv_signal_init(lz_coord.loop, &lz_coord.sig_chld);
+	uv_signal_start(&lz_coord.sig_term, on_signal, SIGTERM);
+	uv_signal_start(&lz_coord.sig_int, on_signal, SIGINT);
+	uv_signal_start(&lz_coord.sig_hup, on_signal, SIGHUP);
+	uv_signal_start(&lz_coord.sig_chld, on_signal, SIGCHLD);
+	uv_timer_init(lz_coord.loop, &lz_coord.idle);
+	if (start(ready_fd, &err) != 0) {
+		lz_buf_addf(&msg, "error: %s\n", err.msg);
+		fprintf(stderr, "coordinator: %s", msg.buf);
+		lz_domain_down(&lz_coord.cfg, lz_coord.self, NULL);
+		report(ready_fd, msg.buf);
+		lz_buf_release(&msg);
+		lz_err_release(&err);
+		if (lz_coord.sock_path != NULL)
+			unlink(lz_coord.sock_path);
+		return LZ_EXIT_FAILURE;
+	}
+	if (ready_fd >= 0)
+		close(ready_fd);
+	uv_timer_start(&lz_coord.idle, on_idle, IDLE_MS, 0);
+	uv_run(lz_coord.loop, UV_RUN_DEFAULT);
+	/* Every handle is closed: tear down in FR-7 order. */
+	unlink(lz_coord.sock_path);
+	if (lz_domain_down(&lz_coord.cfg, lz_coord.self, &err) != 0) {
+		fprintf(stderr, "coordinator %s: teardown: %s\n", lz_coord.id,
+		    err.msg);
+		lz_err_release(&err);
+	}
+	fprintf(stderr, "coordinator %s: stopped\n", lz_coord.id);
+	uv_loop_close(lz_coord.loop);
+	lz_client_release(&lz_coord.cfg);
+	free(lz_coord.sock_path);
+	free(lz_coord.self);
+	free(lz_coord.podman);
+	free(lz_coord.container);
+	free(lz_coord.terminfo);
+	return LZ_EXIT_OK;
+}
+
+const struct lz_cmd lz_cmd_coordinator = {
+	.name = "__coordinator",
+	.usage = "-p PROFILE -C WORKSPACE --ready-fd N",
+	.summary = NULL,
+	.flags = 0,
+	.exec = cmd_coordinator_exec,
+};

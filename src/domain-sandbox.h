@@ -1,0 +1,20 @@
+/*
+ * domain-sandbox.h: bringing a Domain's transient resources up and down:
+ * the mount plan (workspace, Git Sentry, Ignored Workspace State, State
+ * Anchors, volumes, control mounts), the anchors' overlays in podman's
+ * rootless namespace, and the Agent Sandbox container. Down removes
+ * whatever carries the Domain's label, in FR-7 order (sandbox, sidecar,
+ * anchors), and is also the recovery of a dead coordinator's leftovers.
+ */
+#ifndef LZ_DOMAIN_SANDBOX_H
+#define LZ_DOMAIN_SANDBOX_H
+
+#include "src/client-setup.h"
+
+/* self: this lazaret binary, re-executed inside podman's namespace. */
+int lz_domain_up(const struct lz_client *c, const char *self,
+    char **container, struct lz_err *err);
+int lz_domain_down(const struct lz_client *c, const char *self,
+    struct lz_err *err);
+
+#endif
