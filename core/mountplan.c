@@ -3,12 +3,11 @@
  * its profile. Submodule, worktree and ignored-path entries join it with
  * the runtime (DESIGN.md steps 3 and 4).
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/anchor.h"
+#include "core/gitsentry.h"
 #include "core/mountplan.h"
 
 
@@ -43,32 +42,18 @@ lz_mount_kind_name(enum lz_mount_kind k)
 
 int
 lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
-    const struct lz_profile *p, struct lz_err *err)
+    const struct lz_profile *p, struct lz_buf *warnings, struct lz_err *err)
 {
-	struct stat st;
-	char *git = lz_xasprintf("%s/.git", d->workspace), *src, *name;
+	char *src, *name;
 	size_t i;
-	int rc = 0, have;
+	int rc;
 
 	lz_mountplan_add(mp, LZ_MOUNT_BIND, d->workspace, "/workspace", 0,
 	    "Agent Workspace (FR-3)");
-	have = lstat(git, &st) == 0;
-	if (!have && errno != ENOENT) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot inspect '%s': %s", git,
-		    strerror(errno));
+	rc = lz_gitsentry_plan(mp, d->workspace, p->trust_hooks_path,
+	    warnings, err);
+	if (rc != 0)
 		goto out;
-	}
-	if (have && S_ISDIR(st.st_mode)) {
-		lz_mountplan_add(mp, LZ_MOUNT_BIND, git, "/workspace/.git", 0,
-		    "Git Sentry: .git bound over itself so it cannot be "
-		    "renamed away (SR-4)");
-		src = lz_xasprintf("%s/config", git);
-		lz_mountplan_add(mp, LZ_MOUNT_BIND, src, "/workspace/.git/config", 1,
-		    "Git Sentry: repository config read-only (SR-4)");
-		free(src);
-		lz_mountplan_add(mp, LZ_MOUNT_TMPFS, NULL, "/workspace/.git/hooks", 0,
-		    "Git Sentry: host hooks hidden (SR-4)");
-	}
 	for (i = 0; i < p->persist.n; i++) {
 		name = lz_anchor_name(p->persist.v[i]);
 		src = lz_xasprintf("%s/anchors/%s/merged", d->root, name);
@@ -94,7 +79,6 @@ lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
 	    "terminfo of the session's terminal");
 	free(src);
 out:
-	free(git);
 	if (rc != 0)
 		lz_mountplan_release(mp);
 	return rc;

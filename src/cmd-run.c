@@ -25,11 +25,12 @@ print_plan(struct lz_client *c, char **cmd, int ncmd, int json)
 {
 	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
 	struct lz_err err = LZ_ERR_INIT;
+	struct lz_buf warn = LZ_BUF_INIT;
 	const struct lz_profile *p = c->profile;
 	json_t *o, *a;
 	size_t i;
 
-	if (lz_mountplan_build(&mp, &c->domain, p, &err) != 0) {
+	if (lz_mountplan_build(&mp, &c->domain, p, &warn, &err) != 0) {
 		lz_cmd_error("%s", err.msg);
 		lz_err_release(&err);
 		return LZ_EXIT_FAILURE;
@@ -57,8 +58,10 @@ print_plan(struct lz_client *c, char **cmd, int ncmd, int json)
 		json_object_set_new(o, "env", a);
 		json_object_set_new(o, "ignored_isolation",
 		    json_boolean(p->ignored_isolation));
+		json_object_set_new(o, "warnings", json_string(warn.buf));
 		lz_client_print_json(o);
 		lz_mountplan_release(&mp);
+		lz_buf_release(&warn);
 		return LZ_EXIT_OK;
 	}
 	lz_out_domain(stdout, c);
@@ -77,7 +80,10 @@ print_plan(struct lz_client *c, char **cmd, int ncmd, int json)
 		    lz_mount_kind_name(mp.v[i].kind), mp.v[i].target,
 		    mp.v[i].source ? mp.v[i].source : "(tmpfs)",
 		    mp.v[i].readonly ? " (ro)" : "", mp.v[i].why);
+	if (warn.len > 0)
+		printf("warnings:\n%s\n", warn.buf);
 	lz_mountplan_release(&mp);
+	lz_buf_release(&warn);
 	return LZ_EXIT_OK;
 }
 

@@ -39,12 +39,14 @@ struct lz_cmd {
 	int (*exec)(struct lz_cmd_ctx *ctx, int argc, char **argv);
 };
 
+extern const struct lz_cmd lz_cmd_anchor_helper;
 extern const struct lz_cmd lz_cmd_coordinator;
 extern const struct lz_cmd lz_cmd_doctor;
 extern const struct lz_cmd lz_cmd_ls;
 extern const struct lz_cmd lz_cmd_domain;
 extern const struct lz_cmd lz_cmd_profile;
 extern const struct lz_cmd lz_cmd_run;
+extern const struct lz_cmd lz_cmd_sandbox_helper;
 
 /* Prints "lazaret: " and the message to stderr. */
 void lz_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

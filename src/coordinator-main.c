@@ -129,7 +129,7 @@ start(int ready_fd, struct lz_err *err)
 {
 	struct lz_domain *d = &lz_coord.cfg.domain;
 	char *p;
-	int rc;
+	int rc, fd;
 
 	lz_id_random(lz_coord.id, LZ_ID_COORDINATOR_BYTES);
 	lz_coord.sock_path = lz_xasprintf("%s/control.sock", d->runtime);
@@ -157,6 +157,15 @@ start(int ready_fd, struct lz_err *err)
 	rc = lz_coord_listen(err);
 	if (rc != 0)
 		return rc;
+	/* For diagnostics and tests; the lock, not this file, is authority. */
+	p = lz_xasprintf("%s/coordinator.pid", d->runtime);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
+	if (fd >= 0) {
+		dprintf(fd, "%ld\n", (long)getpid());
+		close(fd);
+	}
+	free(p);
 	report(ready_fd, "ok\n");
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/sandbox-argv.h"
 #include "core/spawn.h"
 #include "protocol/frame.h"
 #include "src/coordinator.h"
@@ -34,31 +35,6 @@ static void maybe_finish(struct lz_session *s);
 static void session_free(struct lz_session *s);
 static int build_argv(struct lz_session *s, json_t *req, struct lz_tokens *av,
     struct lz_err *err);
-static void exec_argv(struct lz_tokens *av, int tty, const char *cwd,
-    const struct lz_tokens *env, const struct lz_tokens *cmd);
-
-/* podman exec -i [-t] -w CWD [-e K=V]... CONTAINER CMD... */
-static void
-exec_argv(struct lz_tokens *av, int tty, const char *cwd,
-    const struct lz_tokens *env, const struct lz_tokens *cmd)
-{
-	size_t i;
-
-	lz_tokens_push(av, lz_coord.podman);
-	lz_tokens_push(av, "exec");
-	lz_tokens_push(av, "-i");
-	if (tty)
-		lz_tokens_push(av, "-t");
-	lz_tokens_push(av, "-w");
-	lz_tokens_push(av, cwd);
-	for (i = 0; i < env->n; i++) {
-		lz_tokens_push(av, "-e");
-		lz_tokens_push(av, env->v[i]);
-	}
-	lz_tokens_push(av, lz_coord.container);
-	lz_tokens_copy(av, cmd);
-}
-
 /* Runs argv on a pty or pipes; exec failure comes back through a pipe. */
 static int
 spawn_child(struct lz_session *s, char *const *argv, int tty,
@@ -167,6 +143,7 @@ build_argv(struct lz_session *s, json_t *req, struct lz_tokens *av,
 {
 	const struct lz_profile *p = lz_coord.cfg.profile;
 	struct lz_tokens env = LZ_TOKENS_INIT, cmd = LZ_TOKENS_INIT;
+	struct lz_sandbox_exec x;
 	const char *term, *ti, *k, *cwd;
 	json_t *a, *v, *e;
 	size_t i;
@@ -205,7 +182,13 @@ build_argv(struct lz_session *s, json_t *req, struct lz_tokens *av,
 		k = p->env.v[i];
 		lz_tokens_pushf(&env, "%s=%s", k, json_string_value(v));
 	}
-	exec_argv(av, s->tty, s->cwd, &env, &cmd);
+	memset(&x, 0, sizeof x);
+	x.domain_id = lz_coord.cfg.domain.id;
+	x.tty = s->tty;
+	x.cwd = s->cwd;
+	x.env = &env;
+	x.argv = cmd.v;
+	rc = lz_sandbox_argv_exec(lz_coord.podman, &x, av, err);
 	lz_tokens_copy(&s->argv, &cmd);
 out:
 	lz_tokens_release(&env);

@@ -12,12 +12,14 @@
 #include "src/cmd.h"
 
 static const struct lz_cmd *const cmd_table[] = {
+	&lz_cmd_anchor_helper,
 	&lz_cmd_coordinator,
 	&lz_cmd_doctor,
 	&lz_cmd_domain,
 	&lz_cmd_ls,
 	&lz_cmd_profile,
 	&lz_cmd_run,
+	&lz_cmd_sandbox_helper,
 };
 #define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])
 

@@ -18,6 +18,9 @@
 
 /* libvterm 0.1.4's CSI_ARGS_MAX: 16 arguments, so 15 separators. */
 #define VTF_CSI_SEP_MAX 15
+/* Longer parameters could overflow libvterm's long: not a real use. */
+#define VTF_CSI_DIGIT_MAX 9
+#define VTF_CSI_RAW_MAX 256
 
 /* The tracker's view of libvterm's parser state (parser.c of 0.1.4). */
 enum vtf_state {
@@ -47,6 +50,10 @@ struct lz_vtfilter {
 
 	enum vtf_state state;
 	unsigned nsep;			/* CSI separators so far */
+	unsigned ndigit;		/* digits of the current parameter */
+	char raw[VTF_CSI_RAW_MAX];	/* the CSI's bytes after ESC [ */
+	size_t rawlen;
+	int rawlong;			/* raw overflowed: malformed */
 	int discard;			/* dropping an overlong CSI */
 	int swallow;			/* inside APC, PM or SOS */
 
@@ -54,6 +61,8 @@ struct lz_vtfilter {
 	size_t strlen;
 	int strlong;			/* payload exceeded str */
 	int strbel;			/* ended by BEL rather than ESC \ */
+	int held_esc;			/* ESC in a string, not yet fed */
+	int pair;			/* feed the held ESC with this byte */
 	int sync_can;			/* the sync byte was CAN or SUB */
 	unsigned char sync_byte;
 
@@ -68,7 +77,12 @@ static int vtf_csi(const char *leader, const long args[], int argcount,
     const char *intermed, char command, void *user);
 static int vtf_osc(const char *command, size_t cmdlen, void *user);
 static int vtf_dcs(const char *command, size_t cmdlen, void *user);
+static void vtf_settle(struct lz_vtfilter *f);
 static enum vtf_action vtf_track(struct lz_vtfilter *f, unsigned char c);
+static enum vtf_action vtf_raw(struct lz_vtfilter *f, unsigned char c,
+    enum vtf_action action);
+static int vtf_raw_matches(const struct lz_vtfilter *f, const char *canon,
+    size_t len);
 static void vtf_u8_byte(struct lz_vtfilter *f, unsigned char c);
 static void vtf_u8_flush(struct lz_vtfilter *f);
 static int vtf_csi_drop(struct lz_vtfilter *f, const char *leader,
@@ -123,7 +137,7 @@ lz_vtfilter_dropped(const struct lz_vtfilter *f)
 	const struct lz_vtfilter_stats *s = &f->st;
 
 	return s->query + s->window + s->clipboard + s->title + s->osc +
-	    s->dcs + s->apc + s->overlong + s->utf8;
+	    s->dcs + s->apc + s->overlong + s->malformed + s->utf8;
 }
 
 /*
@@ -134,24 +148,31 @@ lz_vtfilter_dropped(const struct lz_vtfilter *f)
 void
 lz_vtfilter_feed(struct lz_vtfilter *f, const char *buf, size_t len)
 {
+	enum vtf_action act;
+	char two[2];
 	size_t i, seg = 0;
 
 	for (i = 0; i < len; i++) {
-		switch (vtf_track(f, (unsigned char)buf[i])) {
+		act = vtf_track(f, (unsigned char)buf[i]);
+		if (f->pair) {
+			/* The held ESC and this byte, in one write. */
+			f->pair = 0;
+			vterm_input_write(f->vt, buf + seg, i - seg);
+			two[0] = '\033';
+			two[1] = buf[i];
+			vterm_input_write(f->vt, two, 2);
+			seg = i + 1;
+			if (act == VTF_SYNC)
+				vtf_settle(f);
+			continue;
+		}
+		switch (act) {
 		case VTF_PASS:
 			break;
 		case VTF_SYNC:
 			vterm_input_write(f->vt, buf + seg, i + 1 - seg);
 			seg = i + 1;
-			if (f->sync_can) {
-				/* CAN and SUB pass and end APC strings. */
-				vtf_u8_flush(f);
-				f->swallow = 0;
-				lz_buf_addch(&f->obuf, (char)f->sync_byte);
-				f->sync_can = 0;
-			}
-			f->strlen = 0;
-			f->strlong = 0;
+			vtf_settle(f);
 			break;
 		case VTF_CANCEL:
 			vterm_input_write(f->vt, buf + seg, i - seg);
@@ -172,10 +193,40 @@ lz_vtfilter_feed(struct lz_vtfilter *f, const char *buf, size_t len)
 	}
 }
 
-/* Follows libvterm 0.1.4's parser state machine one byte at a time. */
+/* After a sync point has gone through libvterm. */
+static void
+vtf_settle(struct lz_vtfilter *f)
+{
+	if (f->sync_can) {
+		/* CAN and SUB pass and end APC strings. */
+		vtf_u8_flush(f);
+		f->swallow = 0;
+		lz_buf_addch(&f->obuf, (char)f->sync_byte);
+		f->sync_can = 0;
+	}
+	f->strlen = 0;
+	f->strlong = 0;
+}
+
+/*
+ * Follows libvterm 0.1.4's parser state machine one byte at a time. An ESC
+ * inside a string is held back and fed together with the byte after it:
+ * libvterm 0.1.4 computes the string's length as -1, and reads past the
+ * buffer, when a write starts right after that ESC or a NUL or DEL lies
+ * between the ESC and its '\\' (found by fuzzing). NUL, DEL and other C0
+ * controls after a held ESC are dropped.
+ */
 static enum vtf_action
 vtf_track(struct lz_vtfilter *f, unsigned char c)
 {
+	if (f->held_esc) {
+		if (c == 0x00 || c == 0x7f || (c < 0x20 && c != 0x18 &&
+		    c != 0x1a && c != 0x1b))
+			return VTF_SKIP;
+		f->held_esc = 0;
+		f->pair = 1;
+		f->state = VTF_STRING_ESC;
+	}
 	if (f->discard) {
 		/* ESC, CAN and SUB start over as libvterm would. */
 		if (c != 0x1b && c != 0x18 && c != 0x1a) {
@@ -204,7 +255,11 @@ vtf_track(struct lz_vtfilter *f, unsigned char c)
 		return VTF_SYNC;
 	}
 	if (c == 0x1b) {
-		f->state = f->state == VTF_STRING ? VTF_STRING_ESC : VTF_ESC;
+		if (f->state == VTF_STRING) {
+			f->held_esc = 1;
+			return VTF_SKIP;
+		}
+		f->state = VTF_ESC;
 		return VTF_PASS;
 	}
 	if (c == 0x07 && f->state == VTF_STRING) {
@@ -231,7 +286,9 @@ vtf_track(struct lz_vtfilter *f, unsigned char c)
 			f->strlong = 0;
 		} else if (c == '[') {
 			f->state = VTF_CSI_LEADER;
-			f->nsep = 0;
+			f->nsep = f->ndigit = 0;
+			f->rawlen = 0;
+			f->rawlong = 0;
 		} else if ((c >= 0x20 && c <= 0x2f) || c >= 0x80)
 			;	/* intermediate, or ignored: still ESC */
 		else
@@ -239,25 +296,30 @@ vtf_track(struct lz_vtfilter *f, unsigned char c)
 		return VTF_PASS;
 	case VTF_CSI_LEADER:
 		if (c >= 0x3c && c <= 0x3f)
-			return VTF_PASS;
+			return vtf_raw(f, c, VTF_PASS);
 		f->state = VTF_CSI_ARGS;
 		/* FALLTHROUGH */
 	case VTF_CSI_ARGS:
-		if (c >= '0' && c <= '9')
-			return VTF_PASS;
+		if (c >= '0' && c <= '9') {
+			if (++f->ndigit > VTF_CSI_DIGIT_MAX)
+				goto overlong;
+			return vtf_raw(f, c, VTF_PASS);
+		}
 		if (c == ':' || c == ';') {
-			if (++f->nsep > VTF_CSI_SEP_MAX) {
-				f->st.overlong++;
-				f->discard = 1;
-				return VTF_CANCEL;
-			}
-			return VTF_PASS;
+			if (++f->nsep > VTF_CSI_SEP_MAX)
+				goto overlong;
+			f->ndigit = 0;
+			return vtf_raw(f, c, VTF_PASS);
 		}
 		f->state = VTF_CSI_INTERMED;
 		/* FALLTHROUGH */
 	case VTF_CSI_INTERMED:
-		if (c < 0x20 || c > 0x2f)
-			f->state = VTF_GROUND;
+		if (c >= 0x20 && c <= 0x2f)
+			return vtf_raw(f, c, VTF_PASS);
+		f->state = VTF_GROUND;
+		/* The final byte: libvterm calls back now, with raw complete. */
+		if (c >= 0x40 && c <= 0x7e)
+			return vtf_raw(f, c, VTF_SYNC);
 		return VTF_PASS;
 	case VTF_STRING:
 		if (f->strlen < sizeof f->str)
@@ -269,6 +331,21 @@ vtf_track(struct lz_vtfilter *f, unsigned char c)
 		return VTF_PASS;
 	}
 	return VTF_PASS;
+overlong:
+	f->st.overlong++;
+	f->discard = 1;
+	return VTF_CANCEL;
+}
+
+/* Records byte c of a CSI and returns action. */
+static enum vtf_action
+vtf_raw(struct lz_vtfilter *f, unsigned char c, enum vtf_action action)
+{
+	if (f->rawlen < sizeof f->raw)
+		f->raw[f->rawlen++] = (char)c;
+	else
+		f->rawlong = 1;
+	return action;
 }
 
 /* Text: everything up to the next C0 control or DEL. */
@@ -411,11 +488,6 @@ vtf_csi_drop(struct lz_vtfilter *f, const char *leader, const long args[],
 	char i = intermed != NULL ? intermed[0] : '\0';
 	long a0;
 
-	/* Several leaders or intermediates: matches no rule below. */
-	if (leader != NULL && leader[1] != '\0')
-		l = 0x7f;
-	if (intermed != NULL && intermed[1] != '\0')
-		i = 0x7f;
 	if (i == '\0') {
 		switch (command) {
 		case 'c':		/* DA1, DA2, DA3 */
@@ -461,31 +533,72 @@ query:
 	return 1;
 }
 
+/*
+ * A kept CSI is rebuilt from libvterm's parse (canonical form: parameters
+ * without leading zeros) and emitted as its raw bytes when those say the
+ * same, so "01;34" stays "01;34" and what is emitted always means what was
+ * judged.
+ */
 static int
 vtf_csi(const char *leader, const long args[], int argcount,
     const char *intermed, char command, void *user)
 {
 	struct lz_vtfilter *f = user;
+	struct lz_buf b = LZ_BUF_INIT;
 	int i;
 
 	vtf_u8_flush(f);
 	f->swallow = 0;
+	if (f->rawlong || (leader != NULL && leader[1] != '\0') ||
+	    (intermed != NULL && intermed[1] != '\0')) {
+		/* Terminals disagree on these: judged unsafe. */
+		f->st.malformed++;
+		return 1;
+	}
 	if (vtf_csi_drop(f, leader, args, argcount, intermed, command))
 		return 1;
-	lz_buf_adds(&f->obuf, "\033[");
 	if (leader != NULL)
-		lz_buf_adds(&f->obuf, leader);
+		lz_buf_adds(&b, leader);
 	for (i = 0; i < argcount; i++) {
 		if (!CSI_ARG_IS_MISSING(args[i]))
-			lz_buf_addf(&f->obuf, "%ld", CSI_ARG(args[i]));
+			lz_buf_addf(&b, "%ld", CSI_ARG(args[i]));
 		if (i + 1 < argcount)
-			lz_buf_addch(&f->obuf,
-			    CSI_ARG_HAS_MORE(args[i]) ? ':' : ';');
+			lz_buf_addch(&b, CSI_ARG_HAS_MORE(args[i]) ? ':' : ';');
 	}
 	if (intermed != NULL)
-		lz_buf_adds(&f->obuf, intermed);
-	lz_buf_addch(&f->obuf, command);
+		lz_buf_adds(&b, intermed);
+	lz_buf_addch(&b, command);
+	lz_buf_adds(&f->obuf, "\033[");
+	if (vtf_raw_matches(f, b.buf, b.len))
+		lz_buf_add(&f->obuf, f->raw, f->rawlen);
+	else
+		lz_buf_add(&f->obuf, b.buf, b.len);
+	lz_buf_release(&b);
 	return 1;
+}
+
+/* 1 when the recorded raw CSI is canon once leading zeros are dropped. */
+static int
+vtf_raw_matches(const struct lz_vtfilter *f, const char *canon, size_t len)
+{
+	size_t i, j = 0;
+	int indigits = 0;
+	char c;
+
+	for (i = 0; i < f->rawlen; i++) {
+		c = f->raw[i];
+		if (c >= '0' && c <= '9') {
+			if (!indigits && c == '0' && i + 1 < f->rawlen &&
+			    f->raw[i + 1] >= '0' && f->raw[i + 1] <= '9')
+				continue;
+			indigits = 1;
+		} else
+			indigits = 0;
+		if (j >= len || canon[j] != c)
+			return 0;
+		j++;
+	}
+	return j == len;
 }
 
 /*

@@ -35,10 +35,14 @@
  *                 push and pop of the title stack, which vim uses and which
  *                 can only restore a title the host set, since every title
  *                 change from the sandbox is dropped.
- *                 A CSI with more than 16 parameters is dropped whole:
- *                 libvterm 0.1.4 writes past its argument array on the 17th
- *                 (a crash, seen here), so the filter cancels it before
- *                 libvterm sees it (counted as "overlong").
+ *                 A CSI with more than 16 parameters, or a parameter of
+ *                 more than 9 digits, is dropped whole ("overlong"):
+ *                 libvterm 0.1.4 writes past its argument array on the
+ *                 17th parameter (a crash, seen here), so the filter
+ *                 cancels such a CSI before libvterm sees the rest. A CSI
+ *                 with several leader bytes (CSI ? > c) or several
+ *                 intermediates is dropped too ("malformed"): terminals
+ *                 disagree on what it means.
  *   OSC           dropped, except colour sets and resets: 4, 10, 11, 12, 17
  *                 and 19 whose payload holds no '?' (a '?' is a query, which
  *                 the terminal answers) and 104, 110, 111, 112. Such a kept
@@ -61,14 +65,15 @@
  * Colour sets pass, so a raw session should reset colours (OSC 104, 110,
  * 111, 112) when it ends.
  *
- * Exactness. A kept sequence is rebuilt from what the parser reports and
- * is byte-identical to the input, except: leading zeros of a CSI parameter
- * are dropped ("01" -> "1"); NUL and DEL vanish; a C0 control inside an
- * escape sequence or string comes out before it (libvterm executes it
- * there, and so does a terminal). Sequences split across lz_vtfilter_feed
- * calls, down to one byte a call, work: the parser keeps the state, and the
- * filter keeps the OSC payload itself, because libvterm 0.1.4 loses the
- * parts of a string that came in earlier writes.
+ * Exactness. A kept unit is re-emitted byte for byte: a CSI as the raw
+ * bytes that came in (checked against libvterm's parse, so what is sent is
+ * what was judged), an OSC with its own terminator (BEL or ESC \). What
+ * changes: NUL and DEL vanish; a C0 control inside an escape sequence or
+ * string comes out before it (libvterm executes it there, and so does a
+ * terminal); invalid UTF-8 becomes U+FFFD. Sequences split across
+ * lz_vtfilter_feed calls, down to one byte a call, work: the parser keeps
+ * its state, and the filter keeps the CSI and OSC bytes itself, because
+ * libvterm 0.1.4 loses the parts of a string that came in earlier writes.
  */
 #ifndef LZ_VTFILTER_H
 #define LZ_VTFILTER_H
@@ -87,7 +92,8 @@ struct lz_vtfilter_stats {
 	unsigned long osc;		/* every other dropped OSC */
 	unsigned long dcs;		/* every DCS */
 	unsigned long apc;		/* APC, PM and SOS strings */
-	unsigned long overlong;		/* CSI with more than 16 parameters */
+	unsigned long overlong;		/* CSI: > 16 parameters, or > 9 digits */
+	unsigned long malformed;	/* CSI: several leaders or intermediates */
 	unsigned long utf8;		/* invalid UTF-8 replaced by U+FFFD */
 };
 

@@ -82,17 +82,6 @@ fi
 run "$LAZARET" run --json
 expect "run --json without --dry-run is a usage error" 2 'goes with --dry-run'
 
-# A real run prepares the private directories, takes the lock, then says
-# the runtime is not there yet.
-run "$LAZARET" run
-expect "run says the runtime is missing" 1 'runtime is not part of this build'
-if [ "$(stat -c %a "$XDG_RUNTIME_DIR/lazaret/$id")" = 700 ] &&
-	[ "$(stat -c %a "$XDG_DATA_HOME/lazaret/domains/$id")" = 700 ]; then
-	pass "runtime dir and Domain Root are 0700"
-else
-	fail "runtime dir and Domain Root are 0700"
-fi
-
 # Bad environments: each one clear error naming the fix.
 run env -u XDG_RUNTIME_DIR "$LAZARET" domain show
 expect "missing XDG_RUNTIME_DIR" 4 'XDG_RUNTIME_DIR is not set'

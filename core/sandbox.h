@@ -1,0 +1,116 @@
+/*
+ * sandbox.h: the Agent Sandbox's lifecycle through rootless podman:
+ * start (State Anchors mounted, then "podman run -d"), stop (containers
+ * removed, then anchors unmounted) and list (the containers labelled with
+ * a Domain ID). Every call is blocking and goes through lz_spawn_capture
+ * (argv only); a failure's message carries podman's own stderr. The
+ * coordinator calls these from its start-up and teardown paths, and the
+ * client's recovery calls lz_sandbox_stop for leftovers (FR-7).
+ *
+ * State Anchors are mounted inside podman's rootless namespace by
+ * re-executing the running lazaret binary as
+ *
+ *   podman unshare SELF __anchor mount -P PODMAN -i IMAGE
+ *       PATH UPPER WORK MERGED LOWER_EMPTY ...
+ *   podman unshare SELF __anchor umount -P PODMAN [-i IMAGE] -u DIR
+ *
+ * (src/cmd-anchor-helper.c over core/anchor-mount.h): the helper asks
+ * "podman image mount IMAGE" for the image root (podman inside unshare
+ * sees it is already in the namespace), picks each anchor's lower layer
+ * there and mounts the overlays idempotently. Start re-runs it every
+ * time: after "podman system migrate" the pause process and its mounts are
+ * gone and must be remade.
+ */
+#ifndef LZ_SANDBOX_H
+#define LZ_SANDBOX_H
+
+#include <stddef.h>
+
+#include "core/sandbox-argv.h"
+#include "core/util.h"
+
+#define LZ_SANDBOX_PODMAN_FALLBACK "/usr/bin/podman"
+#define LZ_SANDBOX_TIMEOUT_MS 120000
+
+struct lz_sandbox_ctx {
+	char *podman;		/* absolute path of podman */
+	char *self;		/* the lazaret binary run as "__anchor" */
+	int timeout_ms;		/* for each podman call */
+};
+
+/*
+ * Fills c. podman NULL: "podman" in $PATH, else /usr/bin/podman. self
+ * NULL: the running executable (/proc/self/exe resolved now, so a rebuilt
+ * binary is not picked up half-way). LZ_ENOTFOUND when podman is missing.
+ */
+int lz_sandbox_ctx_init(struct lz_sandbox_ctx *c, const char *podman,
+    const char *self, struct lz_err *err);
+void lz_sandbox_ctx_release(struct lz_sandbox_ctx *c);
+
+/*
+ * Starts Domain s->domain_id's sandbox: for every ANCHOR entry of s->plan,
+ * prepares its directories under domain_root (lz_anchor_prepare; the
+ * entry's source must be the anchor's merged directory) and mounts it,
+ * then runs "podman run -d" (sandbox-argv.h). *container_id gets the new
+ * container's ID (allocated). On failure everything made is undone with
+ * lz_sandbox_stop (whose own failure is appended to the message) and the
+ * message says why: a missing image gives "image 'X' not found; run
+ * scripts/setup.sh or set image = ... in the profile" (LZ_ENOTFOUND).
+ * A container of the same name left over makes podman fail: the caller
+ * recovers (lz_sandbox_stop) first.
+ */
+int lz_sandbox_start(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_spec *s, const char *domain_root,
+    char **container_id, struct lz_err *err);
+
+/*
+ * Tears Domain domain_id down, in FR-7's order: removes ("podman rm -f -t
+ * 0") every container labelled lazaret.domain=ID with role "sandbox" and
+ * the container named lz-ID (which a podman killed during "run" may have
+ * left unlabelled in storage), then those with role "sidecar", then any
+ * other with the label, then unmounts every anchor overlay under
+ * domain_root/anchors and, when image is not NULL, "podman image unmount"s
+ * it. Assumes nothing is gone: each step runs whatever happened before,
+ * and every step is tried even when an earlier one failed (the first
+ * failure is returned). Running it on a stopped Domain changes nothing
+ * and returns 0.
+ */
+int lz_sandbox_stop(const struct lz_sandbox_ctx *c, const char *domain_id,
+    const char *domain_root, const char *image, struct lz_err *err);
+
+struct lz_sandbox_entry {
+	char *id;
+	char *name;		/* first name, or "" */
+	char *role;		/* lazaret.role label, or "" */
+	char *state;		/* "running", "exited", "created", ... */
+};
+
+struct lz_sandbox_list {
+	struct lz_sandbox_entry *v;
+	size_t n;
+};
+#define LZ_SANDBOX_LIST_INIT { NULL, 0 }
+
+/*
+ * Lists the containers labelled lazaret.domain=domain_id ("podman ps -a
+ * --filter label=... --format json"), appended to out.
+ */
+int lz_sandbox_list(const struct lz_sandbox_ctx *c, const char *domain_id,
+    struct lz_sandbox_list *out, struct lz_err *err);
+/* Parses podman's "ps --format json" output (pure; unit-tested). */
+int lz_sandbox_list_parse(const char *json, struct lz_sandbox_list *out,
+    struct lz_err *err);
+void lz_sandbox_list_release(struct lz_sandbox_list *l);
+
+/*
+ * The anchor steps alone (start and stop call them): mount the ANCHOR
+ * entries of plan (prepared under domain_root) for image, or unmount
+ * every anchor under domain_root/anchors (and unmount image if not NULL).
+ */
+int lz_sandbox_anchors_mount(const struct lz_sandbox_ctx *c,
+    const struct lz_mountplan *plan, const char *domain_root,
+    const char *image, struct lz_err *err);
+int lz_sandbox_anchors_umount(const struct lz_sandbox_ctx *c,
+    const char *domain_root, const char *image, struct lz_err *err);
+
+#endif

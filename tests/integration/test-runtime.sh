@@ -1,0 +1,214 @@
+#!/bin/bash
+# test-runtime.sh: the Domain runtime end to end with real podman and runsc,
+# as the unprivileged test account: one command to a gVisor sandbox (DX-1),
+# exit status and separate streams, Git inside (DX-3, FR-3), Git Sentry
+# (SR-4), Ignored Workspace State (SR-13), State Anchors across restarts
+# (FR-4, DX-2), isolation (SR-3, SR-12), shared sandbox and teardown
+# (FR-2, FR-6), recovery after kill -9 (FR-7), a changed configuration, a
+# missing image. Under CI a missing podman or runsc is a failure.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v podman >/dev/null || ! command -v runsc >/dev/null; then
+	if [ "${CI:-}" = true ]; then
+		fail "podman and runsc are required"
+		finish
+		exit 1
+	fi
+	echo "runtime: 0 passed, 0 failed, 1 skipped (no podman/runsc)"
+	exit 0
+fi
+
+# podman keeps its storage under the account's real HOME and XDG
+# directories, so this test uses them (the test account is dedicated) and
+# removes what it made.
+export XDG_CONFIG_HOME=${XDG_CONFIG_HOME:-$HOME/.config}
+export XDG_DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share}
+mkdir -p "$XDG_CONFIG_HOME/lazaret"
+rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
+lz_cleanup_hooks+=("rm -f '$XDG_CONFIG_HOME/lazaret/config.ini'")
+proj=$LZ_TMP/my\ project
+lz_make_project "$proj"
+printf 'node_modules/\n/build/\n.env\n*.o\n' > "$proj/.gitignore"
+git -C "$proj" add .gitignore
+git -C "$proj" -c user.name=t -c user.email=t@example.invalid commit -qm ignore
+printf 'SECRET=host-only\n' > "$proj/.env"
+mkdir -p "$proj/build" && printf 'host build secret\n' > "$proj/build/secret"
+cd "$proj" || exit 1
+id=$("$LAZARET" domain show --json | jq -r .domain_id)
+rt=$XDG_RUNTIME_DIR/lazaret/$id
+droot=$XDG_DATA_HOME/lazaret/domains/$id
+
+leftovers() {
+	local n
+	n=$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)
+	[ "$n" = 0 ] || { echo "containers: $n"; return 1; }
+	[ ! -S "$rt/control.sock" ] || { echo "socket left"; return 1; }
+	! podman unshare grep -q "$droot/anchors" /proc/self/mountinfo ||
+	    { echo "anchor mounts left"; return 1; }
+}
+wait_gone() {
+	local i
+	for i in $(seq 1 150); do
+		leftovers >/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
+lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
+lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
+
+# DX-1: one command from a Git project to a process inside gVisor.
+run "$LAZARET" run -- sh -c 'dmesg | head -3; cat /proc/self/mountinfo | grep -c workspace'
+expect "DX-1: lazaret run reaches a gVisor sandbox" 0 "gVisor"
+expect_clean_stderr "first run"
+run "$LAZARET" run -- sh -c 'echo out; echo err >&2; exit 7'
+if [ "$LZ_RC" = 7 ] && [ "$LZ_OUT" = out ] && [ "$LZ_ERR" = err ]; then
+	pass "exit status and separate stdout/stderr"
+else
+	fail "exit status and separate stdout/stderr (rc $LZ_RC)"
+fi
+if [ "$(stat -c %a "$rt")" = 700 ] && [ "$(stat -c %a "$droot")" = 700 ]; then
+	pass "SR-10: runtime dir and Domain Root are 0700"
+else
+	fail "SR-10: runtime dir or Domain Root is not 0700"
+fi
+if wait_gone; then pass "FR-6: Domain torn down after the last session"
+else fail "FR-6: leftovers: $(leftovers)"; fi
+
+# A long session keeps the Domain up while others join (FR-2).
+"$LAZARET" run -- sleep 600 </dev/null >/dev/null 2>&1 &
+keeper=$!
+lz_cleanup_hooks+=("kill $keeper 2>/dev/null")
+for i in $(seq 1 100); do
+	"$LAZARET" ls --json 2>/dev/null | jq -e 'length == 1' >/dev/null && break
+	sleep 0.2
+done
+run "$LAZARET" ls
+expect "lazaret ls lists the running session" 0 "running +no .*sleep 600"
+run "$LAZARET" run -- sh -c 'echo shared > /tmp/fr2; pwd'
+expect "a command runs at /workspace" 0 "^/workspace$"
+run "$LAZARET" run -- cat /tmp/fr2
+expect "FR-2: concurrent sessions share one sandbox" 0 "^shared$"
+n=$(podman ps -q --filter "label=lazaret.domain=$id" | wc -l)
+[ "$n" = 1 ] && pass "FR-2: one container for the Domain" ||
+    fail "FR-2: $n containers for the Domain"
+mkdir -p "$proj/sub"
+run env -C "$proj/sub" "$LAZARET" run -- pwd
+expect "a run below the top level starts in the matching directory" 0 "^/workspace/sub$"
+
+# SR-3, SR-12: nothing of the host beyond the workspace; no host namespaces.
+run "$LAZARET" run -- sh -c "ls '$HOME' 2>&1; ls '$droot' 2>&1; grep -c '$USER' /etc/passwd"
+expect "SR-3: host home, Storage Root invisible" 1 "No such file or directory"
+ins=$(podman inspect --format '{{.HostConfig.CgroupnsMode}} {{.HostConfig.NetworkMode}} {{.HostConfig.PidMode}} {{.HostConfig.UTSMode}} {{.HostConfig.IpcMode}}' "lz-$id" 2>&1)
+if [[ $ins =~ private ]] && [[ $ins =~ none ]] && ! [[ $ins =~ host ]]; then
+	pass "SR-12: no host namespace joined ($ins)"
+else
+	fail "SR-12: podman inspect says: $ins"
+fi
+
+# DX-3, FR-3: Git works inside and both sides see each other's edits.
+run "$LAZARET" run -- sh -c 'git -c user.name=a -c user.email=a@example.invalid commit -q --allow-empty -m inside && git branch b1 && git tag t1 && git status --short | head -1; cat README'
+expect "DX-3: commit, branch, tag inside" 0 "demo"
+if [ "$(git -C "$proj" log -1 --format=%s)" = inside ] &&
+    git -C "$proj" rev-parse -q --verify refs/tags/t1 >/dev/null; then
+	pass "FR-3: the host sees the commit and the tag"
+else
+	fail "FR-3: the host does not see the commit made inside"
+fi
+echo "host edit" > "$proj/hostfile"
+run "$LAZARET" run -- cat hostfile
+expect "FR-3: a host edit is seen inside" 0 "^host edit$"
+
+# SR-4: Git Sentry.
+run "$LAZARET" run -- sh -c 'echo "[core] hooksPath = /tmp" >> .git/config'
+expect "SR-4: .git/config is read-only" 1 "Read-only|Permission denied"
+run "$LAZARET" run -- mv .git .git-moved
+expect "SR-4: .git cannot be renamed" 1 "busy|Permission|Operation not permitted"
+run "$LAZARET" run -- mv .git/hooks .git/hooks2
+expect "SR-4: .git/hooks cannot be renamed" 1 "busy|Permission|Operation not permitted"
+run "$LAZARET" run -- sh -c "printf '#!/bin/sh\ntouch $LZ_TMP/hook-ran\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; echo ok"
+git -C "$proj" -c user.name=t -c user.email=t@example.invalid commit -q --allow-empty -m host
+if [ ! -e "$LZ_TMP/hook-ran" ] && [ ! -e "$proj/.git/hooks/pre-commit" ]; then
+	pass "SR-4: a hook written inside never runs on the host"
+else
+	fail "SR-4: the host ran or sees a hook written inside"
+fi
+
+# SR-13: Git-ignored paths are the sandbox's own.
+run "$LAZARET" run -- sh -c 'cat .env; cat build/secret; mkdir -p node_modules/x && echo 1 > node_modules/x/f && echo made'
+if [[ $LZ_OUT == *made* ]] && [[ $LZ_OUT != *host-only* ]] && [[ $LZ_OUT != *"host build secret"* ]]; then
+	pass "SR-13: host-only ignored content invisible inside"
+else
+	fail "SR-13: ignored host content leaked or node_modules failed"
+fi
+[ ! -e "$proj/node_modules/x" ] && pass "SR-13: node_modules written inside is absent on the host" ||
+    fail "SR-13: node_modules/x reached the host"
+
+# FR-4, DX-2: State Anchors.
+run "$LAZARET" run -- sh -c 'printf "#!/bin/sh\necho mytool\n" > /usr/local/bin/mytool && chmod +x /usr/local/bin/mytool && rm /usr/bin/lesskey && useradd tester && echo done'
+expect "FR-4: install a tool, delete a base file, useradd" 0 "done"
+
+# FR-4: a real package installed with apt-get from a local repository
+# (no network), offered as a read-only volume.
+repo=$LZ_TMP/repo
+mkdir -p "$repo/pkg/DEBIAN" "$repo/pkg/usr/bin"
+printf '#!/bin/sh\necho hello from lzhello\n' > "$repo/pkg/usr/bin/lzhello"
+chmod 755 "$repo/pkg/usr/bin/lzhello"
+printf 'Package: lzhello\nVersion: 1.0\nArchitecture: all\nMaintainer: t <t@example.invalid>\nDescription: test package\n' > "$repo/pkg/DEBIAN/control"
+dpkg-deb --build --root-owner-group "$repo/pkg" "$repo/lzhello_1.0_all.deb" >/dev/null
+(cd "$repo" && dpkg-scanpackages --multiversion . /dev/null 2>/dev/null > Packages)
+chmod -R a+rX "$repo"
+[ -s "$repo/Packages" ] || fail "FR-4: could not build the local APT repository"
+
+# FR-7: kill -9 the coordinator during a session; the next run recovers.
+cpid=$(cat "$rt/coordinator.pid" 2>/dev/null)
+if [ -n "$cpid" ] && kill -9 "$cpid" 2>/dev/null; then
+	wait "$keeper" 2>/dev/null
+	pass "FR-7: coordinator killed with SIGKILL (pid $cpid)"
+else
+	fail "FR-7: no coordinator pid file in $rt"
+fi
+printf '[profile default]\nvolume = %s /repo ro\n' "$(printf %s "$repo" | sed 's/ /%20/g')" > "$XDG_CONFIG_HOME/lazaret/config.ini"
+chmod 600 "$XDG_CONFIG_HOME/lazaret/config.ini"
+run "$LAZARET" run -- sh -c 'echo "deb [trusted=yes] file:/repo ./" > /tmp/local.list && apt-get -o Dir::Etc::SourceList=/tmp/local.list -o Dir::Etc::SourceParts=- -o APT::Sandbox::User=root update >/dev/null 2>&1 && apt-get -o Dir::Etc::SourceList=/tmp/local.list -o Dir::Etc::SourceParts=- -o APT::Sandbox::User=root install -y lzhello >/dev/null 2>&1 && lzhello'
+expect "FR-4: apt-get install from a local repository" 0 "hello from lzhello"
+rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
+wait_gone || fail "teardown before the restart check: $(leftovers)"
+run "$LAZARET" run -- sh -c 'mytool; test -e /usr/bin/lesskey || echo lesskey-gone; id tester >/dev/null && echo tester-ok; ls node_modules/x; lzhello'
+if [[ $LZ_OUT == *mytool* ]] && [[ $LZ_OUT == *lesskey-gone* ]] &&
+    [[ $LZ_OUT == *tester-ok* ]] && [[ $LZ_OUT == *f* ]] &&
+    [[ $LZ_OUT == *"hello from lzhello"* ]]; then
+	pass "FR-7 + FR-4 + DX-2: recovered; tool, deletion, user, apt package and node_modules persist"
+else
+	fail "FR-7/FR-4: after recovery: $LZ_OUT"
+fi
+if wait_gone; then pass "FR-6/FR-7: nothing left after the recovered Domain ends"
+else fail "FR-7: leftovers: $(leftovers)"; fi
+
+# A changed configuration cannot join a running Domain.
+"$LAZARET" run -- sleep 600 </dev/null >/dev/null 2>&1 &
+keeper=$!
+lz_cleanup_hooks+=("kill $keeper 2>/dev/null")
+for i in $(seq 1 100); do
+	[ -S "$rt/control.sock" ] && break
+	sleep 0.2
+done
+printf '[profile default]\nescalation-timeout = 42\n' > "$XDG_CONFIG_HOME/lazaret/config.ini"
+chmod 600 "$XDG_CONFIG_HOME/lazaret/config.ini"
+run "$LAZARET" run -- true
+expect "a client with another configuration is refused" 6 "another configuration.*lazaret ls"
+rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
+kill "$keeper"; wait "$keeper" 2>/dev/null
+wait_gone || fail "teardown after SIGTERM of the last client: $(leftovers)"
+
+# A missing image: a clear error and nothing half-started.
+printf '[profile default]\nimage = localhost/lazaret/nope:1\n' > "$XDG_CONFIG_HOME/lazaret/config.ini"
+chmod 600 "$XDG_CONFIG_HOME/lazaret/config.ini"
+run "$LAZARET" run -- true
+expect "a missing image is a clear error" 1 "nope:1"
+if leftovers >/dev/null; then pass "nothing left after a failed start"
+else fail "leftovers after a failed start: $(leftovers)"; fi
+rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
+
+finish

@@ -1,0 +1,97 @@
+#!/bin/bash
+# test-terminal.sh: a raw terminal session seen from a real terminal (a
+# private tmux server): keys in, output out, window size, and the output
+# filter: OSC 52 clipboard writes, title changes and queries from the
+# sandbox never reach the outer terminal (tmux's buffer and pane title stay
+# unchanged); the terminal is left in cooked mode when the session ends and
+# when the client is killed.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+for t in podman runsc tmux; do
+	if ! command -v "$t" >/dev/null; then
+		[ "${CI:-}" = true ] && { fail "$t is required"; finish; exit 1; }
+		echo "terminal: 0 passed, 0 failed, 1 skipped (no $t)"
+		exit 0
+	fi
+done
+export XDG_CONFIG_HOME=${XDG_CONFIG_HOME:-$HOME/.config}
+export XDG_DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share}
+rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
+proj=$LZ_TMP/proj
+lz_make_project "$proj"
+id=$(cd "$proj" && "$LAZARET" domain show --json | jq -r .domain_id)
+droot=$XDG_DATA_HOME/lazaret/domains/$id
+sock=lz-term-$$
+tm() { tmux -L "$sock" -f /dev/null "$@"; }
+lz_cleanup_hooks+=("tmux -L $sock kill-server 2>/dev/null")
+lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
+lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
+
+# wait_for REGEX [SECONDS]: polls the pane until it matches.
+wait_for() {
+	local i n=$(( ${2:-60} * 20 ))
+	for i in $(seq 1 "$n"); do
+		tm capture-pane -p -t lz | grep -Eq -- "$1" && return 0
+		sleep 0.05
+	done
+	tm capture-pane -p -t lz | sed 's/^/  | /'
+	return 1
+}
+
+tm new-session -d -s lz -x 100 -y 30 -c "$proj" \
+    "bash --norc --noprofile"
+tm set-option -g set-clipboard on
+tm set-option -g allow-rename on
+tm set-option -g set-titles on
+tm rename-window -t lz keepme
+tm send-keys -t lz "stty -a | grep -o ' icanon'; $LAZARET run" Enter
+if wait_for 'root@lazaret:/workspace#' 60; then
+	pass "a terminal session opens a shell in the sandbox"
+else
+	fail "no sandbox prompt"
+fi
+tm send-keys -t lz "stty size; echo \$TERM" Enter
+wait_for '^30 100' 10 && pass "the pty has the terminal's size (30x100)" ||
+    fail "window size not passed"
+tm resize-window -t lz -x 90 -y 25
+sleep 0.3
+tm send-keys -t lz "stty size" Enter
+wait_for '^25 90' 10 && pass "a resize reaches the session" ||
+    fail "resize not propagated"
+tm send-keys -t lz "printf '\\033]52;c;cHduZWQ=\\a\\033]2;pwned-title\\a\\033]0;pwned2\\a\\033[6n\\033[c'; echo filtered-done" Enter
+wait_for '^filtered-done' 10 || fail "the printf did not finish"
+buf=$(tm show-buffer 2>/dev/null || true)
+title=$(tm display-message -p -t lz '#{pane_title} #{window_name}')
+if [ -z "$buf" ]; then
+	pass "OSC 52 never reached the outer terminal (tmux buffer empty)"
+else
+	fail "OSC 52 reached tmux: buffer '$buf'"
+fi
+if [[ $title != *pwned* ]]; then
+	pass "title changes were dropped ($title)"
+else
+	fail "a title change reached the outer terminal: $title"
+fi
+tm send-keys -t lz "exit" Enter
+wait_for '^ icanon' 30 && pass "the terminal is cooked again after exit" ||
+    fail "terminal not restored after exit"
+tm send-keys -t lz "clear; $LAZARET run" Enter
+wait_for 'root@lazaret:/workspace#' 60 || fail "no second prompt"
+cpid=$(tm display-message -p -t lz '#{pane_pid}')
+kpid=$(pgrep -P "$cpid" -x lazaret | head -1)
+if [ -n "$kpid" ]; then
+	kill -TERM "$kpid"
+	tm send-keys -t lz "stty -a | grep -o ' icanon'" Enter
+	wait_for '^ icanon' 30 && pass "SIGTERM to the client restores the terminal" ||
+	    fail "terminal not restored after SIGTERM"
+else
+	fail "could not find the lazaret client under the pane"
+fi
+for i in $(seq 1 100); do
+	[ "$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)" = 0 ] && break
+	sleep 0.2
+done
+[ "$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)" = 0 ] &&
+    pass "the Domain ends with its last session" || fail "container left"
+finish

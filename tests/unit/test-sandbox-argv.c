@@ -1,0 +1,348 @@
+/*
+ * test-sandbox-argv.c: the podman command lines of the Agent Sandbox:
+ * flag set and order, mounts in plan order, -v versus --mount with CSV
+ * quoting, environment passthrough, refusals; also the parser of "podman
+ * ps --format json" used by recovery.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/sandbox-argv.h"
+#include "core/sandbox.h"
+
+#define ID "0123456789abcdef"
+
+static const char *
+fake_env(const char *name)
+{
+	if (strcmp(name, "LANG") == 0)
+		return "C.UTF-8";
+	if (strcmp(name, "ODD") == 0)
+		return "a b=c\nd";
+	return NULL;
+}
+
+/* Index of the first token equal to s at or after from, or -1. */
+static long
+find(const struct lz_tokens *t, const char *s, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < t->n; i++) {
+		if (strcmp(t->v[i], s) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+static void
+spec_init(struct lz_sandbox_spec *s, struct lz_mountplan *mp,
+    struct lz_tokens *env)
+{
+	memset(s, 0, sizeof *s);
+	s->domain_id = ID;
+	s->runtime = "/usr/local/bin/lazaret-runsc";
+	s->image = "localhost/lazaret/base:bookworm";
+	s->plan = mp;
+	s->env = env;
+	s->getenv_fn = fake_env;
+}
+
+static void
+test_run_flags(void **state)
+{
+	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
+	struct lz_tokens env = LZ_TOKENS_INIT, t = LZ_TOKENS_INIT;
+	struct lz_sandbox_spec s;
+	struct lz_err e = LZ_ERR_INIT;
+	const char *want[] = { "/usr/bin/podman", "run", "-d", "--name",
+	    "lz-" ID, "--label", "lazaret.domain=" ID, "--label",
+	    "lazaret.role=sandbox", "--runtime", "/usr/local/bin/lazaret-runsc",
+	    "--pull=never", "--cgroupns=private", "--network=none",
+	    "--hostname", "lazaret", "--init" };
+	size_t i;
+
+	(void)state;
+	lz_tokens_push(&env, "LANG");
+	lz_tokens_push(&env, "UNSET");
+	lz_tokens_push(&env, "ODD");
+	lz_mountplan_add(&mp, LZ_MOUNT_BIND, "/home/u/proj", "/workspace", 0,
+	    "w");
+	spec_init(&s, &mp, &env);
+	s.term = "xterm-256color";
+	s.terminfo = "/run/lazaret/terminfo";
+	assert_int_equal(lz_sandbox_argv_run("/usr/bin/podman", &s, &t, &e),
+	    0);
+	for (i = 0; i < sizeof want / sizeof *want; i++)
+		assert_string_equal(t.v[i], want[i]);
+	assert_true(find(&t, "LANG=C.UTF-8", 0) > 0);
+	assert_true(find(&t, "ODD=a b=c\nd", 0) > 0);
+	assert_int_equal(find(&t, "UNSET", 0), -1);
+	assert_true(find(&t, "TERM=xterm-256color", 0) > 0);
+	assert_true(find(&t, "TERMINFO=/run/lazaret/terminfo", 0) > 0);
+	/* No host namespace, no added capability, no privilege. */
+	for (i = 0; i < t.n; i++) {
+		assert_null(strstr(t.v[i], "=host"));
+		assert_null(strstr(t.v[i], "--cap-add"));
+		assert_null(strstr(t.v[i], "--privileged"));
+		assert_null(strstr(t.v[i], "--pid"));
+		assert_null(strstr(t.v[i], "--ipc"));
+		assert_null(strstr(t.v[i], "--uts"));
+		assert_null(strstr(t.v[i], "--userns"));
+	}
+	/* The tail: workdir, image, the long-running init. */
+	assert_string_equal(t.v[t.n - 5], "-w");
+	assert_string_equal(t.v[t.n - 4], "/workspace");
+	assert_string_equal(t.v[t.n - 3], "localhost/lazaret/base:bookworm");
+	assert_string_equal(t.v[t.n - 2], "sleep");
+	assert_string_equal(t.v[t.n - 1], "infinity");
+	assert_null(t.v[t.n]);
+	lz_tokens_release(&t);
+	lz_tokens_release(&env);
+	lz_mountplan_release(&mp);
+}
+
+static void
+test_run_mounts_in_order(void **state)
+{
+	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_sandbox_spec s;
+	struct lz_err e = LZ_ERR_INIT;
+	long a, b, c, d, f;
+
+	(void)state;
+	lz_mountplan_add(&mp, LZ_MOUNT_BIND, "/home/u/my proj", "/workspace",
+	    0, "w");
+	lz_mountplan_add(&mp, LZ_MOUNT_BIND, "/home/u/my proj/.git",
+	    "/workspace/.git", 0, "g");
+	lz_mountplan_add(&mp, LZ_MOUNT_BIND, "/home/u/my proj/.git/config",
+	    "/workspace/.git/config", 1, "c");
+	lz_mountplan_add(&mp, LZ_MOUNT_TMPFS, NULL, "/workspace/.git/hooks", 0,
+	    "h");
+	lz_mountplan_add(&mp, LZ_MOUNT_ANCHOR, "/d/anchors/usr/merged", "/usr",
+	    1, "a");
+	spec_init(&s, &mp, NULL);
+	s.network = "container:lz-side";
+	assert_int_equal(lz_sandbox_argv_run("podman", &s, &t, &e), 0);
+	a = find(&t, "/home/u/my proj:/workspace", 0);
+	b = find(&t, "/home/u/my proj/.git:/workspace/.git", 0);
+	c = find(&t, "/home/u/my proj/.git/config:/workspace/.git/config:ro",
+	    0);
+	d = find(&t, "type=tmpfs,destination=/workspace/.git/hooks", 0);
+	/* An anchor is read-write whatever the plan says. */
+	f = find(&t, "/d/anchors/usr/merged:/usr", 0);
+	assert_true(a > 0 && b > a && c > b && d > c && f > d);
+	assert_string_equal(t.v[a - 1], "-v");
+	assert_string_equal(t.v[d - 1], "--mount");
+	assert_true(find(&t, "--network=container:lz-side", 0) > 0);
+	lz_tokens_release(&t);
+	lz_mountplan_release(&mp);
+}
+
+static void
+test_run_odd_paths(void **state)
+{
+	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_sandbox_spec s;
+	struct lz_err e = LZ_ERR_INIT;
+
+	(void)state;
+	lz_mountplan_add(&mp, LZ_MOUNT_BIND, "/h/a,b", "/workspace", 0, "w");
+	lz_mountplan_add(&mp, LZ_MOUNT_BIND, "/h/new\nline/.git/config",
+	    "/workspace/.git/config", 1, "c");
+	lz_mountplan_add(&mp, LZ_MOUNT_BIND, "/h/x:y\"q", "/v", 0, "v");
+	lz_mountplan_add(&mp, LZ_MOUNT_TMPFS, NULL, "/t,mp", 1, "t");
+	spec_init(&s, &mp, NULL);
+	assert_int_equal(lz_sandbox_argv_run("podman", &s, &t, &e), 0);
+	assert_true(find(&t, "type=bind,\"source=/h/a,b\","
+	    "destination=/workspace", 0) > 0);
+	assert_true(find(&t, "type=bind,\"source=/h/new\nline/.git/config\","
+	    "destination=/workspace/.git/config,ro", 0) > 0);
+	assert_true(find(&t, "type=bind,\"source=/h/x:y\"\"q\","
+	    "destination=/v", 0) > 0);
+	assert_true(find(&t, "type=tmpfs,\"destination=/t,mp\",ro", 0) > 0);
+	lz_tokens_release(&t);
+	lz_mountplan_release(&mp);
+}
+
+static void
+test_run_refusals(void **state)
+{
+	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
+	struct lz_tokens t = LZ_TOKENS_INIT, env = LZ_TOKENS_INIT;
+	struct lz_sandbox_spec s;
+	struct lz_err e = LZ_ERR_INIT;
+
+	(void)state;
+	spec_init(&s, &mp, NULL);
+	s.domain_id = "0123";
+	assert_int_equal(lz_sandbox_argv_run("podman", &s, &t, &e), LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "Domain ID"));
+	assert_int_equal(t.n, 0);
+	lz_err_release(&e);
+
+	lz_mountplan_add(&mp, LZ_MOUNT_BIND, "/h/cr\rhere", "/workspace", 0,
+	    "w");
+	spec_init(&s, &mp, NULL);
+	assert_int_equal(lz_sandbox_argv_run("podman", &s, &t, &e), LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "carriage return"));
+	assert_int_equal(t.n, 0);
+	assert_null(t.v);
+	lz_err_release(&e);
+	lz_mountplan_release(&mp);
+
+	lz_mountplan_add(&mp, LZ_MOUNT_BIND, "relative", "/workspace", 0, "w");
+	spec_init(&s, &mp, NULL);
+	assert_int_equal(lz_sandbox_argv_run("podman", &s, &t, &e), LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "not an absolute path"));
+	lz_err_release(&e);
+	lz_mountplan_release(&mp);
+
+	lz_tokens_push(&env, "LANG");
+	lz_tokens_push(&env, "BAD-NAME");
+	spec_init(&s, &mp, &env);
+	s.getenv_fn = fake_env;
+	assert_int_equal(lz_sandbox_argv_run("podman", &s, &t, &e), 0);
+	lz_tokens_release(&t);
+	s.getenv_fn = NULL;
+	/* A set variable with an invalid name is refused. */
+	setenv("BAD-NAME", "x", 1);
+	assert_int_equal(lz_sandbox_argv_run("podman", &s, &t, &e), LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "BAD-NAME"));
+	unsetenv("BAD-NAME");
+	lz_err_release(&e);
+	lz_tokens_release(&env);
+	s.runtime = "lazaret-runsc";
+	assert_int_equal(lz_sandbox_argv_run("podman", &s, &t, &e), LZ_EINVAL);
+	lz_err_release(&e);
+}
+
+static void
+test_exec(void **state)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT, env = LZ_TOKENS_INIT;
+	struct lz_sandbox_exec x;
+	struct lz_err e = LZ_ERR_INIT;
+	char *cmd[] = { "git", "status", "-s", NULL };
+	const char *want[] = { "podman", "exec", "-i", "-t", "--detach-keys=",
+	    "-w", "/workspace/sub", "-e", "TERM=xterm", "lz-" ID, "git",
+	    "status", "-s" };
+	size_t i;
+
+	(void)state;
+	memset(&x, 0, sizeof x);
+	x.domain_id = ID;
+	x.tty = 1;
+	x.cwd = "/workspace/sub";
+	lz_tokens_push(&env, "TERM=xterm");
+	x.env = &env;
+	x.argv = cmd;
+	assert_int_equal(lz_sandbox_argv_exec("podman", &x, &t, &e), 0);
+	assert_int_equal(t.n, sizeof want / sizeof *want);
+	for (i = 0; i < t.n; i++)
+		assert_string_equal(t.v[i], want[i]);
+	lz_tokens_release(&t);
+
+	x.tty = 0;
+	x.cwd = NULL;
+	x.env = NULL;
+	assert_int_equal(lz_sandbox_argv_exec("podman", &x, &t, &e), 0);
+	assert_string_equal(t.v[2], "-i");
+	assert_string_equal(t.v[3], "-w");
+	assert_string_equal(t.v[4], "/workspace");
+	assert_string_equal(t.v[5], "lz-" ID);
+	lz_tokens_release(&t);
+
+	lz_tokens_release(&env);
+	lz_tokens_push(&env, "NOEQUALS");
+	x.env = &env;
+	assert_int_equal(lz_sandbox_argv_exec("podman", &x, &t, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	x.env = NULL;
+	x.cwd = "rel";
+	assert_int_equal(lz_sandbox_argv_exec("podman", &x, &t, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	x.cwd = NULL;
+	cmd[0] = NULL;
+	assert_int_equal(lz_sandbox_argv_exec("podman", &x, &t, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(t.n, 0);
+	lz_tokens_release(&env);
+}
+
+static void
+test_csv_field(void **state)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(lz_sandbox_csv_field(&b, "source=/a b", &e), 0);
+	assert_string_equal(b.buf, "source=/a b");
+	lz_buf_reset(&b);
+	assert_int_equal(lz_sandbox_csv_field(&b, " lead", &e), 0);
+	assert_string_equal(b.buf, "\" lead\"");
+	lz_buf_reset(&b);
+	assert_int_equal(lz_sandbox_csv_field(&b, "a\"b,c", &e), 0);
+	assert_string_equal(b.buf, "\"a\"\"b,c\"");
+	lz_buf_release(&b);
+	assert_true(lz_sandbox_env_name_valid("_A1"));
+	assert_false(lz_sandbox_env_name_valid("1A"));
+	assert_false(lz_sandbox_env_name_valid(""));
+	assert_false(lz_sandbox_env_name_valid("A*"));
+}
+
+static void
+test_list_parse(void **state)
+{
+	struct lz_sandbox_list l = LZ_SANDBOX_LIST_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	const char *json = "[ { \"Id\": \"abc\", \"Names\": [ \"lz-" ID "\" ],"
+	    " \"State\": \"running\", \"Labels\": { \"lazaret.domain\": \""
+	    ID "\", \"lazaret.role\": \"sandbox\" } },"
+	    " { \"Id\": \"def\", \"State\": \"created\", \"Labels\": null } ]";
+
+	(void)state;
+	assert_int_equal(lz_sandbox_list_parse(json, &l, &e), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0].id, "abc");
+	assert_string_equal(l.v[0].name, "lz-" ID);
+	assert_string_equal(l.v[0].role, "sandbox");
+	assert_string_equal(l.v[0].state, "running");
+	assert_string_equal(l.v[1].role, "");
+	assert_string_equal(l.v[1].name, "");
+	lz_sandbox_list_release(&l);
+	assert_int_equal(lz_sandbox_list_parse("\n", &l, &e), 0);
+	assert_int_equal(lz_sandbox_list_parse("[]", &l, &e), 0);
+	assert_int_equal(l.n, 0);
+	assert_int_equal(lz_sandbox_list_parse("{", &l, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(lz_sandbox_list_parse("[{\"Names\":[]}]", &l, &e),
+	    LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "no Id"));
+	lz_err_release(&e);
+	lz_sandbox_list_release(&l);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run_flags),
+		cmocka_unit_test(test_run_mounts_in_order),
+		cmocka_unit_test(test_run_odd_paths),
+		cmocka_unit_test(test_run_refusals),
+		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_csv_field),
+		cmocka_unit_test(test_list_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

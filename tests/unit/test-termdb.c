@@ -1,0 +1,220 @@
+/*
+ * test-termdb.c: terminfo lookup in ncurses' order with a controlled
+ * environment (fake TERMINFO, HOME and TERMINFO_DIRS trees, both
+ * layouts), the real /usr/share/terminfo/x/xterm, unsafe names refused,
+ * and installation into a fresh directory.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "termdb/termdb.h"
+
+static char base[] = "/tmp/lz-test-termdb-XXXXXX";
+static const char *env_terminfo, *env_home, *env_dirs;
+
+static const char *
+fake_get(const char *name)
+{
+	if (strcmp(name, "TERMINFO") == 0)
+		return env_terminfo;
+	if (strcmp(name, "HOME") == 0)
+		return env_home;
+	if (strcmp(name, "TERMINFO_DIRS") == 0)
+		return env_dirs;
+	return NULL;
+}
+
+static void
+put(const char *rel, const char *text)
+{
+	char path[512], *p;
+	FILE *fp;
+
+	snprintf(path, sizeof path, "%s/%s", base, rel);
+	for (p = path + strlen(base) + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	return mkdtemp(base) == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	char *argv[] = { "rm", "-rf", base, NULL };
+	int status;
+	pid_t pid = fork();
+
+	(void)state;
+	if (pid == 0) {
+		execv("/bin/rm", argv);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	return 0;
+}
+
+static void
+expect(const char *term, const char *suffix)
+{
+	struct lz_err e = LZ_ERR_INIT;
+	char *path = NULL, want[512];
+
+	if (lz_termdb_find(term, fake_get, &path, &e) != 0)
+		fail_msg("find '%s': %s", term, e.msg);
+	snprintf(want, sizeof want, "%s/%s", base, suffix);
+	assert_string_equal(path, want);
+	free(path);
+}
+
+static void
+test_order(void **state)
+{
+	char ti[512], home[512], dirs[1024];
+	struct lz_err e = LZ_ERR_INIT;
+	char *path = NULL;
+
+	(void)state;
+	put("ti/f/fake-term", "A");
+	put("home/.terminfo/66/fake-term", "B");
+	put("d1/f/fake-term", "C");
+	put("d2/66/only-d2", "D");
+	put("home/.terminfo/o/only-home", "E");
+	snprintf(ti, sizeof ti, "%s/ti", base);
+	snprintf(home, sizeof home, "%s/home", base);
+	snprintf(dirs, sizeof dirs, "%s/d1::%s/d2", base, base);
+	env_terminfo = ti;
+	env_home = home;
+	env_dirs = dirs;
+	expect("fake-term", "ti/f/fake-term");
+	env_terminfo = NULL;
+	expect("fake-term", "home/.terminfo/66/fake-term");
+	env_home = NULL;
+	expect("fake-term", "d1/f/fake-term");
+	/* The empty element stands for the system directories. */
+	expect("only-d2", "d2/66/only-d2");
+	env_home = home;
+	expect("only-home", "home/.terminfo/o/only-home");
+	assert_int_equal(lz_termdb_find("no-such-term-xyz", fake_get, &path,
+	    &e), LZ_ENOTFOUND);
+	assert_non_null(strstr(e.msg, "d1"));
+	assert_null(path);
+	lz_err_release(&e);
+	env_terminfo = env_home = env_dirs = NULL;
+}
+
+static void
+test_system(void **state)
+{
+	struct lz_err e = LZ_ERR_INIT;
+	char *path = NULL;
+	char dirs[600];
+
+	(void)state;
+	env_terminfo = env_home = env_dirs = NULL;
+	if (access("/usr/share/terminfo/x/xterm", R_OK) != 0 &&
+	    access("/lib/terminfo/x/xterm", R_OK) != 0)
+		skip();
+	assert_int_equal(lz_termdb_find("xterm", fake_get, &path, &e), 0);
+	assert_non_null(strstr(path, "/x/xterm"));
+	free(path);
+	/* An empty TERMINFO_DIRS element reaches them too. */
+	snprintf(dirs, sizeof dirs, "%s/nothing:", base);
+	env_dirs = dirs;
+	assert_int_equal(lz_termdb_find("xterm", fake_get, &path, &e), 0);
+	free(path);
+	env_dirs = NULL;
+}
+
+static void
+test_bad_names(void **state)
+{
+	static const char *const bad[] = {
+		"", ".", "..", "../../etc/passwd", "x/../y", ".hidden",
+		"a\nb",
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	};
+	struct lz_err e = LZ_ERR_INIT;
+	char *path = NULL;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_int_equal(lz_termdb_find(bad[i], fake_get, &path, &e),
+		    LZ_EINVAL);
+		assert_null(path);
+		assert_int_equal(lz_termdb_install("/dev/null", base, bad[i],
+		    &e), LZ_EINVAL);
+	}
+	assert_int_equal(lz_termdb_find(NULL, fake_get, &path, &e),
+	    LZ_EINVAL);
+	lz_err_release(&e);
+}
+
+static void
+test_install(void **state)
+{
+	struct lz_err e = LZ_ERR_INIT;
+	char src[512], dest[256], got[512];
+	struct stat st;
+	FILE *fp;
+	size_t n;
+
+	(void)state;
+	put("src/entry", "compiled bytes\001\002");
+	snprintf(src, sizeof src, "%s/src/entry", base);
+	snprintf(dest, sizeof dest, "%s/out/terminfo", base);
+	if (lz_termdb_install(src, dest, "xterm-256color", &e) != 0)
+		fail_msg("install: %s", e.msg);
+	snprintf(got, sizeof got, "%s/x/xterm-256color", dest);
+	assert_int_equal(stat(got, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_int_equal(stat(dest, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+	fp = fopen(got, "r");
+	n = fread(src, 1, sizeof src, fp);
+	fclose(fp);
+	assert_int_equal(n, 16);
+	assert_memory_equal(src, "compiled bytes\001\002", 16);
+	/* Again over the existing one; and a missing source fails. */
+	snprintf(src, sizeof src, "%s/src/entry", base);
+	assert_int_equal(lz_termdb_install(src, dest, "xterm-256color", &e),
+	    0);
+	assert_int_equal(lz_termdb_install("/nonexistent/x", dest, "x", &e),
+	    LZ_ESYS);
+	assert_non_null(strstr(e.msg, "/nonexistent/x"));
+	lz_err_release(&e);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_system),
+		cmocka_unit_test(test_bad_names),
+		cmocka_unit_test(test_install),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
