@@ -31,7 +31,7 @@ int lz_termdb_find(const char *term, const char *(*get)(const char *),
  * Copies the regular file src to dest_dir/<first char of term>/<term>,
  * mode 0644, through a temporary file and rename(2), so a reader never
  * sees half an entry. dest_dir and the letter directory are created 0755
- * when missing.
+ * when missing (the parent of dest_dir must exist).
  */
 int lz_termdb_install(const char *src, const char *dest_dir,
     const char *term, struct lz_err *err);

@@ -98,7 +98,7 @@ test_order(void **state)
 	put("ti/f/fake-term", "A");
 	put("home/.terminfo/66/fake-term", "B");
 	put("d1/f/fake-term", "C");
-	put("d2/66/only-d2", "D");
+	put("d2/6f/only-d2", "D");
 	put("home/.terminfo/o/only-home", "E");
 	snprintf(ti, sizeof ti, "%s/ti", base);
 	snprintf(home, sizeof home, "%s/home", base);
@@ -112,7 +112,7 @@ test_order(void **state)
 	env_home = NULL;
 	expect("fake-term", "d1/f/fake-term");
 	/* The empty element stands for the system directories. */
-	expect("only-d2", "d2/66/only-d2");
+	expect("only-d2", "d2/6f/only-d2");
 	env_home = home;
 	expect("only-home", "home/.terminfo/o/only-home");
 	assert_int_equal(lz_termdb_find("no-such-term-xyz", fake_get, &path,
@@ -183,7 +183,7 @@ test_install(void **state)
 	(void)state;
 	put("src/entry", "compiled bytes\001\002");
 	snprintf(src, sizeof src, "%s/src/entry", base);
-	snprintf(dest, sizeof dest, "%s/out/terminfo", base);
+	snprintf(dest, sizeof dest, "%s/terminfo", base);
 	if (lz_termdb_install(src, dest, "xterm-256color", &e) != 0)
 		fail_msg("install: %s", e.msg);
 	snprintf(got, sizeof got, "%s/x/xterm-256color", dest);

@@ -1,0 +1,463 @@
+/*
+ * ignored.c: the Ignored Workspace State of ignored.h: the libgit2 scan,
+ * the concrete .gitignore entries, the never-shrinking union with the
+ * Domain's record, and the storage and mount points behind each mount.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <git2.h>
+#include <jansson.h>
+
+#include "core/ignored.h"
+
+static int ig_is_rules(const char *p);
+static int ig_cmp(const void *a, const void *b);
+static void ig_add(struct lz_tokens *t, const char *p);
+static void ig_finish(struct lz_tokens *t);
+static char *ig_clean(const char *dir, const char *pat);
+static int ig_rules(git_repository *repo, const char *ws, const char *dir,
+    const char *file, struct lz_ignored *out, struct lz_err *err);
+static int ig_open(int dirfd, const char *name, int flags, mode_t mode);
+static int ig_make(int rootfd, const char *rel, int isdir, const char *what,
+    struct lz_err *err);
+
+/* 1 for ".gitignore" and "dir/.gitignore". */
+static int
+ig_is_rules(const char *p)
+{
+	size_t n = strlen(p);
+
+	return strcmp(p, ".gitignore") == 0 || (n > 11 &&
+	    strcmp(p + n - 11, "/.gitignore") == 0);
+}
+
+static int
+ig_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+ig_add(struct lz_tokens *t, const char *p)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		if (strcmp(t->v[i], p) == 0)
+			return;
+	}
+	lz_tokens_push(t, p);
+}
+
+/* Sorts and drops entries beneath a directory entry ("build/x"). */
+static void
+ig_finish(struct lz_tokens *t)
+{
+	size_t i, j, k, n;
+
+	if (t->n == 0)
+		return;
+	qsort(t->v, t->n, sizeof *t->v, ig_cmp);
+	for (i = 0, k = 0; i < t->n; i++) {
+		for (j = 0; j < k; j++) {
+			n = strlen(t->v[j]);
+			if (t->v[j][n - 1] == '/' &&
+			    strncmp(t->v[i], t->v[j], n) == 0)
+				break;
+		}
+		if (j < k) {
+			free(t->v[i]);
+			continue;
+		}
+		t->v[k++] = t->v[i];
+	}
+	t->n = k;
+	t->v[k] = NULL;
+}
+
+/*
+ * dir + pat as a clean relative path (keeping a trailing '/'), or NULL
+ * when it is empty, climbs with "..", or names .git.
+ */
+static char *
+ig_clean(const char *dir, const char *pat)
+{
+	struct lz_buf b = LZ_BUF_INIT, in = LZ_BUF_INIT;
+	const char *p, *e;
+	size_t n;
+	int isdir;
+
+	lz_buf_addf(&in, "%s%s", dir, pat);
+	isdir = in.len > 0 && in.buf[in.len - 1] == '/';
+	for (p = in.buf; *p != '\0'; p += n) {
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		e = strchr(p, '/');
+		n = e != NULL ? (size_t)(e - p) : strlen(p);
+		if ((n == 1 && p[0] == '.'))
+			continue;
+		if ((n == 2 && p[0] == '.' && p[1] == '.') ||
+		    (n == 4 && strncmp(p, ".git", 4) == 0))
+			goto bad;
+		if (b.len > 0)
+			lz_buf_addch(&b, '/');
+		lz_buf_add(&b, p, n);
+	}
+	if (b.len == 0)
+		goto bad;
+	if (isdir)
+		lz_buf_addch(&b, '/');
+	lz_buf_release(&in);
+	return lz_buf_detach(&b);
+bad:
+	lz_buf_release(&in);
+	lz_buf_release(&b);
+	return NULL;
+}
+
+/* The concrete entries of one rules file (dir: its directory, "" or "a/"). */
+static int
+ig_rules(git_repository *repo, const char *ws, const char *dir,
+    const char *file, struct lz_ignored *out, struct lz_err *err)
+{
+	char *path = lz_xasprintf("%s/%s", ws, file), *line = NULL, *rel;
+	char *check = NULL, *full = NULL;
+	size_t cap = 0, n;
+	ssize_t len;
+	struct stat st;
+	FILE *fp;
+	int ignored, isdir;
+
+	(void)err;
+	fp = fopen(path, "re");
+	if (fp == NULL) {
+		free(path);
+		return 0;	/* absent, or unreadable: git skips it too */
+	}
+	while ((len = getline(&line, &cap, fp)) >= 0) {
+		n = (size_t)len;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
+		    line[n - 1] == ' ' || line[n - 1] == '\t'))
+			n--;
+		line[n] = '\0';
+		if (n == 0 || line[0] == '#')
+			continue;
+		if (line[0] == '!' || strpbrk(line, "*?[\\") != NULL) {
+			lz_tokens_push(&out->uncovered, check = lz_xasprintf(
+			    "%s: %s", file, line));
+			free(check);
+			check = NULL;
+			continue;
+		}
+		rel = ig_clean(dir, line);
+		if (rel == NULL)
+			continue;
+		n = strlen(rel);
+		isdir = rel[n - 1] == '/';
+		full = lz_xasprintf("%s/%s", ws, rel);
+		if (!isdir && lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+			free(rel);
+			rel = lz_xasprintf("%s/", full + strlen(ws) + 1);
+		}
+		if (git_ignore_path_is_ignored(&ignored, repo, rel) == 0 &&
+		    ignored)
+			ig_add(&out->paths, rel);
+		free(full);
+		free(rel);
+		full = NULL;
+	}
+	free(line);
+	fclose(fp);
+	free(path);
+	return 0;
+}
+
+int
+lz_ignored_scan(const char *workspace, struct lz_ignored *out,
+    struct lz_err *err)
+{
+	git_repository *repo = NULL;
+	git_status_list *list = NULL;
+	git_index *index = NULL;
+	git_status_options o;
+	const git_status_entry *s;
+	const git_index_entry *ie;
+	const git_error *ge;
+	const char *p;
+	char *dir;
+	size_t i, n;
+	int rc = 0;
+
+	git_libgit2_init();
+	git_status_options_init(&o, GIT_STATUS_OPTIONS_VERSION);
+	o.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
+	o.flags = GIT_STATUS_OPT_INCLUDE_IGNORED |
+	    GIT_STATUS_OPT_INCLUDE_UNTRACKED |
+	    GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+	    GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	if (git_repository_open(&repo, workspace) != 0 ||
+	    git_status_list_new(&list, repo, &o) != 0 ||
+	    git_repository_index(&index, repo) != 0) {
+		ge = git_error_last();
+		rc = lz_err_set(err, LZ_EINVAL, "cannot list the ignored paths "
+		    "of '%s': %s", workspace, ge != NULL ? ge->message : "?");
+		goto out;
+	}
+	n = git_status_list_entrycount(list);
+	for (i = 0; i < n; i++) {
+		s = git_status_byindex(list, i);
+		if (s->index_to_workdir == NULL)
+			continue;
+		p = s->index_to_workdir->new_file.path;
+		if (s->status & GIT_STATUS_IGNORED) {
+			if ((dir = ig_clean("", p)) != NULL)
+				ig_add(&out->paths, dir);
+			free(dir);
+		} else if ((s->status & GIT_STATUS_WT_NEW) &&
+		    ig_is_rules(p)) {
+			dir = lz_xstrndup(p, strlen(p) - strlen(".gitignore"));
+			rc = ig_rules(repo, workspace, dir, p, out, err);
+			free(dir);
+		}
+	}
+	ig_rules(repo, workspace, "", ".git/info/exclude", out, err);
+	n = git_index_entrycount(index);
+	for (i = 0; i < n; i++) {
+		ie = git_index_get_byindex(index, i);
+		p = ie->path;
+		if (!ig_is_rules(p))
+			continue;
+		dir = lz_xstrndup(p, strlen(p) - 10);
+		rc = ig_rules(repo, workspace, dir, p, out, err);
+		free(dir);
+	}
+	ig_finish(&out->paths);
+out:
+	git_index_free(index);
+	git_status_list_free(list);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return rc;
+}
+
+int
+lz_ignored_merge(const char *domain_root, struct lz_ignored *ig,
+    struct lz_err *err)
+{
+	char *path = lz_xasprintf("%s/ignored.json", domain_root);
+	char *tmp = lz_xasprintf("%s/.ignored.json.tmp", domain_root);
+	json_t *arr = NULL, *v;
+	json_error_t je;
+	size_t i;
+	char *clean, *text = NULL;
+	int rc = 0, fd = -1, grew;
+
+	arr = json_load_file(path, 0, &je);
+	if (arr == NULL && access(path, F_OK) == 0) {
+		rc = lz_err_set(err, LZ_EINVAL, "cannot read '%s': %s (line "
+		    "%d); fix or remove it", path, je.text, je.line);
+		goto out;
+	}
+	if (arr != NULL && !json_is_array(arr)) {
+		rc = lz_err_set(err, LZ_EINVAL, "'%s' is not a JSON array of "
+		    "paths; fix or remove it", path);
+		goto out;
+	}
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v) || (clean = ig_clean("",
+		    json_string_value(v))) == NULL) {
+			rc = lz_err_set(err, LZ_EINVAL, "'%s': entry %zu is not "
+			    "a clean relative path", path, i);
+			goto out;
+		}
+		ig_add(&ig->paths, clean);
+		free(clean);
+	}
+	ig_finish(&ig->paths);
+	if (arr != NULL && ig->paths.n == json_array_size(arr)) {
+		/* Same set as recorded: nothing to write. */
+		for (i = 0; i < ig->paths.n; i++) {
+			if (strcmp(ig->paths.v[i], json_string_value(
+			    json_array_get(arr, i))) != 0)
+				break;
+		}
+		grew = i < ig->paths.n;
+	} else
+		grew = 1;
+	if (!grew)
+		goto out;
+	json_decref(arr);
+	arr = json_array();
+	for (i = 0; i < ig->paths.n; i++)
+		json_array_append_new(arr, json_string(ig->paths.v[i]));
+	text = json_dumps(arr, JSON_INDENT(1));
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
+	    write(fd, "\n", 1) != 1 || fsync(fd) != 0 || close(fd) != 0 ||
+	    rename(tmp, path) != 0) {
+		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s': %s", path,
+		    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp);
+	}
+	fd = -1;
+out:
+	free(text);
+	json_decref(arr);
+	free(path);
+	free(tmp);
+	return rc;
+}
+
+/* openat2 beneath dirfd, no symlinks anywhere; -1 and errno on failure. */
+static int
+ig_open(int dirfd, const char *name, int flags, mode_t mode)
+{
+	struct open_how how;
+
+	memset(&how, 0, sizeof how);
+	how.flags = (unsigned long long)(flags | O_CLOEXEC | O_NOFOLLOW);
+	how.mode = (flags & O_CREAT) ? mode : 0;
+	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+	return (int)syscall(SYS_openat2, dirfd, name, &how, sizeof how);
+}
+
+/* Makes rel (a directory, or an empty file) under rootfd, no symlinks. */
+static int
+ig_make(int rootfd, const char *rel, int isdir, const char *what,
+    struct lz_err *err)
+{
+	char *copy = lz_xstrdup(rel), *p = copy, *e;
+	int fd = dup(rootfd), next, rc = 0, last;
+	struct stat st;
+
+	while (p != NULL && *p != '\0') {
+		e = strchr(p, '/');
+		if (e != NULL)
+			*e = '\0';
+		last = e == NULL || e[1] == '\0';
+		if (last && !isdir)
+			next = ig_open(fd, p, O_RDONLY | O_CREAT, 0644);
+		else {
+			next = ig_open(fd, p, O_RDONLY | O_DIRECTORY, 0);
+			if (next < 0 && errno == ENOENT) {
+				if (mkdirat(fd, p, 0755) != 0 &&
+				    errno != EEXIST)
+					goto fail;
+				next = ig_open(fd, p, O_RDONLY | O_DIRECTORY,
+				    0);
+			}
+		}
+		if (next < 0)
+			goto fail;
+		close(fd);
+		fd = next;
+		p = e != NULL ? e + 1 : NULL;
+	}
+	if (fstat(fd, &st) != 0 || (isdir ? !S_ISDIR(st.st_mode) :
+	    !S_ISREG(st.st_mode)))
+		rc = lz_err_set(err, LZ_EUNSAFE, "%s '%s' is not a %s; move it "
+		    "away or remove it from the ignore rules", what, rel,
+		    isdir ? "directory" : "regular file");
+	goto out;
+fail:
+	if (errno == ENOSYS)
+		rc = lz_err_set(err, LZ_EUNSAFE, "cannot open '%s' safely: "
+		    "this kernel has no openat2(2) (Linux 5.6 or later needed)",
+		    rel);
+	else if (errno == ELOOP || errno == EXDEV || errno == ENOTDIR)
+		rc = lz_err_set(err, LZ_EUNSAFE, "%s '%s' passes through a "
+		    "symlink or a non-directory; Lazaret will not follow it",
+		    what, rel);
+	else
+		rc = lz_err_set(err, LZ_ESYS, "cannot create %s '%s': %s",
+		    what, rel, strerror(errno));
+out:
+	if (fd >= 0)
+		close(fd);
+	free(copy);
+	return rc;
+}
+
+int
+lz_ignored_prepare(const char *workspace, const char *domain_root,
+    const struct lz_ignored *ig, struct lz_mountplan *mp, struct lz_err *err)
+{
+	struct lz_buf enc = LZ_BUF_INIT;
+	char *src = NULL, *target = NULL;
+	const char *p;
+	size_t i, n;
+	int wfd = -1, dfd = -1, rc = 0, isdir;
+
+	if (ig->paths.n > LZ_IGNORED_MAX_MOUNTS)
+		return lz_err_set(err, LZ_EINVAL, "the workspace has %zu "
+		    "ignored paths to isolate, more than the %d mounts "
+		    "allowed; collapse them into a parent directory in "
+		    ".gitignore (e.g. 'out/' instead of 'out/a' and 'out/b'), "
+		    "or set ignored-isolation = off in the profile",
+		    ig->paths.n, LZ_IGNORED_MAX_MOUNTS);
+	wfd = open(workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	dfd = open(domain_root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (wfd < 0 || dfd < 0) {
+		rc = lz_err_set(err, LZ_ESYS, "cannot open '%s': %s",
+		    wfd < 0 ? workspace : domain_root, strerror(errno));
+		goto out;
+	}
+	if ((rc = ig_make(dfd, "ignored", 1, "Domain storage", err)) != 0)
+		goto out;
+	for (i = 0; i < ig->paths.n; i++) {
+		p = ig->paths.v[i];
+		n = strlen(p);
+		isdir = p[n - 1] == '/';
+		lz_buf_reset(&enc);
+		lz_buf_adds(&enc, "ignored/");
+		for (; n > (size_t)isdir; n--, p++) {
+			if (*p == '/')
+				lz_buf_adds(&enc, "%2F");
+			else if (*p == '%')
+				lz_buf_adds(&enc, "%25");
+			else
+				lz_buf_addch(&enc, *p);
+		}
+		p = ig->paths.v[i];
+		if ((rc = ig_make(dfd, enc.buf, isdir, "Domain storage",
+		    err)) != 0 || (rc = ig_make(wfd, p, isdir,
+		    "ignored path", err)) != 0)
+			goto out;
+		src = lz_xasprintf("%s/%s", domain_root, enc.buf);
+		target = lz_xasprintf("/workspace/%.*s", (int)(strlen(p) -
+		    (size_t)isdir), p);
+		lz_mountplan_add(mp, LZ_MOUNT_BIND, src, target, 0,
+		    "Ignored Workspace State (SR-13)");
+		free(src);
+		free(target);
+		src = target = NULL;
+	}
+out:
+	if (wfd >= 0)
+		close(wfd);
+	if (dfd >= 0)
+		close(dfd);
+	lz_buf_release(&enc);
+	return rc;
+}
+
+void
+lz_ignored_release(struct lz_ignored *ig)
+{
+	lz_tokens_release(&ig->paths);
+	lz_tokens_release(&ig->uncovered);
+}

@@ -1,0 +1,264 @@
+/*
+ * test-ignored.c: Ignored Workspace State (SR-13, FR-9) on real Git
+ * repositories in a temporary directory: ignored directories collapsed,
+ * concrete .gitignore entries covered even when absent, globs uncovered,
+ * nested .gitignore, the union that never shrinks, a symlinked path
+ * refused, and the mount cap.
+ */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/ignored.h"
+
+static char base[] = "/tmp/lz-test-ignored-XXXXXX";
+static char ws[256], root[256];
+
+static void
+run(char *const argv[])
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void
+put(const char *rel, const char *text)
+{
+	char path[512], *p;
+	FILE *fp;
+
+	snprintf(path, sizeof path, "%s/%s", ws, rel);
+	for (p = path + strlen(ws) + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static int
+has(const struct lz_tokens *t, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		if (strcmp(t->v[i], s) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+setup(void **state)
+{
+	char home[300];
+
+	(void)state;
+	if (mkdtemp(base) == NULL)
+		return -1;
+	snprintf(home, sizeof home, "%s/home", base);
+	mkdir(home, 0700);
+	setenv("HOME", home, 1);
+	setenv("XDG_CONFIG_HOME", home, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char *argv[] = { "rm", "-rf", base, NULL };
+
+	(void)state;
+	run(argv);
+	return 0;
+}
+
+static int
+fresh(void **state)
+{
+	char *rm[] = { "rm", "-rf", ws, root, NULL };
+	char *init[] = { "git", "init", "-q", ws, NULL };
+
+	(void)state;
+	snprintf(ws, sizeof ws, "%s/ws", base);
+	snprintf(root, sizeof root, "%s/domain", base);
+	run(rm);
+	run(init);
+	mkdir(root, 0700);
+	return 0;
+}
+
+static void
+scan(struct lz_ignored *ig)
+{
+	struct lz_err e = LZ_ERR_INIT;
+
+	if (lz_ignored_scan(ws, ig, &e) != 0)
+		fail_msg("scan: %s", e.msg);
+}
+
+static void
+test_scan(void **state)
+{
+	struct lz_ignored ig = LZ_IGNORED_INIT;
+
+	(void)state;
+	put(".gitignore", "node_modules/\n/build/\n.env\n*.o\n!keep.o\n"
+	    "# comment\n../escape\n.git/\n");
+	put("build/secret", "s");
+	put("a.o", "");
+	put("src/main.c", "int x;\n");
+	put("sub/.gitignore", "cache/\n");
+	put(".git/info/exclude", "/local-only/\n");
+	scan(&ig);
+	assert_true(has(&ig.paths, "node_modules/"));	/* absent */
+	assert_true(has(&ig.paths, "build/"));		/* collapsed */
+	assert_false(has(&ig.paths, "build/secret"));
+	assert_true(has(&ig.paths, ".env"));		/* a file */
+	assert_true(has(&ig.paths, "a.o"));		/* exists: reported */
+	assert_true(has(&ig.paths, "sub/cache/"));	/* nested rules */
+	assert_true(has(&ig.paths, "local-only/"));
+	assert_false(has(&ig.paths, "src/main.c"));
+	assert_true(has(&ig.uncovered, ".gitignore: *.o"));
+	assert_true(has(&ig.uncovered, ".gitignore: !keep.o"));
+	assert_int_equal(ig.paths.n, 6);
+	lz_ignored_release(&ig);
+}
+
+static void
+test_prepare_and_union(void **state)
+{
+	struct lz_ignored ig = LZ_IGNORED_INIT;
+	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	char p[512];
+	struct stat st;
+	size_t i;
+
+	(void)state;
+	put(".gitignore", "node_modules/\n.env\n/build/\n");
+	put("build/secret", "s");
+	scan(&ig);
+	assert_int_equal(lz_ignored_merge(root, &ig, &e), 0);
+	if (lz_ignored_prepare(ws, root, &ig, &mp, &e) != 0)
+		fail_msg("prepare: %s", e.msg);
+	assert_int_equal(mp.n, 3);
+	for (i = 0; i < mp.n; i++)
+		assert_int_equal(mp.v[i].readonly, 0);
+	assert_string_equal(mp.v[0].target, "/workspace/.env");
+	assert_string_equal(mp.v[1].target, "/workspace/build");
+	assert_string_equal(mp.v[2].target, "/workspace/node_modules");
+	snprintf(p, sizeof p, "%s/ignored/node_modules", root);
+	assert_string_equal(mp.v[2].source, p);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	snprintf(p, sizeof p, "%s/ignored/.env", root);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	/* Host mount points made: a directory and an empty file. */
+	snprintf(p, sizeof p, "%s/node_modules", ws);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	snprintf(p, sizeof p, "%s/.env", ws);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	lz_mountplan_release(&mp);
+	lz_ignored_release(&ig);
+
+	/* The sandbox empties .gitignore: the union keeps all three. */
+	put(".gitignore", "other/\n");
+	scan(&ig);
+	assert_false(has(&ig.paths, "node_modules/"));
+	assert_int_equal(lz_ignored_merge(root, &ig, &e), 0);
+	assert_true(has(&ig.paths, "node_modules/"));
+	assert_true(has(&ig.paths, ".env"));
+	assert_true(has(&ig.paths, "build/"));
+	assert_true(has(&ig.paths, "other/"));
+	lz_ignored_release(&ig);
+	/* And the record grew. */
+	memset(&ig, 0, sizeof ig);
+	assert_int_equal(lz_ignored_merge(root, &ig, &e), 0);
+	assert_int_equal(ig.paths.n, 4);
+	lz_ignored_release(&ig);
+}
+
+static void
+test_symlink_refused(void **state)
+{
+	struct lz_ignored ig = LZ_IGNORED_INIT;
+	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	char link[512];
+
+	(void)state;
+	put(".gitignore", "node_modules/\n");
+	snprintf(link, sizeof link, "%s/node_modules", ws);
+	assert_int_equal(symlink("/tmp", link), 0);
+	scan(&ig);
+	lz_tokens_push(&ig.paths, "node_modules/");
+	assert_int_equal(lz_ignored_prepare(ws, root, &ig, &mp, &e),
+	    LZ_EUNSAFE);
+	assert_non_null(strstr(e.msg, "symlink"));
+	assert_int_equal(mp.n, 0);
+	lz_err_release(&e);
+	lz_ignored_release(&ig);
+}
+
+static void
+test_cap(void **state)
+{
+	struct lz_ignored ig = LZ_IGNORED_INIT;
+	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	char name[32];
+	int i;
+
+	(void)state;
+	for (i = 0; i < LZ_IGNORED_MAX_MOUNTS + 1; i++) {
+		snprintf(name, sizeof name, "d%d/", i);
+		lz_tokens_push(&ig.paths, name);
+	}
+	assert_int_equal(lz_ignored_prepare(ws, root, &ig, &mp, &e),
+	    LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "65"));
+	assert_non_null(strstr(e.msg, "ignored-isolation = off"));
+	lz_err_release(&e);
+	lz_ignored_release(&ig);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_scan, fresh),
+		cmocka_unit_test_setup(test_prepare_and_union, fresh),
+		cmocka_unit_test_setup(test_symlink_refused, fresh),
+		cmocka_unit_test_setup(test_cap, fresh),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
