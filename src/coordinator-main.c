@@ -140,14 +140,8 @@ start(int ready_fd, struct lz_err *err)
 	rc = lz_spawn_find("podman", NULL, &lz_coord.podman, err);
 	if (rc != 0)
 		return lz_err_prefix(err, rc, "cannot start the sandbox");
-	/* Directories bound into the sandbox must exist before it starts. */
-	p = lz_xasprintf("%s/terminfo", d->runtime);
-	if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-		free(p);
-		return lz_err_set(err, LZ_ESYS, "cannot create terminfo dir: "
-		    "%s", strerror(errno));
-	}
-	lz_coord.terminfo = p;
+	/* Made (0700) with the other bound directories by lz_domain_up. */
+	lz_coord.terminfo = lz_xasprintf("%s/terminfo", d->runtime);
 	rc = lz_domain_up(&lz_coord.cfg, lz_coord.self, &lz_coord.container,
 	    err);
 	if (rc != 0)

@@ -100,7 +100,7 @@ expect "a run below the top level starts in the matching directory" 0 "^/workspa
 # SR-3, SR-12: nothing of the host beyond the workspace; no host namespaces.
 run "$LAZARET" run -- sh -c "ls '$HOME' 2>&1; ls '$droot' 2>&1; grep -c '$USER' /etc/passwd"
 expect "SR-3: host home, Storage Root invisible" 1 "No such file or directory"
-ins=$(podman inspect --format '{{.HostConfig.CgroupnsMode}} {{.HostConfig.NetworkMode}} {{.HostConfig.PidMode}} {{.HostConfig.UTSMode}} {{.HostConfig.IpcMode}}' "lz-$id" 2>&1)
+ins=$(podman inspect --format '{{.HostConfig.CgroupMode}} {{.HostConfig.NetworkMode}} {{.HostConfig.PidMode}} {{.HostConfig.UTSMode}} {{.HostConfig.IpcMode}}' "lz-$id" 2>&1)
 if [[ $ins =~ private ]] && [[ $ins =~ none ]] && ! [[ $ins =~ host ]]; then
 	pass "SR-12: no host namespace joined ($ins)"
 else
@@ -121,7 +121,7 @@ run "$LAZARET" run -- cat hostfile
 expect "FR-3: a host edit is seen inside" 0 "^host edit$"
 
 # SR-4: Git Sentry.
-run "$LAZARET" run -- sh -c 'echo "[core] hooksPath = /tmp" >> .git/config'
+run "$LAZARET" run -- sh -c 'echo "[core] hooksPath = /tmp" >> .git/config || exit 1'
 expect "SR-4: .git/config is read-only" 1 "Read-only|Permission denied"
 run "$LAZARET" run -- mv .git .git-moved
 expect "SR-4: .git cannot be renamed" 1 "busy|Permission|Operation not permitted"
