@@ -514,7 +514,9 @@ end:
                   Rng(ranc[r], 0, NS * MaxInst) && Rng(rcmd[r], 0, CMD_OTHER) && \
                   Rng(approver[r], 0, RULE) && Rng(rapp[r], 0, CMD_EDITED) && \
                   Rng(promptOn[r], 0, NS) && Rng(hc[r], 0, MaxInst) && \
-                  Rng(xcmd[r], 0, CMD_EDITED) && Rng(ran[r], 0, 2) && Rng(resultOf[r], 0, NR))
+                  Rng(xcmd[r], 0, CMD_EDITED) && Rng(ran[r], 0, 2) && Rng(resultOf[r], 0, NR) && \
+                  (outcome[r] == O_NONE || outcome[r] == O_COMPLETED || outcome[r] == O_DENIED || \
+                   outcome[r] == O_TIMEDOUT || outcome[r] == O_CANCELLED || outcome[r] == O_FAILED))
 ltl TypeOK { [] (Rng(coord, 0, MaxInst) && Rng(inst, 0, MaxInst) && Rng(trust, 0, MaxInst) &&
                  Rng(failures, 0, MaxFailures) && Rng(sdc, 0, MaxInst) && Rng(sbx, 0, MaxInst) &&
                  Rng(replays, 0, MaxReplays) && TypeS(1) && TypeS(2) && TypeR(1) && TypeR(2)) }

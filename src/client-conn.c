@@ -81,7 +81,7 @@ start_coordinator(const struct lz_client *c, const char *self, int lock_fd,
     struct lz_err *err)
 {
 	struct lz_buf msg = LZ_BUF_INIT;
-	char fdarg[16], buf[512], *log = NULL;
+	char fdarg[16], buf[512], *log = NULL, *nl;
 	struct pollfd pfd;
 	int ready[2] = { -1, -1 }, logfd = -1, rc = 0, waited = 0;
 	ssize_t n;
@@ -139,6 +139,15 @@ start_coordinator(const struct lz_client *c, const char *self, int lock_fd,
 		if (n <= 0)
 			break;
 		lz_buf_add(&msg, buf, (size_t)n);
+		/* "warning: ..." lines come first; show them as they come. */
+		while ((nl = strchr(msg.buf, '\n')) != NULL &&
+		    strncmp(msg.buf, "warning: ", 9) == 0) {
+			fprintf(stderr, "lazaret: %.*s\n", (int)(nl - msg.buf),
+			    msg.buf);
+			memmove(msg.buf, nl + 1, msg.len - (size_t)(nl + 1 -
+			    msg.buf) + 1);
+			msg.len -= (size_t)(nl + 1 - msg.buf);
+		}
 		if (msg.len >= 3 && strncmp(msg.buf, "ok\n", 3) == 0)
 			goto out;
 	}

@@ -128,7 +128,8 @@ static int
 start(int ready_fd, struct lz_err *err)
 {
 	struct lz_domain *d = &lz_coord.cfg.domain;
-	char *p;
+	struct lz_buf warn = LZ_BUF_INIT;
+	char *p, *line, *save = NULL;
 	int rc, fd;
 
 	lz_id_random(lz_coord.id, LZ_ID_COORDINATOR_BYTES);
@@ -143,7 +144,14 @@ start(int ready_fd, struct lz_err *err)
 	/* Made (0700) with the other bound directories by lz_domain_up. */
 	lz_coord.terminfo = lz_xasprintf("%s/terminfo", d->runtime);
 	rc = lz_domain_up(&lz_coord.cfg, lz_coord.self, &lz_coord.container,
-	    err);
+	    &warn, err);
+	/* Warnings go to the starting client, which shows them. */
+	for (line = strtok_r(warn.buf, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		fprintf(stderr, "coordinator: warning: %s\n", line);
+		dprintf(ready_fd, "warning: %s\n", line);
+	}
+	lz_buf_release(&warn);
 	if (rc != 0)
 		return rc;
 	fprintf(stderr, "coordinator %s: sandbox %s started\n", lz_coord.id,

@@ -43,13 +43,12 @@ make_control_dirs(const struct lz_client *c, struct lz_err *err)
 
 int
 lz_domain_up(const struct lz_client *c, const char *self, char **container,
-    struct lz_err *err)
+    struct lz_buf *warn, struct lz_err *err)
 {
 	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
 	struct lz_sandbox_ctx ctx;
 	struct lz_sandbox_spec spec;
 	struct lz_ignored ig;
-	struct lz_buf warn = LZ_BUF_INIT;
 	char *shim = NULL, *dir = NULL;
 	int rc, have_ctx = 0;
 
@@ -57,11 +56,9 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	rc = make_control_dirs(c, err);
 	if (rc != 0)
 		goto out;
-	rc = lz_mountplan_build(&mp, &c->domain, c->profile, &warn, err);
+	rc = lz_mountplan_build(&mp, &c->domain, c->profile, warn, err);
 	if (rc != 0)
 		goto out;
-	if (warn.len > 0)
-		fprintf(stderr, "lazaret: warning: %s\n", warn.buf);
 	if (c->profile->ignored_isolation) {
 		rc = lz_ignored_scan(c->domain.workspace, &ig, err);
 		if (rc == 0)
@@ -98,7 +95,6 @@ out:
 		lz_sandbox_ctx_release(&ctx);
 	lz_ignored_release(&ig);
 	lz_mountplan_release(&mp);
-	lz_buf_release(&warn);
 	free(shim);
 	free(dir);
 	return rc;

@@ -11,9 +11,13 @@
 
 #include "src/client-setup.h"
 
-/* self: this lazaret binary, re-executed inside podman's namespace. */
+/*
+ * self: this lazaret binary, re-executed inside podman's namespace. Lines
+ * the developer must read at launch (a core.hooksPath inside the
+ * workspace) are added to warnings.
+ */
 int lz_domain_up(const struct lz_client *c, const char *self,
-    char **container, struct lz_err *err);
+    char **container, struct lz_buf *warnings, struct lz_err *err);
 int lz_domain_down(const struct lz_client *c, const char *self,
     struct lz_err *err);
 

@@ -3,10 +3,45 @@
  * directory, fingerprint and effective policy.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
+#include "core/ignored.h"
 #include "src/out-domain.h"
 #include "src/out-profile.h"
+
+/* Git-ignored paths: what is isolated (SR-13) and what is not covered. */
+static void
+print_ignored(FILE *f, const struct lz_client *c)
+{
+	struct lz_ignored ig;
+	struct lz_buf b = LZ_BUF_INIT;
+	struct lz_err err = LZ_ERR_INIT;
+	size_t i;
+
+	if (!c->profile->ignored_isolation) {
+		fprintf(f, "  ignored paths       shared with the host "
+		    "(ignored-isolation = off, FR-9)\n");
+		return;
+	}
+	memset(&ig, 0, sizeof ig);
+	if (lz_ignored_scan(c->domain.workspace, &ig, &err) != 0) {
+		fprintf(f, "  ignored paths       cannot scan: %s\n", err.msg);
+		lz_err_release(&err);
+		return;
+	}
+	for (i = 0; i < ig.paths.n; i++)
+		lz_buf_addf(&b, "%s%s", i ? ", " : "", ig.paths.v[i]);
+	fprintf(f, "  ignored, isolated   %s\n", b.len ? b.buf : "(none)");
+	for (i = 0; i < ig.uncovered.n; i++)
+		fprintf(f, "  ignored, uncovered  %s (a pattern: files it "
+		    "matches later are shared with the host)\n",
+		    ig.uncovered.v[i]);
+	lz_buf_release(&b);
+	lz_ignored_release(&ig);
+}
+
+static void print_ignored(FILE *f, const struct lz_client *c);
 
 const char *
 lz_out_domain_state(const struct lz_client *c)
@@ -31,6 +66,7 @@ lz_out_domain(FILE *f, const struct lz_client *c)
 	    "(none: built-in defaults)");
 	fprintf(f, "  fingerprint         %s\n", c->fingerprint);
 	fprintf(f, "  state               %s\n", lz_out_domain_state(c));
+	print_ignored(f, c);
 	fprintf(f, "egress policy (longest prefix wins):\n");
 	lz_out_policy(f, c->profile);
 }
@@ -48,5 +84,25 @@ lz_out_domain_json(const struct lz_client *c)
 	    "fingerprint", c->fingerprint, "state", lz_out_domain_state(c),
 	    "policy", json_object_get(prof, "policy"));
 	json_decref(prof);
+	if (c->profile->ignored_isolation) {
+		struct lz_ignored ig;
+		json_t *a, *u;
+		size_t i;
+
+		memset(&ig, 0, sizeof ig);
+		if (lz_ignored_scan(c->domain.workspace, &ig, NULL) == 0) {
+			a = json_array();
+			u = json_array();
+			for (i = 0; i < ig.paths.n; i++)
+				json_array_append_new(a,
+				    json_string(ig.paths.v[i]));
+			for (i = 0; i < ig.uncovered.n; i++)
+				json_array_append_new(u,
+				    json_string(ig.uncovered.v[i]));
+			json_object_set_new(o, "ignored_isolated", a);
+			json_object_set_new(o, "ignored_uncovered", u);
+		}
+		lz_ignored_release(&ig);
+	}
 	return o;
 }

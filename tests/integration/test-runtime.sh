@@ -202,6 +202,19 @@ rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
 kill "$keeper"; wait "$keeper" 2>/dev/null
 wait_gone || fail "teardown after SIGTERM of the last client: $(leftovers)"
 
+# SR-4: hooks under a core.hooksPath inside the workspace (Husky) are
+# workspace content the sandbox could change: warned about and hidden.
+mkdir -p "$proj/.husky" && printf '#!/bin/sh\necho husky\n' > "$proj/.husky/pre-commit"
+git -C "$proj" config core.hooksPath .husky
+run "$LAZARET" run -- sh -c 'ls -A .husky | wc -l'
+if [ "$LZ_RC" = 0 ] && [[ $LZ_ERR == *core.hooksPath* ]] && [ "$LZ_OUT" = 0 ]; then
+	pass "SR-4: core.hooksPath inside the workspace: warned and hidden"
+else
+	fail "SR-4: core.hooksPath not warned about or not hidden (out '$LZ_OUT')"
+fi
+git -C "$proj" config --unset core.hooksPath
+wait_gone || fail "teardown after the hooksPath check: $(leftovers)"
+
 # A missing image: a clear error and nothing half-started.
 printf '[profile default]\nimage = localhost/lazaret/nope:1\n' > "$XDG_CONFIG_HOME/lazaret/config.ini"
 chmod 600 "$XDG_CONFIG_HOME/lazaret/config.ini"
