@@ -204,7 +204,7 @@ lz_session_open(struct lz_conn *c, json_t *req, struct lz_err *err)
 	struct lz_buf b = LZ_BUF_INIT;
 	struct winsize ws;
 	json_t *j;
-	int fds[3], rc;
+	int fds[3] = { -1, -1, -1 }, rc;
 
 	s = lz_xcalloc(1, sizeof *s);
 	s->tty = json_is_true(json_object_get(req, "tty"));
