@@ -26,7 +26,7 @@
 #define NS          2
 #define NR          2
 #define MaxFailures 1
-#define MaxAttach   2
+#define MaxReattach 1
 #define MaxReplays  1
 
 #define MaxInst   NS
@@ -44,7 +44,7 @@ mtype = {
   D_ABSENT, D_STARTING, D_RUNNING, D_STOPPING, D_RECOVERING, D_FAILED,
   S_IDLE, S_LAUNCHING, S_LIVE, S_ENDED,
   R_NONE, R_REJECTED, R_WAITING, R_SHOWN, R_APPROVED, R_RUNNING,
-  R_FINISHED, R_DELIVERED, R_DROPPED,
+  R_DELIVERED, R_DROPPED,
   O_NONE, O_COMPLETED, O_DENIED, O_TIMEDOUT, O_CANCELLED, O_FAILED
 };
 
@@ -64,6 +64,7 @@ mtype ss[NS + 1] = S_IDLE;
 bool  att[NS + 1];
 byte  gen[NS + 1];
 byte  sinst[NS + 1];
+byte  reattaches = 0;
 /* ---- Escalation Mailbox (written by the untrusted sandbox) ---- */
 bool  written[NR + 1];
 byte  mbox[NR + 1];
@@ -80,7 +81,6 @@ byte  promptOn[NR + 1];
 byte  hc[NR + 1];
 byte  xcmd[NR + 1];
 byte  ran[NR + 1];
-mtype outcome[NR + 1] = O_NONE;
 byte  resultOf[NR + 1];
 
 hidden byte k;   /* loop index inside one d_step; not part of the state */
@@ -90,7 +90,7 @@ hidden byte k;   /* loop index inside one d_step; not part of the state */
 /* ------------------------------------------------------------------ */
 #define Owner (coord != 0 && alive[coord])
 #define Active(x) ((x) == R_WAITING || (x) == R_SHOWN || (x) == R_APPROVED || \
-                   (x) == R_RUNNING || (x) == R_FINISHED)
+                   (x) == R_RUNNING)
 #define Live(s) (ss[s] == S_LAUNCHING || ss[s] == S_LIVE)
 
 #ifdef MUTANT_NO_CERT_CHECK
@@ -115,9 +115,26 @@ hidden byte k;   /* loop index inside one d_step; not part of the state */
                   rsess[r] >= 1 && rsess[r] <= NS && \
                   ss[rsess[r]] == S_LIVE && sinst[rsess[r]] == coord && AnchorOK(r))
 
+/* FR-5: the result record goes to the result path of request ID r, which
+ * only r's Escalation Client polls. */
+inline DeliverResult(r) {
+#ifdef MUTANT_RESULT_BY_SESSION
+  /* correlates by session: the result lands on the session's first request */
+  if :: rsess[1] == rsess[r] -> resultOf[1] = r
+     :: else -> resultOf[r] = r
+  fi
+#else
+  resultOf[r] = r
+#endif
+}
+
+/* The outcome o is decided and the result record (outcome o, exit status,
+ * output) is written at once to the result path of request ID r: the
+ * coordinator does both in one event-loop callback. */
 inline Finish(r, o) {
-  rst[r] = R_FINISHED; outcome[r] = o; approver[r] = 0; rapp[r] = 0;
-  promptOn[r] = 0; hc[r] = 0; xcmd[r] = 0
+  rst[r] = R_DELIVERED; approver[r] = 0; rapp[r] = 0;
+  promptOn[r] = 0; hc[r] = 0; xcmd[r] = 0;
+  DeliverResult(r)
 }
 
 inline KillAll() {
@@ -128,7 +145,6 @@ inline KillAll() {
   for (k : 1 .. NR) {
     if :: Active(rst[k]) -> rst[k] = R_DROPPED :: else -> skip fi;
     approver[k] = 0; rapp[k] = 0; promptOn[k] = 0; xcmd[k] = 0;
-    outcome[k] = O_NONE;
 #ifndef MUTANT_NO_PDEATHSIG
     hc[k] = 0;
 #endif
@@ -186,7 +202,7 @@ inline Publish() {
 
 inline Join(s) {
   ((ss[s] == S_IDLE || ss[s] == S_LAUNCHING) && dphase == D_RUNNING && Owner &&
-   gen[s] < MaxAttach) ->
+   gen[s] == 0) ->
   ss[s] = S_LIVE; att[s] = true; gen[s] = gen[s] + 1; sinst[s] = coord
 }
 
@@ -274,8 +290,8 @@ inline CliCrash(s) {
 }
 
 inline Reattach(s) {
-  (ss[s] == S_LIVE && !att[s] && dphase == D_RUNNING && Owner && gen[s] < MaxAttach) ->
-  att[s] = true; gen[s] = gen[s] + 1
+  (ss[s] == S_LIVE && !att[s] && dphase == D_RUNNING && Owner && reattaches < MaxReattach) ->
+  att[s] = true; gen[s] = gen[s] + 1; reattaches = reattaches + 1
 }
 
 inline SessionEnd(s) {
@@ -288,7 +304,7 @@ inline SessionEnd(s) {
 #ifndef MUTANT_NO_KILL_ON_END
           hc[k] = 0;
 #endif
-          xcmd[k] = 0; outcome[k] = O_NONE
+          xcmd[k] = 0
        :: else -> skip
     fi
   };
@@ -305,8 +321,8 @@ inline SessionEnd(s) {
 #define BadCert(c) ((c) == FORGED || (c) == OTHERDOM || (c) == CLIROLE || \
                     ((c) >= 1 && (c) + 1 <= sbx))
 #define OwnAnchor(cs) (sinst[cs] != 0 -> AnchorOf(cs, sinst[cs]) : 0)
-#define InCreds(cs, cc, ca) (((cc) == sbx && KnownAnchor(ca)) || \
-                             (BadCert(cc) && (ca) == OwnAnchor(cs)))
+#define InCreds(cs, cc, ca) (((cc) == sbx && KnownAnchor(ca) && ((cs) == 1 || (ca) == AnchorOf(cs, sbx))) || \
+                             (BadCert(cc) && (cs) == 1 && (ca) == OwnAnchor(cs)))
 #define Plausible(cs, cc, ca) ((cc) == sbx && (ca) == AnchorOf(cs, sbx))
 #define CmdOK(cs, cc, ca, cm) ((cm) == CMD_OTHER || \
                                ((cm) == CMD_RULE && Plausible(cs, cc, ca)))
@@ -421,19 +437,6 @@ inline Cancel(r) {
   Finish(r, O_CANCELLED)
 }
 
-inline DeliverResult(r) {
-  (rst[r] == R_FINISHED && dphase == D_RUNNING && Owner) ->
-  rst[r] = R_DELIVERED;
-#ifdef MUTANT_RESULT_BY_SESSION
-  /* correlates by session: the result lands on the session's first request */
-  if :: rsess[1] == rsess[r] -> resultOf[1] = r
-     :: else -> resultOf[r] = r
-  fi;
-#else
-  resultOf[r] = r;
-#endif
-  outcome[r] = O_NONE
-}
 
 /* ------------------------------------------------------------------ */
 /* Next: every action for every parameter value                        */
@@ -484,7 +487,6 @@ end:
   R1(CommandExit)
   R1(Timeout)
   R1(Cancel)
-  R1(DeliverResult)
   SR(Approve)
   SR(Edit)
   SR(Deny)
@@ -509,17 +511,15 @@ end:
 #define Idle (dphase == D_RUNNING && !Live(1) && !Live(2))
 
 #define Rng(v, lo, hi) ((v) >= (lo) && (v) <= (hi))
-#define TypeS(s) (Rng(gen[s], 0, MaxAttach) && Rng(sinst[s], 0, MaxInst))
+#define TypeS(s) (Rng(gen[s], 0, 1 + MaxReattach) && Rng(sinst[s], 0, MaxInst))
 #define TypeR(r) (Rng(mbox[r], 0, 1) && Rng(rsess[r], 0, NS) && Rng(rcert[r], 0, CLIROLE) && \
                   Rng(ranc[r], 0, NS * MaxInst) && Rng(rcmd[r], 0, CMD_OTHER) && \
                   Rng(approver[r], 0, RULE) && Rng(rapp[r], 0, CMD_EDITED) && \
                   Rng(promptOn[r], 0, NS) && Rng(hc[r], 0, MaxInst) && \
-                  Rng(xcmd[r], 0, CMD_EDITED) && Rng(ran[r], 0, 2) && Rng(resultOf[r], 0, NR) && \
-                  (outcome[r] == O_NONE || outcome[r] == O_COMPLETED || outcome[r] == O_DENIED || \
-                   outcome[r] == O_TIMEDOUT || outcome[r] == O_CANCELLED || outcome[r] == O_FAILED))
+                  Rng(xcmd[r], 0, CMD_EDITED) && Rng(ran[r], 0, 2) && Rng(resultOf[r], 0, NR))
 ltl TypeOK { [] (Rng(coord, 0, MaxInst) && Rng(inst, 0, MaxInst) && Rng(trust, 0, MaxInst) &&
                  Rng(failures, 0, MaxFailures) && Rng(sdc, 0, MaxInst) && Rng(sbx, 0, MaxInst) &&
-                 Rng(replays, 0, MaxReplays) && TypeS(1) && TypeS(2) && TypeR(1) && TypeR(2)) }
+                 Rng(replays, 0, MaxReplays) && Rng(reattaches, 0, MaxReattach) && TypeS(1) && TypeS(2) && TypeR(1) && TypeR(2)) }
 ltl NoUnapprovedExecution { [] (P_NoUnapprovedExecution(1) && P_NoUnapprovedExecution(2)) }
 ltl EditedRunsAsEdited { [] (P_EditedRunsAsEdited(1) && P_EditedRunsAsEdited(2)) }
 ltl ResultToRequester { [] (P_ResultToRequester(1) && P_ResultToRequester(2)) }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "src/client-setup.h"
+#include "src/cmd-opts.h"
 #include "src/cmd.h"
 #include "src/out-domain.h"
 
@@ -15,41 +16,30 @@ static int
 cmd_domain_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
+		LZ_CMD_OPTS_LONG,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *profile = NULL, *dir = NULL;
+	struct lz_cmd_opts o = { NULL, NULL, ctx->json, 0 };
 	struct lz_client c;
-	int ch, rc, json = ctx->json;
+	int ch, rc;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "p:C:h", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'p':
-			profile = optarg;
-			break;
-		case 'C':
-			dir = optarg;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			printf("usage: lazaret domain %s\n",
-			    lz_cmd_domain.usage);
-			return LZ_EXIT_OK;
-		default:
+	while ((ch = getopt_long(argc, argv, LZ_CMD_OPTS_SHORT, opts,
+	    NULL)) != -1) {
+		if (!lz_cmd_opts_take(&o, ch, optarg))
 			return lz_cmd_usage(&lz_cmd_domain);
-		}
+	}
+	if (o.help) {
+		printf("usage: lazaret domain %s\n", lz_cmd_domain.usage);
+		return LZ_EXIT_OK;
 	}
 	if (argc - optind != 1 || strcmp(argv[optind], "show") != 0)
 		return lz_cmd_usage(&lz_cmd_domain);
-	rc = lz_client_setup(&c, profile, dir, LZ_CLIENT_CONFIG |
+	rc = lz_client_setup(&c, o.profile, o.dir, LZ_CLIENT_CONFIG |
 	    LZ_CLIENT_DOMAIN);
 	if (rc != LZ_EXIT_OK)
 		return rc;
-	if (json)
+	if (o.json)
 		lz_client_print_json(lz_out_domain_json(&c));
 	else
 		lz_out_domain(stdout, &c);

@@ -8,54 +8,45 @@
 #include <time.h>
 
 #include "src/client-conn.h"
+#include "src/cmd-opts.h"
 #include "src/cmd.h"
 
 static int
 cmd_ls_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
+		LZ_CMD_OPTS_LONG,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct lz_cmd_opts o = { NULL, NULL, ctx->json, 0 };
 	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
 	struct lz_err err = LZ_ERR_INIT;
-	const char *profile = NULL, *dir = NULL;
 	struct lz_conn_client cc;
 	struct lz_client c;
 	struct lz_frame f;
 	json_t *j, *a, *s;
 	size_t i;
-	int ch, rc, json = ctx->json;
+	int ch, rc;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "p:C:h", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'p':
-			profile = optarg;
-			break;
-		case 'C':
-			dir = optarg;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			printf("usage: lazaret ls %s\n", lz_cmd_ls.usage);
-			return LZ_EXIT_OK;
-		default:
+	while ((ch = getopt_long(argc, argv, LZ_CMD_OPTS_SHORT, opts,
+	    NULL)) != -1) {
+		if (!lz_cmd_opts_take(&o, ch, optarg))
 			return lz_cmd_usage(&lz_cmd_ls);
-		}
+	}
+	if (o.help) {
+		printf("usage: lazaret ls %s\n", lz_cmd_ls.usage);
+		return LZ_EXIT_OK;
 	}
 	if (optind != argc)
 		return lz_cmd_usage(&lz_cmd_ls);
-	rc = lz_client_setup(&c, profile, dir, LZ_CLIENT_CONFIG |
+	rc = lz_client_setup(&c, o.profile, o.dir, LZ_CLIENT_CONFIG |
 	    LZ_CLIENT_DOMAIN);
 	if (rc != LZ_EXIT_OK)
 		return rc;
 	rc = lz_conn_open(&cc, &c, ctx->self, 0, &err);
 	if (rc == LZ_ENOTFOUND) {
-		if (json)
+		if (o.json)
 			printf("[]\n");
 		else
 			printf("no sessions: Domain %s is not running\n",
@@ -71,7 +62,7 @@ cmd_ls_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		rc = lz_conn_wait(&cc, &f, &payload, &err);
 	if (rc == 0 && (j = lz_frame_json(&f, &err)) != NULL) {
 		a = json_object_get(j, "sessions");
-		if (json)
+		if (o.json)
 			lz_client_print_json(json_incref(a));
 		else {
 			printf("%-12s %-8s %-4s %-8s %s\n", "SESSION", "STATE",

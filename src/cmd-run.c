@@ -15,6 +15,7 @@
 #include "src/client-conn.h"
 #include "src/client-session.h"
 #include "src/client-setup.h"
+#include "src/cmd-opts.h"
 #include "src/cmd.h"
 #include "src/out-domain.h"
 
@@ -91,28 +92,24 @@ static int
 cmd_run_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
+		LZ_CMD_OPTS_LONG,
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "tty", no_argument, NULL, 't' },
 		{ "no-tty", no_argument, NULL, 'T' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *profile = NULL, *dir = NULL;
+	struct lz_cmd_opts o = { NULL, NULL, ctx->json, 0 };
 	struct lz_client c;
 	struct lz_conn_client cc;
 	struct lz_err err = LZ_ERR_INIT;
-	int ch, rc, json = ctx->json, dry = 0, tty = -1;
+	int ch, rc, dry = 0, tty = -1;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+p:C:tTh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+" LZ_CMD_OPTS_SHORT "tT", opts,
+	    NULL)) != -1) {
+		if (lz_cmd_opts_take(&o, ch, optarg))
+			continue;
 		switch (ch) {
-		case 'p':
-			profile = optarg;
-			break;
-		case 'C':
-			dir = optarg;
-			break;
 		case 'n':
 			dry = 1;
 			break;
@@ -122,27 +119,25 @@ cmd_run_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		case 'T':
 			tty = 0;
 			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			printf("usage: lazaret run %s\n", lz_cmd_run.usage);
-			return LZ_EXIT_OK;
 		default:
 			return lz_cmd_usage(&lz_cmd_run);
 		}
 	}
-	if (json && !dry) {
+	if (o.help) {
+		printf("usage: lazaret run %s\n", lz_cmd_run.usage);
+		return LZ_EXIT_OK;
+	}
+	if (o.json && !dry) {
 		lz_cmd_error("run: --json goes with --dry-run (a session is "
 		    "a terminal, not data)");
 		return LZ_EXIT_USAGE;
 	}
-	rc = lz_client_setup(&c, profile, dir, LZ_CLIENT_CONFIG |
+	rc = lz_client_setup(&c, o.profile, o.dir, LZ_CLIENT_CONFIG |
 	    LZ_CLIENT_DOMAIN);
 	if (rc != LZ_EXIT_OK)
 		return rc;
 	if (dry) {
-		rc = print_plan(&c, argv + optind, argc - optind, json);
+		rc = print_plan(&c, argv + optind, argc - optind, o.json);
 		goto out;
 	}
 	/* A terminal session by default; a command keeps its streams. */

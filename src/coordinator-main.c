@@ -20,6 +20,7 @@
 
 #include "src/domain-sandbox.h"
 #include "core/spawn.h"
+#include "src/cmd-opts.h"
 #include "src/cmd.h"
 #include "src/coordinator.h"
 
@@ -176,33 +177,27 @@ static int
 cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
+		LZ_CMD_OPTS_LONG,
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct lz_cmd_opts o = { NULL, NULL, 0, 0 };
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_buf msg = LZ_BUF_INIT;
-	const char *profile = NULL, *dir = NULL;
 	int ch, rc, ready_fd = -1;
 
 	(void)ctx;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "p:C:", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'p':
-			profile = optarg;
-			break;
-		case 'C':
-			dir = optarg;
-			break;
-		case 'r':
-			ready_fd = atoi(optarg);
-			break;
-		default:
+	while ((ch = getopt_long(argc, argv, LZ_CMD_OPTS_SHORT, opts,
+	    NULL)) != -1) {
+		if (lz_cmd_opts_take(&o, ch, optarg))
+			continue;
+		if (ch != 'r')
 			return LZ_EXIT_USAGE;
-		}
+		ready_fd = atoi(optarg);
 	}
 	signal(SIGPIPE, SIG_IGN);
-	rc = lz_client_setup(&lz_coord.cfg, profile, dir, LZ_CLIENT_CONFIG |
+	rc = lz_client_setup(&lz_coord.cfg, o.profile, o.dir, LZ_CLIENT_CONFIG |
 	    LZ_CLIENT_DOMAIN);
 	if (rc != LZ_EXIT_OK) {
 		report(ready_fd, "error: the coordinator could not load the "

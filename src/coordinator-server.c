@@ -21,7 +21,6 @@ struct write_req {
 };
 
 static void on_connection(uv_stream_t *server, int status);
-static void on_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf);
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
 static void on_write(uv_write_t *req, int status);
 static void on_close(uv_handle_t *h);
@@ -83,11 +82,12 @@ on_connection(uv_stream_t *server, int status)
 		lz_coord_conn_close(c);
 		return;
 	}
-	uv_read_start((uv_stream_t *)&c->pipe, on_alloc, on_read);
+	uv_read_start((uv_stream_t *)&c->pipe, lz_coord_alloc, on_read);
 }
 
-static void
-on_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
+/* A read buffer for any of the coordinator's streams; on_read frees it. */
+void
+lz_coord_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 {
 	(void)h;
 	(void)hint;

@@ -28,7 +28,6 @@ static int spawn_child(struct lz_session *s, char *const *argv, int tty,
     struct winsize *ws, int fds[3], struct lz_err *err);
 static void start_reading(struct lz_session *s, uv_pipe_t *h, int fd,
     int is_err);
-static void on_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf);
 static void on_out(uv_stream_t *st, ssize_t n, const uv_buf_t *buf);
 static void on_stream_closed(uv_handle_t *h);
 static void maybe_finish(struct lz_session *s);
@@ -256,16 +255,7 @@ start_reading(struct lz_session *s, uv_pipe_t *h, int fd, int is_err)
 	}
 	s->open_streams++;
 	(void)is_err;	/* the handle itself tells stdout from stderr */
-	uv_read_start((uv_stream_t *)h, on_alloc, on_out);
-}
-
-static void
-on_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
-{
-	(void)h;
-	(void)hint;
-	buf->base = lz_xmalloc(65536);
-	buf->len = 65536;
+	uv_read_start((uv_stream_t *)h, lz_coord_alloc, on_out);
 }
 
 static void

@@ -78,6 +78,7 @@ struct lz_coord {
 extern struct lz_coord lz_coord;
 
 /* coordinator-server.c */
+void lz_coord_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf);
 int lz_coord_listen(struct lz_err *err);
 void lz_coord_send(struct lz_conn *c, struct lz_buf *frames);
 void lz_coord_conn_close(struct lz_conn *c);
