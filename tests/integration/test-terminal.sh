@@ -51,9 +51,12 @@ if wait_for 'root@lazaret:/workspace#' 60; then
 else
 	fail "no sandbox prompt"
 fi
-tm send-keys -t lz "stty size; echo \$TERM" Enter
+tm send-keys -t lz "stty size; echo \$TERM; ls \$TERMINFO/*/\$TERM && tput cols" Enter
 wait_for '^30 100' 10 && pass "the pty has the terminal's size (30x100)" ||
     fail "window size not passed"
+wait_for '^/run/lazaret/terminfo/[0-9a-z]+/[a-z]' 10 &&
+    pass "the host's terminfo entry for TERM is injected read-only" ||
+    fail "no injected terminfo entry for the host TERM"
 tm resize-window -t lz -x 90 -y 25
 sleep 0.3
 tm send-keys -t lz "stty size" Enter
