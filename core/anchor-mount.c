@@ -21,6 +21,7 @@
 #include "core/anchor-mount.h"
 
 static int	 parse_line(char *line, struct lz_mountinfo_entry *e);
+static int	 ns_root(const char *s);
 static void	 entry_release(struct lz_mountinfo_entry *e);
 static int	 read_file(const char *path, struct lz_buf *b);
 static int	 opt_safe(const char *path);
@@ -58,6 +59,21 @@ entry_release(struct lz_mountinfo_entry *e)
 	memset(e, 0, sizeof *e);
 }
 
+/* 1 for "TYPE:[NUMBER]", the root of an nsfs mount. */
+static int
+ns_root(const char *s)
+{
+	const char *p = s;
+
+	while (*p >= 'a' && *p <= 'z')
+		p++;
+	if (p == s || p[0] != ':' || p[1] != '[' || p[2] < '0' || p[2] > '9')
+		return 0;
+	for (p += 2; *p >= '0' && *p <= '9'; p++)
+		;
+	return p[0] == ']' && p[1] == '\0';
+}
+
 /*
  * "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=x"
  * Fields are separated by single spaces (spaces in paths are \040). Returns
@@ -93,7 +109,10 @@ parse_line(char *line, struct lz_mountinfo_entry *e)
 		else
 			e->parent = (unsigned)v;
 	}
-	if (f[3][0] != '/' || f[4][0] != '/')
+	/* A bound namespace file (nsfs) has a root like "net:[4026532288]":
+	 * every rootless podman with a running slirp4netns container has
+	 * one in its mount namespace. */
+	if ((f[3][0] != '/' && !ns_root(f[3])) || f[4][0] != '/')
 		return -1;
 	e->root = lz_mountinfo_unescape(f[3]);
 	e->mountpoint = lz_mountinfo_unescape(f[4]);

@@ -247,6 +247,61 @@ out:
 	return rc;
 }
 
+char *
+lz_sandbox_sidecar_name(const char *domain_id)
+{
+	return lz_xasprintf(LZ_SANDBOX_NAME_PREFIX "%s"
+	    LZ_SANDBOX_SIDECAR_SUFFIX, domain_id);
+}
+
+int
+lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
+    const char *image, const char *policy, struct lz_tokens *out,
+    struct lz_err *err)
+{
+	if (!id_valid(domain_id))
+		return lz_err_set(err, LZ_EINVAL, "invalid Domain ID '%s' (16 "
+		    "lower-case hex digits expected)", domain_id ? domain_id :
+		    "(none)");
+	if (podman == NULL || policy == NULL || policy[0] == '\0')
+		return lz_err_set(err, LZ_EINVAL, "incomplete sidecar "
+		    "specification (podman and policy are needed)");
+	lz_tokens_push(out, podman);
+	lz_tokens_push(out, "run");
+	lz_tokens_push(out, "-d");
+	lz_tokens_push(out, "--name");
+	pushf(out, LZ_SANDBOX_NAME_PREFIX "%s" LZ_SANDBOX_SIDECAR_SUFFIX,
+	    domain_id);
+	lz_tokens_push(out, "--label");
+	pushf(out, LZ_SANDBOX_LABEL_DOMAIN "=%s", domain_id);
+	lz_tokens_push(out, "--label");
+	lz_tokens_push(out, LZ_SANDBOX_LABEL_ROLE "=" LZ_SANDBOX_ROLE_SIDECAR);
+	lz_tokens_push(out, "--runtime");
+	lz_tokens_push(out, "crun");
+	lz_tokens_push(out, "--pull=never");
+	lz_tokens_push(out, "--network");
+	lz_tokens_push(out, "slirp4netns:allow_host_loopback=false,"
+	    "enable_ipv6=false");
+	lz_tokens_push(out, "--cap-drop");
+	lz_tokens_push(out, "all");
+	lz_tokens_push(out, "--cap-add");
+	lz_tokens_push(out, "NET_ADMIN");
+	lz_tokens_push(out, "--sysctl");
+	lz_tokens_push(out, "net.ipv6.conf.all.disable_ipv6=1");
+	lz_tokens_push(out, "--sysctl");
+	lz_tokens_push(out, "net.ipv6.conf.default.disable_ipv6=1");
+	lz_tokens_push(out, "--read-only");
+	lz_tokens_push(out, "--security-opt");
+	lz_tokens_push(out, "no-new-privileges");
+	lz_tokens_push(out, "--hostname");
+	lz_tokens_push(out, LZ_SANDBOX_HOSTNAME);
+	lz_tokens_push(out, "--entrypoint");
+	lz_tokens_push(out, LZ_SANDBOX_SIDECAR_PROGRAM);
+	lz_tokens_push(out, image != NULL ? image : LZ_SANDBOX_SIDECAR_IMAGE);
+	lz_tokens_push(out, policy);
+	return 0;
+}
+
 int
 lz_sandbox_argv_exec(const char *podman, const struct lz_sandbox_exec *x,
     struct lz_tokens *out, struct lz_err *err)

@@ -53,6 +53,9 @@
 #define LZ_SANDBOX_ROLE_SIDECAR "sidecar"
 #define LZ_SANDBOX_WORKDIR "/workspace"
 #define LZ_SANDBOX_HOSTNAME "lazaret"
+#define LZ_SANDBOX_SIDECAR_SUFFIX "-net"
+#define LZ_SANDBOX_SIDECAR_IMAGE "localhost/lazaret/netpolicy:" LZ_VERSION
+#define LZ_SANDBOX_SIDECAR_PROGRAM "/lazaret-netpolicy"
 
 /* What "podman run" of one Domain's sandbox needs; every string borrowed. */
 struct lz_sandbox_spec {
@@ -67,6 +70,18 @@ struct lz_sandbox_spec {
 	const char *term;		/* TERM inside, or NULL */
 	const char *terminfo;		/* TERMINFO inside, or NULL */
 	const char *network;		/* "--network" value; NULL: "none" */
+	/*
+	 * The Network Sidecar. netpolicy not NULL: lz_sandbox_start runs the
+	 * sidecar first, with this canonical policy text (netpolicy.h), waits
+	 * for its "ready <digest>", checks it, and gives the sandbox
+	 * "--network=container:<sidecar ID>" (network is then ignored).
+	 * netpolicy_sent, when not NULL, is the text actually passed (a test
+	 * hook that makes the digests differ). sidecar_image NULL:
+	 * LZ_SANDBOX_SIDECAR_IMAGE.
+	 */
+	const char *netpolicy;
+	const char *netpolicy_sent;
+	const char *sidecar_image;
 };
 
 /* What "podman exec" of one session needs; every string borrowed. */
@@ -80,6 +95,28 @@ struct lz_sandbox_exec {
 
 /* The container name "lz-<domain_id>" (allocated). */
 char *lz_sandbox_name(const char *domain_id);
+/* The sidecar's container name "lz-<domain_id>-net" (allocated). */
+char *lz_sandbox_sidecar_name(const char *domain_id);
+
+/*
+ * Builds the Network Sidecar's "podman run -d" into out (empty):
+ *
+ *   PODMAN run -d --name lz-ID-net --label lazaret.domain=ID
+ *     --label lazaret.role=sidecar --runtime crun --pull=never
+ *     --network slirp4netns:allow_host_loopback=false,enable_ipv6=false
+ *     --cap-drop all --cap-add NET_ADMIN
+ *     --sysctl net.ipv6.conf.all.disable_ipv6=1
+ *     --sysctl net.ipv6.conf.default.disable_ipv6=1
+ *     --read-only --security-opt no-new-privileges --hostname lazaret
+ *     --entrypoint /lazaret-netpolicy IMAGE POLICY-TEXT
+ *
+ * The policy travels as the program's one argument (visible in "podman
+ * inspect", which holds nothing secret). LZ_EINVAL for a bad Domain ID or
+ * an empty policy.
+ */
+int lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
+    const char *image, const char *policy, struct lz_tokens *out,
+    struct lz_err *err);
 
 /*
  * Builds "PODMAN run -d ..." (above) into out, which must be empty.

@@ -8,11 +8,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "core/anchor.h"
+#include "core/netpolicy.h"
 #include "core/sandbox.h"
 #include "core/spawn.h"
 
@@ -25,6 +27,15 @@ static int	 image_exists(const struct lz_sandbox_ctx *c, const char *image);
 static int	 remove_ids(const struct lz_sandbox_ctx *c,
 		     const struct lz_tokens *ids, struct lz_err *err);
 static char	*json_str(json_t *o, const char *key);
+static int	 take_id(struct lz_buf *out, char **id, const char *what,
+		     struct lz_err *err);
+static long	 now_ms(void);
+static int	 sidecar_run(const struct lz_sandbox_ctx *c,
+		     const struct lz_sandbox_spec *s, char **id,
+		     struct lz_err *err);
+static int	 sidecar_ready(const struct lz_sandbox_ctx *c,
+		     const struct lz_sandbox_spec *s, const char *id,
+		     struct lz_err *err);
 
 int
 lz_sandbox_ctx_init(struct lz_sandbox_ctx *c, const char *podman,
@@ -125,6 +136,8 @@ run_podman(const struct lz_sandbox_ctx *c, const struct lz_tokens *argv,
 
 	memset(&o, 0, sizeof o);
 	o.timeout_ms = c->timeout_ms;
+	/* Not the caller's directory: podman fails when it has gone. */
+	o.cwd = "/";
 	rc = lz_spawn_capture((const char *const *)argv->v, &o, res, err);
 	if (rc != 0)
 		return lz_err_prefix(err, rc, "%s", what);
@@ -148,6 +161,8 @@ image_exists(const struct lz_sandbox_ctx *c, const char *image)
 	lz_spawn_result_init(&res);
 	memset(&o, 0, sizeof o);
 	o.timeout_ms = c->timeout_ms;
+	/* Not the caller's directory: podman fails when it has gone. */
+	o.cwd = "/";
 	lz_tokens_push(&t, c->podman);
 	lz_tokens_push(&t, "image");
 	lz_tokens_push(&t, "exists");
@@ -250,37 +265,237 @@ out:
 	return rc;
 }
 
+/* The 64-hex container ID podman printed, taken from out. */
+static int
+take_id(struct lz_buf *out, char **id, const char *what, struct lz_err *err)
+{
+	size_t i;
+
+	trim(out);
+	for (i = 0; i < out->len; i++) {
+		if (strchr("0123456789abcdef", out->buf[i]) == NULL)
+			break;
+	}
+	if (out->len != 64 || i != out->len)
+		return lz_err_set(err, LZ_ESYS, "%s printed '%.80s', not a "
+		    "container ID", what, out->buf);
+	*id = lz_buf_detach(out);
+	return 0;
+}
+
+static long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* "podman run -d" of the Network Sidecar; *id gets its container ID. */
+static int
+sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
+    char **id, struct lz_err *err)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+	int rc;
+
+	lz_spawn_result_init(&res);
+	rc = lz_sandbox_argv_sidecar(c->podman, s->domain_id, s->sidecar_image,
+	    s->netpolicy_sent != NULL ? s->netpolicy_sent : s->netpolicy, &t,
+	    err);
+	if (rc == 0)
+		rc = run_podman(c, &t, &res, "podman run (network sidecar)",
+		    err);
+	if (rc == 0)
+		rc = take_id(&res.out, id, "podman run (network sidecar)", err);
+	else if (rc == LZ_ESYS && !image_exists(c, s->sidecar_image != NULL ?
+	    s->sidecar_image : LZ_SANDBOX_SIDECAR_IMAGE))
+		rc = lz_err_set(err, LZ_ENOTFOUND, "network sidecar image '%s' "
+		    "not found; run scripts/setup.sh", s->sidecar_image != NULL ?
+		    s->sidecar_image : LZ_SANDBOX_SIDECAR_IMAGE);
+	lz_spawn_result_release(&res);
+	lz_tokens_release(&t);
+	return rc;
+}
+
+int
+lz_sandbox_sidecar_check(const char *text, const char *id,
+    const char *domain_id, int *running, int *exit_code, struct lz_err *err)
+{
+	json_error_t je;
+	json_t *root, *o, *labels, *state, *v;
+	const char *got;
+	int rc = 0;
+
+	*running = 0;
+	*exit_code = -1;
+	if ((root = json_loads(text, 0, &je)) == NULL)
+		return lz_err_set(err, LZ_EINVAL, "cannot parse podman's "
+		    "inspect of the network sidecar: %s (line %d)", je.text,
+		    je.line);
+	o = json_array_get(root, 0);
+	v = json_object_get(o, "Id");
+	if (!json_is_string(v) || strcmp(json_string_value(v), id) != 0) {
+		rc = lz_err_set(err, LZ_EUNSAFE, "network sidecar '%.12s' is "
+		    "not the container Lazaret created (inspect gives ID "
+		    "'%.12s')", id, json_is_string(v) ? json_string_value(v) :
+		    "none");
+		goto out;
+	}
+	labels = json_object_get(json_object_get(o, "Config"), "Labels");
+	got = json_string_value(json_object_get(labels,
+	    LZ_SANDBOX_LABEL_DOMAIN));
+	if (got == NULL || strcmp(got, domain_id) != 0) {
+		rc = lz_err_set(err, LZ_EUNSAFE, "network sidecar '%.12s' "
+		    "carries Domain label '%s', not '%s'", id, got ? got :
+		    "(none)", domain_id);
+		goto out;
+	}
+	got = json_string_value(json_object_get(labels, LZ_SANDBOX_LABEL_ROLE));
+	if (got == NULL || strcmp(got, LZ_SANDBOX_ROLE_SIDECAR) != 0) {
+		rc = lz_err_set(err, LZ_EUNSAFE, "network sidecar '%.12s' "
+		    "carries role label '%s', not '" LZ_SANDBOX_ROLE_SIDECAR
+		    "'", id, got ? got : "(none)");
+		goto out;
+	}
+	state = json_object_get(o, "State");
+	*running = json_is_true(json_object_get(state, "Running"));
+	v = json_object_get(state, "ExitCode");
+	if (json_is_integer(v))
+		*exit_code = (int)json_integer_value(v);
+out:
+	json_decref(root);
+	return rc;
+}
+
+/*
+ * Waits for "ready <digest>" from the sidecar, then checks the digest and
+ * that the container is ours and still running.
+ */
+static int
+sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
+    const char *id, struct lz_err *err)
+{
+	struct lz_tokens logs = LZ_TOKENS_INIT, insp = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	char want[LZ_NETPOLICY_DIGEST_LEN + 1], got[LZ_NETPOLICY_DIGEST_LEN + 1];
+	const char *p;
+	char *text;
+	long deadline = now_ms() + LZ_SANDBOX_SIDECAR_READY_MS;
+	int rc, running, code, ready;
+
+	lz_spawn_result_init(&res);
+	if ((rc = lz_netpolicy_digest(s->netpolicy, strlen(s->netpolicy), want,
+	    err)) != 0)
+		goto out;
+	lz_tokens_push(&logs, c->podman);
+	lz_tokens_push(&logs, "logs");
+	lz_tokens_push(&logs, id);
+	lz_tokens_push(&insp, c->podman);
+	lz_tokens_push(&insp, "inspect");
+	lz_tokens_push(&insp, "--type");
+	lz_tokens_push(&insp, "container");
+	lz_tokens_push(&insp, "--format");
+	lz_tokens_push(&insp, "json");
+	lz_tokens_push(&insp, id);
+	for (;;) {
+		if ((rc = run_podman(c, &logs, &res, "podman logs (network "
+		    "sidecar)", err)) != 0)
+			goto out;
+		ready = 0;
+		for (p = res.out.buf; (p = strstr(p, "ready ")) != NULL; p++) {
+			if (p != res.out.buf && p[-1] != '\n')
+				continue;
+			if (strlen(p + 6) < LZ_NETPOLICY_DIGEST_LEN)
+				break;
+			memcpy(got, p + 6, LZ_NETPOLICY_DIGEST_LEN);
+			got[LZ_NETPOLICY_DIGEST_LEN] = '\0';
+			ready = 1;
+			break;
+		}
+		text = stderr_text(&res);
+		if ((rc = run_podman(c, &insp, &res, "podman inspect (network "
+		    "sidecar)", err)) != 0) {
+			free(text);
+			goto out;
+		}
+		rc = lz_sandbox_sidecar_check(res.out.buf, id, s->domain_id,
+		    &running, &code, err);
+		if (rc == 0 && ready && strcmp(got, want) != 0)
+			rc = lz_err_set(err, LZ_EUNSAFE, "network sidecar "
+			    "installed policy %.16s..., but Lazaret compiled "
+			    "%.16s...: the policy changed on its way; the "
+			    "sandbox is not started", got, want);
+		else if (rc == 0 && !running)
+			rc = lz_err_set(err, LZ_ESYS, "network sidecar exited "
+			    "(status %d) before the sandbox started: %s", code,
+			    text);
+		else if (rc == 0 && !ready && now_ms() > deadline)
+			rc = lz_err_set(err, -ETIMEDOUT, "network sidecar did "
+			    "not report ready within %d ms: %s",
+			    LZ_SANDBOX_SIDECAR_READY_MS, text);
+		free(text);
+		if (rc != 0 || ready)
+			goto out;
+		nanosleep(&pause, NULL);
+	}
+out:
+	lz_spawn_result_release(&res);
+	lz_tokens_release(&logs);
+	lz_tokens_release(&insp);
+	return rc;
+}
+
 int
 lz_sandbox_start(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
     char **container_id, struct lz_err *err)
 {
+	return lz_sandbox_start_net(c, s, domain_root, container_id, NULL,
+	    err);
+}
+
+int
+lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_spec *s, const char *domain_root,
+    char **container_id, char **sidecar_id, struct lz_err *err)
+{
 	struct lz_tokens t = LZ_TOKENS_INIT;
 	struct lz_spawn_result res;
 	struct lz_err undo = LZ_ERR_INIT;
-	size_t i;
+	struct lz_sandbox_spec net;
+	char *sid = NULL, *network = NULL;
 	int rc, have_image;
 
 	*container_id = NULL;
+	if (sidecar_id != NULL)
+		*sidecar_id = NULL;
 	lz_spawn_result_init(&res);
-	if ((rc = lz_sandbox_argv_run(c->podman, s, &t, err)) != 0)
-		goto out;
+	net = *s;
+	if (s->netpolicy != NULL) {
+		if ((rc = sidecar_run(c, s, &sid, err)) != 0)
+			goto fail;
+		if ((rc = sidecar_ready(c, s, sid, err)) != 0)
+			goto fail;
+		network = lz_xasprintf("container:%s", sid);
+		net.network = network;
+	}
+	if ((rc = lz_sandbox_argv_run(c->podman, &net, &t, err)) != 0)
+		goto fail;
 	if ((rc = lz_sandbox_anchors_mount(c, s->plan, domain_root, s->image,
 	    err)) != 0)
 		goto fail;
 	if ((rc = run_podman(c, &t, &res, "podman run", err)) != 0)
 		goto fail;
-	trim(&res.out);
-	for (i = 0; i < res.out.len; i++) {
-		if (strchr("0123456789abcdef", res.out.buf[i]) == NULL)
-			break;
-	}
-	if (res.out.len != 64 || i != res.out.len) {
-		rc = lz_err_set(err, LZ_ESYS, "podman run printed '%.80s', not "
-		    "a container ID", res.out.buf);
+	if ((rc = take_id(&res.out, container_id, "podman run", err)) != 0)
 		goto fail;
+	if (sidecar_id != NULL) {
+		*sidecar_id = sid;
+		sid = NULL;
 	}
-	*container_id = lz_buf_detach(&res.out);
 	goto out;
 fail:
 	if (!(have_image = image_exists(c, s->image)))
@@ -294,6 +509,8 @@ fail:
 		    err && err->msg ? err->msg : "sandbox start failed",
 		    undo.msg);
 out:
+	free(sid);
+	free(network);
 	lz_err_release(&undo);
 	lz_spawn_result_release(&res);
 	lz_tokens_release(&t);
@@ -352,8 +569,9 @@ lz_sandbox_stop(const struct lz_sandbox_ctx *c, const char *domain_id,
 		/* Its name too: a podman killed in "run" may leave it in
 		 * storage only, unlabelled (once: the same container twice
 		 * in one "rm" makes the second removal fail). */
-		if (k == 0) {
-			name = lz_sandbox_name(domain_id);
+		if (k < 2) {
+			name = k == 0 ? lz_sandbox_name(domain_id) :
+			    lz_sandbox_sidecar_name(domain_id);
 			for (i = 0; i < l.n; i++) {
 				if (strcmp(l.v[i].name, name) == 0)
 					break;

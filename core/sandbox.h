@@ -31,6 +31,7 @@
 
 #define LZ_SANDBOX_PODMAN_FALLBACK "/usr/bin/podman"
 #define LZ_SANDBOX_TIMEOUT_MS 120000
+#define LZ_SANDBOX_SIDECAR_READY_MS 15000	/* "ready" must come by then */
 
 struct lz_sandbox_ctx {
 	char *podman;		/* absolute path of podman */
@@ -62,6 +63,28 @@ void lz_sandbox_ctx_release(struct lz_sandbox_ctx *c);
 int lz_sandbox_start(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
     char **container_id, struct lz_err *err);
+/*
+ * lz_sandbox_start, also giving the Network Sidecar's container ID in
+ * *sidecar_id (NULL when s->netpolicy is NULL). With s->netpolicy the
+ * order is: sidecar "podman run -d", its readiness ("ready <digest>" in
+ * "podman logs", within LZ_SANDBOX_SIDECAR_READY_MS), the digest compared
+ * with the SHA-256 of s->netpolicy and the container checked ("podman
+ * inspect": the ID podman printed, labels lazaret.domain=ID and
+ * lazaret.role=sidecar, running); then the anchors and the sandbox with
+ * "--network=container:<sidecar ID>". A sidecar that exits, times out or
+ * reports another digest fails the start before the sandbox exists, and
+ * the message says why (with the sidecar's own error line).
+ */
+int lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_spec *s, const char *domain_root,
+    char **container_id, char **sidecar_id, struct lz_err *err);
+/*
+ * Checks podman's "inspect --format json" of the sidecar (pure): entry 0
+ * has Id id, the Domain and sidecar labels, and *running gets
+ * State.Running. LZ_EUNSAFE when the ID or a label differs.
+ */
+int lz_sandbox_sidecar_check(const char *inspect_json, const char *id,
+    const char *domain_id, int *running, int *exit_code, struct lz_err *err);
 
 /*
  * Tears Domain domain_id down, in FR-7's order: removes ("podman rm -f -t

@@ -9,7 +9,7 @@
  *  - one inline per TLA+ action, with the same name and parameters; each is
  *    "guard -> effect" and runs as ONE d_step, so one Spin transition is one
  *    TLA+ step (TLC's distinct-state count and Spin's stored-state count of
- *    the plain safety run are the same number);
+ *    the safety run, built with -DNO_ENV_STOP, are the same number);
  *  - the main loop offers every action for every parameter value, like the
  *    disjunction Next (existential choices of WriteRequest are enumerated);
  *  - one ltl block per TLA+ property, with the same name.
@@ -39,6 +39,7 @@
 #define CMD_EDITED 3
 #define RuleMatch(c) ((c) == CMD_RULE)
 #define RULE (NS + 1)
+#define AdversaryReq 1
 
 mtype = {
   D_ABSENT, D_STARTING, D_RUNNING, D_STOPPING, D_RECOVERING, D_FAILED,
@@ -62,7 +63,6 @@ byte  sbx = 0;
 /* ---- Client Sessions ---- */
 mtype ss[NS + 1] = S_IDLE;
 bool  att[NS + 1];
-byte  gen[NS + 1];
 byte  sinst[NS + 1];
 byte  reattaches = 0;
 /* ---- Escalation Mailbox (written by the untrusted sandbox) ---- */
@@ -82,6 +82,17 @@ byte  hc[NR + 1];
 byte  xcmd[NR + 1];
 byte  ran[NR + 1];
 byte  resultOf[NR + 1];
+
+/* Fairness mirror. TLA+: Spec has WF_vars(CoordStep): only the
+ * coordinator's own steps are fair; the developer, the CLIs, the sandbox,
+ * host commands and failures may stop acting at any time. Here: every
+ * environment action is guarded by ENV_ON, and EnvStop (the environment
+ * takes no further step) can happen at any time; the one process never
+ * stops while a coordinator step is enabled. The safety run is built with
+ * -DNO_ENV_STOP (stopping adds no reachable state of the TLA+ model), so
+ * its state count equals TLC's. */
+bool envStopped = false;
+#define ENV_ON (!envStopped)
 
 hidden byte k;   /* loop index inside one d_step; not part of the state */
 
@@ -157,7 +168,7 @@ inline KillAll() {
 /* Domain lifecycle                                                    */
 /* ------------------------------------------------------------------ */
 inline AcquireLock(s) {
-  (ss[s] == S_IDLE && dphase != D_RUNNING &&
+  ENV_ON && (ss[s] == S_IDLE && dphase != D_RUNNING &&
 #ifndef MUTANT_NO_LOCK
    coord == 0 &&
 #endif
@@ -201,9 +212,9 @@ inline Publish() {
 }
 
 inline Join(s) {
-  ((ss[s] == S_IDLE || ss[s] == S_LAUNCHING) && dphase == D_RUNNING && Owner &&
-   gen[s] == 0) ->
-  ss[s] = S_LIVE; att[s] = true; gen[s] = gen[s] + 1; sinst[s] = coord
+  ENV_ON && ((ss[s] == S_IDLE || ss[s] == S_LAUNCHING) && dphase == D_RUNNING && Owner &&
+   true) ->
+  ss[s] = S_LIVE; att[s] = true; sinst[s] = coord
 }
 
 inline Teardown() {
@@ -216,7 +227,7 @@ inline Teardown() {
 }
 
 inline DomainFail() {
-  ((dphase == D_STARTING || dphase == D_RUNNING) && Owner && failures < MaxFailures) ->
+  ENV_ON && ((dphase == D_STARTING || dphase == D_RUNNING) && Owner && failures < MaxFailures) ->
   failures = failures + 1;
   dphase = D_STOPPING;
   trust = 0;
@@ -224,7 +235,7 @@ inline DomainFail() {
 }
 
 inline CoordCrash() {
-  (Owner && failures < MaxFailures) ->
+  ENV_ON && (Owner && failures < MaxFailures) ->
   failures = failures + 1;
   alive[coord] = false;
   coord = 0;
@@ -278,24 +289,24 @@ inline DetachEffect(s) {
 }
 
 inline Detach(s) {
-  (ss[s] == S_LIVE && att[s]) ->
+  ENV_ON && (ss[s] == S_LIVE && att[s]) ->
   DetachEffect(s)
 }
 
 inline CliCrash(s) {
-  (ss[s] == S_LAUNCHING || (ss[s] == S_LIVE && att[s])) ->
+  ENV_ON && (ss[s] == S_LAUNCHING || (ss[s] == S_LIVE && att[s])) ->
   if :: ss[s] == S_LAUNCHING -> ss[s] = S_ENDED
      :: else -> DetachEffect(s)
   fi
 }
 
 inline Reattach(s) {
-  (ss[s] == S_LIVE && !att[s] && dphase == D_RUNNING && Owner && reattaches < MaxReattach) ->
-  att[s] = true; gen[s] = gen[s] + 1; reattaches = reattaches + 1
+  ENV_ON && (ss[s] == S_LIVE && !att[s] && dphase == D_RUNNING && Owner && reattaches < MaxReattach) ->
+  att[s] = true; reattaches = reattaches + 1
 }
 
 inline SessionEnd(s) {
-  (ss[s] == S_LIVE) ->
+  ENV_ON && (ss[s] == S_LIVE) ->
   ss[s] = S_ENDED;
   att[s] = false;
   for (k : 1 .. NR) {
@@ -318,7 +329,7 @@ inline SessionEnd(s) {
 #define KnownAnchor(a) ((a) == 0 || \
                         (sinst[1] != 0 && (a) == AnchorOf(1, sinst[1])) || \
                         (sinst[2] != 0 && (a) == AnchorOf(2, sinst[2])))
-#define BadCert(c) ((c) == FORGED || (c) == OTHERDOM || (c) == CLIROLE || \
+#define BadCert(c) ((c) == OTHERDOM || (c) == CLIROLE || \
                     ((c) >= 1 && (c) + 1 <= sbx))
 #define OwnAnchor(cs) (sinst[cs] != 0 -> AnchorOf(cs, sinst[cs]) : 0)
 #define InCreds(cs, cc, ca) (((cc) == sbx && KnownAnchor(ca) && ((cs) == 1 || (ca) == AnchorOf(cs, sbx))) || \
@@ -328,13 +339,15 @@ inline SessionEnd(s) {
                                ((cm) == CMD_RULE && Plausible(cs, cc, ca)))
 
 inline WriteRequest(r, cs, cc, ca, cm) {
-  (sbx != 0 && !written[r] && InCreds(cs, cc, ca) && CmdOK(cs, cc, ca, cm)) ->
+  ENV_ON && (sbx != 0 && !written[r] && InCreds(cs, cc, ca) && CmdOK(cs, cc, ca, cm) &&
+   (r == AdversaryReq || Plausible(cs, cc, ca))) ->
   written[r] = true; mbox[r] = 1;
   rsess[r] = cs; rcert[r] = cc; ranc[r] = ca; rcmd[r] = cm
 }
 
 inline Duplicate(r) {
-  (sbx != 0 && written[r] && mbox[r] == 0 && rsess[r] != 0 && replays < MaxReplays) ->
+  ENV_ON && (r == AdversaryReq && sbx != 0 && written[r] && mbox[r] == 0 && rsess[r] != 0 &&
+   replays < MaxReplays) ->
   mbox[r] = 1; replays = replays + 1
 }
 
@@ -381,17 +394,17 @@ inline ShowPrompt(r) {
                        promptOn[r] == s && att[s])
 
 inline Approve(s, r) {
-  Decider(s, r) ->
+  ENV_ON && Decider(s, r) ->
   rst[r] = R_APPROVED; approver[r] = s; rapp[r] = rcmd[r]; promptOn[r] = 0
 }
 
 inline Edit(s, r) {
-  Decider(s, r) ->
+  ENV_ON && Decider(s, r) ->
   rst[r] = R_APPROVED; approver[r] = s; rapp[r] = CMD_EDITED; promptOn[r] = 0
 }
 
 inline Deny(s, r) {
-  Decider(s, r) ->
+  ENV_ON && Decider(s, r) ->
   Finish(r, O_DENIED)
 }
 
@@ -412,12 +425,12 @@ inline Execute(r) {
 }
 
 inline SpawnFail(r) {
-  (rst[r] == R_APPROVED && dphase == D_RUNNING && Owner) ->
+  ENV_ON && (rst[r] == R_APPROVED && dphase == D_RUNNING && Owner) ->
   Finish(r, O_FAILED)
 }
 
 inline CommandExit(r) {
-  (rst[r] == R_RUNNING && dphase == D_RUNNING && Owner) ->
+  ENV_ON && (rst[r] == R_RUNNING && dphase == D_RUNNING && Owner) ->
   Finish(r, O_COMPLETED)
 }
 
@@ -432,66 +445,11 @@ inline Timeout(r) {
 }
 
 inline Cancel(r) {
-  ((rst[r] == R_WAITING || rst[r] == R_SHOWN || rst[r] == R_APPROVED ||
+  ENV_ON && ((rst[r] == R_WAITING || rst[r] == R_SHOWN || rst[r] == R_APPROVED ||
     rst[r] == R_RUNNING) && dphase == D_RUNNING && Owner && sbx != 0) ->
   Finish(r, O_CANCELLED)
 }
 
-
-/* ------------------------------------------------------------------ */
-/* Next: every action for every parameter value                        */
-/* ------------------------------------------------------------------ */
-#define S1(A)    :: d_step { A(1) } :: d_step { A(2) }
-#define R1(A)    :: d_step { A(1) } :: d_step { A(2) }
-#define SR(A)    :: d_step { A(1, 1) } :: d_step { A(1, 2) } \
-                 :: d_step { A(2, 1) } :: d_step { A(2, 2) }
-/* WriteRequest(r, cs, cc, ca, cm): cc in 0..CLIROLE, ca in 0..NS*MaxInst */
-#define W_CM(r, cs, cc, ca) :: d_step { WriteRequest(r, cs, cc, ca, CMD_RULE) } \
-                            :: d_step { WriteRequest(r, cs, cc, ca, CMD_OTHER) }
-#define W_CA(r, cs, cc) W_CM(r, cs, cc, 0) W_CM(r, cs, cc, 1) W_CM(r, cs, cc, 2) \
-                        W_CM(r, cs, cc, 3) W_CM(r, cs, cc, 4)
-#define W_CC(r, cs) W_CA(r, cs, 0) W_CA(r, cs, 1) W_CA(r, cs, 2) W_CA(r, cs, 3) \
-                    W_CA(r, cs, 4)
-#define W_CS(r) W_CC(r, 1) W_CC(r, 2)
-
-active proctype Lazaret()
-{
-end:
-  do
-  S1(AcquireLock)
-  S1(Join)
-  S1(Detach)
-  S1(CliCrash)
-  S1(Reattach)
-  S1(SessionEnd)
-  :: d_step { MountAnchor() }
-  :: d_step { StartSidecar() }
-  :: d_step { InstallPolicy() }
-  :: d_step { StartSandbox() }
-  :: d_step { Publish() }
-  :: d_step { Teardown() }
-  :: d_step { DomainFail() }
-  :: d_step { CoordCrash() }
-  :: d_step { StopSandbox() }
-  :: d_step { StopSidecar() }
-  :: d_step { UnmountAnchor() }
-  :: d_step { RecoveryDone() }
-  :: d_step { TeardownDone() }
-  W_CS(1)
-  W_CS(2)
-  R1(Duplicate)
-  R1(Verify)
-  R1(ShowPrompt)
-  R1(Execute)
-  R1(SpawnFail)
-  R1(CommandExit)
-  R1(Timeout)
-  R1(Cancel)
-  SR(Approve)
-  SR(Edit)
-  SR(Deny)
-  od
-}
 
 /* ------------------------------------------------------------------ */
 /* Properties: same names as in Lazaret.tla                            */
@@ -511,15 +469,102 @@ end:
 #define Idle (dphase == D_RUNNING && !Live(1) && !Live(2))
 
 #define Rng(v, lo, hi) ((v) >= (lo) && (v) <= (hi))
-#define TypeS(s) (Rng(gen[s], 0, 1 + MaxReattach) && Rng(sinst[s], 0, MaxInst))
+#define TypeS(s) (Rng(sinst[s], 0, MaxInst))
 #define TypeR(r) (Rng(mbox[r], 0, 1) && Rng(rsess[r], 0, NS) && Rng(rcert[r], 0, CLIROLE) && \
                   Rng(ranc[r], 0, NS * MaxInst) && Rng(rcmd[r], 0, CMD_OTHER) && \
                   Rng(approver[r], 0, RULE) && Rng(rapp[r], 0, CMD_EDITED) && \
                   Rng(promptOn[r], 0, NS) && Rng(hc[r], 0, MaxInst) && \
                   Rng(xcmd[r], 0, CMD_EDITED) && Rng(ran[r], 0, 2) && Rng(resultOf[r], 0, NR))
-ltl TypeOK { [] (Rng(coord, 0, MaxInst) && Rng(inst, 0, MaxInst) && Rng(trust, 0, MaxInst) &&
-                 Rng(failures, 0, MaxFailures) && Rng(sdc, 0, MaxInst) && Rng(sbx, 0, MaxInst) &&
-                 Rng(replays, 0, MaxReplays) && Rng(reattaches, 0, MaxReattach) && TypeS(1) && TypeS(2) && TypeR(1) && TypeR(2)) }
+#define TypeOK_P (Rng(coord, 0, MaxInst) && Rng(inst, 0, MaxInst) && Rng(trust, 0, MaxInst) && \
+          Rng(failures, 0, MaxFailures) && Rng(sdc, 0, MaxInst) && Rng(sbx, 0, MaxInst) && \
+          Rng(replays, 0, MaxReplays) && Rng(reattaches, 0, MaxReattach) && \
+          TypeS(1) && TypeS(2) && TypeR(1) && TypeR(2))
+#define P_SandboxOnlyAfterPolicy (sbx == 0 || (sdc == sbx && policy))
+#define P_RecoveryOrder ((sbx == 0 || sdc != 0) && (sdc == 0 || anc) && \
+          (dphase != D_ABSENT || (sbx == 0 && sdc == 0 && !anc)))
+
+inline CheckInvariants() {
+  assert(TypeOK_P);
+  assert(P_NoUnapprovedExecution(1) && P_NoUnapprovedExecution(2));
+  assert(P_EditedRunsAsEdited(1) && P_EditedRunsAsEdited(2));
+  assert(P_ResultToRequester(1) && P_ResultToRequester(2));
+  assert(P_PromptToOwner(1) && P_PromptToOwner(2));
+  assert(P_NoUnboundRequestShownOrRun(1) && P_NoUnboundRequestShownOrRun(2));
+  assert(P_SingleUse(1) && P_SingleUse(2));
+  assert(P_SingleOwner(1) && P_SingleOwner(2));
+  assert(P_SandboxOnlyAfterPolicy);
+  assert(P_RecoveryOrder);
+  assert(P_NoOrphanHostCommand(1) && P_NoOrphanHostCommand(2))
+}
+
+/* With -DASSERT_INVARIANTS every step ends by asserting every safety
+ * property (one exhaustive run checks them all; an assertion names its
+ * property). Without it the same properties are checked as ltl claims. */
+#ifdef ASSERT_INVARIANTS
+#define CHK ; CheckInvariants()
+#else
+#define CHK
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Next: every action for every parameter value                        */
+/* ------------------------------------------------------------------ */
+#define S1(A)    :: d_step { A(1) CHK } :: d_step { A(2) CHK }
+#define R1(A)    :: d_step { A(1) CHK } :: d_step { A(2) CHK }
+#define SR(A)    :: d_step { A(1, 1) CHK } :: d_step { A(1, 2) CHK } \
+                 :: d_step { A(2, 1) CHK } :: d_step { A(2, 2) CHK }
+/* WriteRequest(r, cs, cc, ca, cm): cc in 0..CLIROLE, ca in 0..NS*MaxInst */
+#define W_CM(r, cs, cc, ca) :: d_step { WriteRequest(r, cs, cc, ca, CMD_RULE) CHK } \
+                            :: d_step { WriteRequest(r, cs, cc, ca, CMD_OTHER) CHK }
+#define W_CA(r, cs, cc) W_CM(r, cs, cc, 0) W_CM(r, cs, cc, 1) W_CM(r, cs, cc, 2) \
+                        W_CM(r, cs, cc, 3) W_CM(r, cs, cc, 4)
+#define W_CC(r, cs) W_CA(r, cs, 0) W_CA(r, cs, 1) W_CA(r, cs, 2) W_CA(r, cs, 3) \
+                    W_CA(r, cs, 4)
+#define W_CS(r) W_CC(r, 1) W_CC(r, 2)
+
+active proctype Lazaret()
+{
+end:
+  do
+  S1(AcquireLock)
+  S1(Join)
+  S1(Detach)
+  S1(CliCrash)
+  S1(Reattach)
+  S1(SessionEnd)
+#ifndef NO_ENV_STOP
+  :: d_step { ENV_ON -> envStopped = true }
+#endif
+  :: d_step { MountAnchor() CHK }
+  :: d_step { StartSidecar() CHK }
+  :: d_step { InstallPolicy() CHK }
+  :: d_step { StartSandbox() CHK }
+  :: d_step { Publish() CHK }
+  :: d_step { Teardown() CHK }
+  :: d_step { DomainFail() CHK }
+  :: d_step { CoordCrash() CHK }
+  :: d_step { StopSandbox() CHK }
+  :: d_step { StopSidecar() CHK }
+  :: d_step { UnmountAnchor() CHK }
+  :: d_step { RecoveryDone() CHK }
+  :: d_step { TeardownDone() CHK }
+  W_CS(1)
+  W_CS(2)
+  R1(Duplicate)
+  R1(Verify)
+  R1(ShowPrompt)
+  R1(Execute)
+  R1(SpawnFail)
+  R1(CommandExit)
+  R1(Timeout)
+  R1(Cancel)
+  SR(Approve)
+  SR(Edit)
+  SR(Deny)
+  od
+}
+
+ltl TypeOK { [] TypeOK_P }
 ltl NoUnapprovedExecution { [] (P_NoUnapprovedExecution(1) && P_NoUnapprovedExecution(2)) }
 ltl EditedRunsAsEdited { [] (P_EditedRunsAsEdited(1) && P_EditedRunsAsEdited(2)) }
 ltl ResultToRequester { [] (P_ResultToRequester(1) && P_ResultToRequester(2)) }
@@ -527,10 +572,10 @@ ltl PromptToOwner { [] (P_PromptToOwner(1) && P_PromptToOwner(2)) }
 ltl NoUnboundRequestShownOrRun { [] (P_NoUnboundRequestShownOrRun(1) && P_NoUnboundRequestShownOrRun(2)) }
 ltl SingleUse { [] (P_SingleUse(1) && P_SingleUse(2)) }
 ltl SingleOwner { [] (P_SingleOwner(1) && P_SingleOwner(2)) }
-ltl SandboxOnlyAfterPolicy { [] (sbx == 0 || (sdc == sbx && policy)) }
-ltl RecoveryOrder { [] ((sbx == 0 || sdc != 0) && (sdc == 0 || anc) &&
-                        (dphase != D_ABSENT || (sbx == 0 && sdc == 0 && !anc))) }
+ltl SandboxOnlyAfterPolicy { [] P_SandboxOnlyAfterPolicy }
+ltl RecoveryOrder { [] P_RecoveryOrder }
 ltl NoOrphanHostCommand { [] (P_NoOrphanHostCommand(1) && P_NoOrphanHostCommand(2)) }
 ltl EveryRequestResolves { [] ((Active(rst[1]) -> <> Resolved(1)) &&
                                (Active(rst[2]) -> <> Resolved(2))) }
-ltl IdleDomainTornDown { [] (Idle -> <> (dphase == D_ABSENT || dphase == D_FAILED)) }
+ltl IdleDomainTornDown { [] (Idle -> <> (dphase == D_ABSENT || dphase == D_FAILED ||
+                                            ss[1] == S_LIVE || ss[2] == S_LIVE)) }

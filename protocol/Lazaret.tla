@@ -37,11 +37,11 @@ CONSTANTS
     NS,           \* number of Client Sessions (Session IDs 1..NS)
     NR,           \* number of Escalation Request IDs (1..NR)
     MaxFailures,  \* coordinator crashes + detected Domain failures allowed
-    MaxAttach,    \* attachments (Client CLI IDs) per session: attach + reattaches
+    MaxReattach,  \* reattaches (each binds a new Client CLI ID), over all sessions
     MaxReplays    \* extra copies (duplicates/replays) the sandbox may write
 
 ASSUME NS \in Nat /\ NS >= 1 /\ NR \in Nat /\ NR >= 1
-ASSUME MaxFailures \in Nat /\ MaxAttach \in Nat /\ MaxAttach >= 1
+ASSUME MaxFailures \in Nat /\ MaxReattach \in Nat
 ASSUME MaxReplays \in Nat
 
 Sess    == 1..NS
@@ -53,9 +53,11 @@ MaxInst == NS
 Inst    == 1..MaxInst
 
 \* Certificates a record may carry (see header).
-FORGED   == 0              \* not signed by any Trust Anchor
-OTHERDOM == MaxInst + 1    \* valid Agent Sandbox certificate of ANOTHER Domain (SR-11)
-CLIROLE  == MaxInst + 2    \* valid certificate of this Domain but role Client CLI
+FORGED   == 0              \* no valid certificate (initial / cleared value)
+OTHERDOM == MaxInst + 1    \* Agent Sandbox certificate of ANOTHER Domain (SR-11); it
+                           \* also stands for one signed by no Trust Anchor at all
+                           \* (forged): the same check rejects both
+CLIROLE  == MaxInst + 2    \* certificate of this Domain and instance, role Client CLI
 \* Session Anchors.
 AnchorOf(s, i) == (i - 1) * NS + s
 \* Commands (argv) a record may ask for; an edit yields CMD_EDITED.
@@ -65,14 +67,22 @@ CMD_EDITED == 3            \* the argv as edited by the developer
 RuleMatch(c) == c = CMD_RULE
 \* approver value meaning "auto-approved by a trusted rule"
 RULE == NS + 1
+\* The request ID the adversary writes with ANY material it holds, and the
+\* one it replays. The other IDs are written in the honest format (own
+\* certificate and the claimed session's anchor; any session, any argv).
+\* One adversarial record exercises every rejection path; the others give
+\* concurrency and cross-session routing (small-scope bound, see README).
+AdversaryReq == 1
 
 DPhases  == {"absent", "starting", "running", "stopping", "recovering", "failed"}
 SStates  == {"idle", "launching", "live", "ended"}
 RStates  == {"none", "rejected", "waiting", "shown", "approved", "running",
-             "finished", "delivered", "dropped"}
+             "delivered", "dropped"}
 \* accepted and not yet terminal (OR-2)
-Active   == {"waiting", "shown", "approved", "running", "finished"}
-Outcomes == {"none", "completed", "denied", "timedout", "cancelled", "failed"}
+Active   == {"waiting", "shown", "approved", "running"}
+\* Outcomes of a result record (protocol/wire.md); every terminal action
+\* names the outcome it delivers.
+Outcomes == {"completed", "denied", "timedout", "cancelled", "failed"}
 
 VARIABLES
     \* ---- Domain lifecycle (spec 3.2) ----
@@ -88,12 +98,16 @@ VARIABLES
     sbx,       \* Agent Sandbox running: its Sandbox ID (instance), 0 if stopped
     \* ---- Client Sessions ----
     ss,        \* ss[s] \in SStates
-    att,       \* att[s]: a Client CLI is attached (its Client CLI ID is <<s, gen[s]>>)
-    gen,       \* gen[s]: attachments so far; a reattach binds a NEW Client CLI ID
-    sinst,     \* sinst[s]: instance s registered with (its anchor is AnchorOf(s, sinst[s]))
+    att,       \* att[s]: a Client CLI is attached to s. Its Client CLI ID is bound
+               \* to s by Join / Reattach and unbound by Detach / CliCrash; a
+               \* reattach binds a NEW one. No ID values are needed: a decision is
+               \* accepted only from the CLI attached now, and a detach withdraws
+               \* every prompt addressed to the old one.
+    sinst,     \* sinst[s]: instance s registered with (its anchor: AnchorOf(s, sinst[s]))
+    reattaches, \* reattaches so far, over all sessions
     \* ---- Escalation Mailbox: record files written by the UNTRUSTED sandbox ----
     written,   \* written[r]: a record with request ID r exists
-    mbox,      \* mbox[r]: copies of record r not yet read by a coordinator
+    mbox,      \* mbox[r]: an unread copy of record r is in the mailbox (0 or 1)
     replays,   \* duplicates/replays written so far
     rsess,     \* rsess[r]: Session ID the record claims
     rcert,     \* rcert[r]: certificate the record is signed with
@@ -101,19 +115,18 @@ VARIABLES
     rcmd,      \* rcmd[r]: argv requested
     \* ---- Coordinator view of each request (in memory: lost with the instance) ----
     rst,       \* rst[r] \in RStates
-    approver,  \* approver[r]: session whose bound CLI approved, RULE, or 0
+    approver,  \* approver[r]: session whose attached CLI approved, RULE, or 0
     rapp,      \* rapp[r]: the argv that approval authorises
     promptOn,  \* promptOn[r]: session whose attached CLI shows the prompt (0: none)
     hc,        \* hc[r]: instance running r's host command (0: not running)
     xcmd,      \* xcmd[r]: argv of the running host command
     ran,       \* ran[r]: times a host command ran for request ID r (history)
-    outcome,   \* outcome[r]: result outcome once finished
     resultOf   \* resultOf[r]: request whose result was delivered to r's requester (history)
 
 lifeVars == <<dphase, coord, inst, alive, trust, failures, anc, sdc, policy, sbx>>
-sessVars == <<ss, att, gen, sinst>>
+sessVars == <<ss, att, sinst, reattaches>>
 mboxVars == <<written, mbox, replays, rsess, rcert, ranc, rcmd>>
-reqVars  == <<rst, approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
+reqVars  == <<rst, approver, rapp, promptOn, hc, xcmd, ran, resultOf>>
 vars     == <<lifeVars, sessVars, mboxVars, reqVars>>
 
 TypeOK ==
@@ -122,7 +135,7 @@ TypeOK ==
     /\ alive \in [Inst -> BOOLEAN] /\ failures \in 0..MaxFailures
     /\ anc \in BOOLEAN /\ sdc \in 0..MaxInst /\ policy \in BOOLEAN /\ sbx \in 0..MaxInst
     /\ ss \in [Sess -> SStates] /\ att \in [Sess -> BOOLEAN]
-    /\ gen \in [Sess -> 0..MaxAttach] /\ sinst \in [Sess -> 0..MaxInst]
+    /\ sinst \in [Sess -> 0..MaxInst] /\ reattaches \in 0..MaxReattach
     /\ written \in [Req -> BOOLEAN] /\ mbox \in [Req -> 0..1]
     /\ replays \in 0..MaxReplays
     /\ rsess \in [Req -> 0..NS] /\ rcert \in [Req -> 0..CLIROLE]
@@ -130,23 +143,21 @@ TypeOK ==
     /\ rst \in [Req -> RStates] /\ approver \in [Req -> 0..RULE]
     /\ rapp \in [Req -> 0..CMD_EDITED] /\ promptOn \in [Req -> 0..NS]
     /\ hc \in [Req -> 0..MaxInst] /\ xcmd \in [Req -> 0..CMD_EDITED]
-    /\ ran \in [Req -> 0..2] /\ outcome \in [Req -> Outcomes]
-    /\ resultOf \in [Req -> 0..NR]
+    /\ ran \in [Req -> 0..2] /\ resultOf \in [Req -> 0..NR]
 
 Init ==
     /\ dphase = "absent" /\ coord = 0 /\ inst = 0 /\ alive = [i \in Inst |-> FALSE]
     /\ trust = 0 /\ failures = 0
     /\ anc = FALSE /\ sdc = 0 /\ policy = FALSE /\ sbx = 0
     /\ ss = [s \in Sess |-> "idle"] /\ att = [s \in Sess |-> FALSE]
-    /\ gen = [s \in Sess |-> 0] /\ sinst = [s \in Sess |-> 0]
+    /\ sinst = [s \in Sess |-> 0] /\ reattaches = 0
     /\ written = [r \in Req |-> FALSE] /\ mbox = [r \in Req |-> 0] /\ replays = 0
-    /\ rsess = [r \in Req |-> 0] /\ rcert = [r \in Req |-> 0]
+    /\ rsess = [r \in Req |-> 0] /\ rcert = [r \in Req |-> FORGED]
     /\ ranc = [r \in Req |-> 0] /\ rcmd = [r \in Req |-> 0]
     /\ rst = [r \in Req |-> "none"] /\ approver = [r \in Req |-> 0]
     /\ rapp = [r \in Req |-> 0] /\ promptOn = [r \in Req |-> 0]
     /\ hc = [r \in Req |-> 0] /\ xcmd = [r \in Req |-> 0]
-    /\ ran = [r \in Req |-> 0] /\ outcome = [r \in Req |-> "none"]
-    /\ resultOf = [r \in Req |-> 0]
+    /\ ran = [r \in Req |-> 0] /\ resultOf = [r \in Req |-> 0]
 
 (***************************************************************************)
 (* Helpers                                                                 *)
@@ -167,11 +178,20 @@ Bound(r) ==
     /\ ss[rsess[r]] = "live" /\ sinst[rsess[r]] = coord
     /\ ranc[r] = AnchorOf(rsess[r], coord)
 
-\* A request reaches "finished" with outcome o; the host command (if any) is
-\* no longer running and the per-request authorisation state is cleared.
+\* FR-5: the result record goes to the result path of request ID r, which
+\* only r's Escalation Client polls.
+DeliverResult(r) ==
+    resultOf' = [resultOf EXCEPT ![r] = r]
+
+\* Request r ends with outcome o: the host command, if any, is no longer
+\* running, its authorisation state is cleared, and the result record
+\* (outcome, exit status, output) is delivered at once: the coordinator
+\* decides and writes it (atomic rename) in one event-loop callback, while
+\* the session is live (else the request was dropped). r is now terminal.
 Finish(r, o) ==
-    /\ rst' = [rst EXCEPT ![r] = "finished"]
-    /\ outcome' = [outcome EXCEPT ![r] = o]
+    /\ o \in Outcomes
+    /\ rst' = [rst EXCEPT ![r] = "delivered"]
+    /\ DeliverResult(r)
     /\ approver' = [approver EXCEPT ![r] = 0]
     /\ rapp' = [rapp EXCEPT ![r] = 0]
     /\ promptOn' = [promptOn EXCEPT ![r] = 0]
@@ -187,7 +207,6 @@ KillAll ==
     /\ rst' = [r \in Req |-> IF rst[r] \in Active THEN "dropped" ELSE rst[r]]
     /\ approver' = [r \in Req |-> 0] /\ rapp' = [r \in Req |-> 0]
     /\ promptOn' = [r \in Req |-> 0] /\ xcmd' = [r \in Req |-> 0]
-    /\ outcome' = [r \in Req |-> "none"]
     /\ hc' = [r \in Req |-> 0]
 
 (***************************************************************************)
@@ -195,26 +214,27 @@ KillAll ==
 (***************************************************************************)
 
 \* OR-1: a developer runs `lazaret` for a new session s ("idle" covers both
-\* "not yet run" and "blocked on the lock"). Its CLI found no published
-\* coordinator and takes the Domain's lifecycle lock (flock on the runtime dir; the kernel releases it when the
-\* holder dies). It becomes the startup leader and re-executes itself as
-\* coordinator instance inst+1 with a NEW ephemeral Trust Anchor. The new
-\* instance knows nothing of earlier requests (its seen-set is empty). If a
-\* predecessor failed, stale resources may exist: recover first (FR-7).
+\* "not run yet" and "blocked on the lock"). Its CLI finds no published
+\* coordinator and takes the Domain's lifecycle lock (flock on the runtime
+\* dir; the kernel releases it when the holder dies). It becomes the startup
+\* leader and re-executes itself as coordinator instance inst+1 with a NEW
+\* ephemeral Trust Anchor. The new instance knows nothing of earlier requests
+\* (its seen-set is empty). If a predecessor failed, stale resources may
+\* exist: it recovers them first (FR-7).
 AcquireLock(s) ==
     /\ ss[s] = "idle"
-    /\ ss' = [ss EXCEPT ![s] = "launching"]
     /\ dphase # "running"
     /\ coord = 0                      \* the lifecycle lock is free
     /\ inst < MaxInst
+    /\ ss' = [ss EXCEPT ![s] = "launching"]
     /\ inst' = inst + 1
     /\ coord' = inst + 1
     /\ alive' = [alive EXCEPT ![inst + 1] = TRUE]
     /\ trust' = inst + 1
     /\ dphase' = IF dphase = "failed" THEN "recovering" ELSE "starting"
     /\ rst' = [r \in Req |-> "none"]
-    /\ UNCHANGED <<failures, anc, sdc, policy, sbx, att, gen, sinst, mboxVars,
-                   approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
+    /\ UNCHANGED <<failures, anc, sdc, policy, sbx, att, sinst, reattaches, mboxVars,
+                   approver, rapp, promptOn, hc, xcmd, ran, resultOf>>
 
 \* Startup, strictly in order: State Anchor, sidecar, policy, sandbox (SR-5).
 MountAnchor ==
@@ -258,17 +278,16 @@ Publish ==
                    sessVars, mboxVars, reqVars>>
 
 \* FR-2, FR-10: a CLI (the startup leader, or any other) connects to the
-\* published coordinator and registers its session: Session ID s, a NEW Client CLI ID <<s, 1>>, and a
-\* Session Anchor AnchorOf(s, coord), all bound together by this instance.
+\* published coordinator (version check first, wire.md) and registers its
+\* session: Session ID s, a new Client CLI ID and a Session Anchor
+\* AnchorOf(s, coord), bound together by this instance.
 Join(s) ==
     /\ ss[s] \in {"idle", "launching"}
     /\ dphase = "running" /\ Owner
-    /\ gen[s] < MaxAttach
     /\ ss' = [ss EXCEPT ![s] = "live"]
     /\ att' = [att EXCEPT ![s] = TRUE]
-    /\ gen' = [gen EXCEPT ![s] = gen[s] + 1]
     /\ sinst' = [sinst EXCEPT ![s] = coord]
-    /\ UNCHANGED <<lifeVars, mboxVars, reqVars>>
+    /\ UNCHANGED <<lifeVars, reattaches, mboxVars, reqVars>>
 
 \* FR-6: the last Client Session has ended (none live, none connecting):
 \* withdraw publication, drop the Trust Anchor, stop resources in order.
@@ -292,7 +311,7 @@ DomainFail ==
     /\ trust' = 0
     /\ KillAll
     /\ UNCHANGED <<coord, inst, alive, anc, sdc, policy, sbx,
-                   gen, sinst, mboxVars, ran, resultOf>>
+                   sinst, reattaches, mboxVars, ran, resultOf>>
 
 \* The coordinator process dies at any step (SIGKILL, OOM). The kernel
 \* releases the lifecycle lock and closes its ptys (sessions end, CLIs see
@@ -309,7 +328,7 @@ CoordCrash ==
     /\ trust' = 0
     /\ dphase' = "failed"
     /\ KillAll
-    /\ UNCHANGED <<inst, anc, sdc, policy, sbx, gen, sinst, mboxVars, ran, resultOf>>
+    /\ UNCHANGED <<inst, anc, sdc, policy, sbx, sinst, reattaches, mboxVars, ran, resultOf>>
 
 \* FR-7 recovery / FR-6 teardown, strictly: sandbox, sidecar, State Anchor.
 StopSandbox ==
@@ -364,24 +383,24 @@ Detach(s) ==
     /\ att' = [att EXCEPT ![s] = FALSE]
     /\ rst' = [r \in Req |-> IF rst[r] = "shown" /\ promptOn[r] = s THEN "waiting" ELSE rst[r]]
     /\ promptOn' = [r \in Req |-> IF rst[r] = "shown" /\ promptOn[r] = s THEN 0 ELSE promptOn[r]]
-    /\ UNCHANGED <<lifeVars, ss, gen, sinst, mboxVars,
-                   approver, rapp, hc, xcmd, ran, outcome, resultOf>>
+    /\ UNCHANGED <<lifeVars, ss, sinst, reattaches, mboxVars,
+                   approver, rapp, hc, xcmd, ran, resultOf>>
 
 \* The CLI process dies. Attached: the coordinator sees EOF, same as Detach.
-\* Still launching (not registered): the session never comes to exist.
+\* Still launching (leader not yet registered): that session never exists.
 CliCrash(s) ==
     \/ /\ ss[s] = "launching"
        /\ ss' = [ss EXCEPT ![s] = "ended"]
-       /\ UNCHANGED <<lifeVars, att, gen, sinst, mboxVars, reqVars>>
+       /\ UNCHANGED <<lifeVars, att, sinst, reattaches, mboxVars, reqVars>>
     \/ Detach(s)
 
 \* A new CLI attaches to the running, detached session: a NEW Client CLI ID.
 Reattach(s) ==
     /\ ss[s] = "live" /\ ~att[s]
     /\ dphase = "running" /\ Owner
-    /\ gen[s] < MaxAttach
+    /\ reattaches < MaxReattach
     /\ att' = [att EXCEPT ![s] = TRUE]
-    /\ gen' = [gen EXCEPT ![s] = gen[s] + 1]
+    /\ reattaches' = reattaches + 1
     /\ UNCHANGED <<lifeVars, ss, sinst, mboxVars, reqVars>>
 
 \* The session's command exits or is killed: the session ends (it
@@ -398,51 +417,57 @@ SessionEnd(s) ==
        /\ promptOn' = [r \in Req |-> IF mine(r) THEN 0 ELSE promptOn[r]]
        /\ hc' = [r \in Req |-> IF mine(r) THEN 0 ELSE hc[r]]
        /\ xcmd' = [r \in Req |-> IF mine(r) THEN 0 ELSE xcmd[r]]
-       /\ outcome' = [r \in Req |-> IF mine(r) THEN "none" ELSE outcome[r]]
-    /\ UNCHANGED <<lifeVars, gen, sinst, mboxVars, ran, resultOf>>
+    /\ UNCHANGED <<lifeVars, sinst, reattaches, mboxVars, ran, resultOf>>
 
 (***************************************************************************)
 (* Escalation (spec 3.6; SR-7, SR-8, SR-9, FR-5, FR-10, OR-2, OR-3)        *)
 (***************************************************************************)
 
-\* The UNTRUSTED sandbox writes a record for a fresh request ID r, claiming
-\* any session cs. It may sign with any material it can get (Creds): its own
-\* certificate (Sandbox ID sbx) with any Session Anchor it has seen (every
-\* session's, since all sessions share the sandbox; stale ones from earlier
-\* instances; or a MAC made without a key), or a certificate that is wrong
-\* in one bound field: forged, another Domain's, the Client CLI role, or a
-\* stale one from an earlier instance kept in persistent state. Only a
-\* record with its own certificate and the claimed session's anchor can
-\* pass Verify, so only such records vary the argv; the others ask for
-\* CMD_OTHER (which field is wrong is what matters for them).
+\* Material the UNTRUSTED sandbox holds: every Session Anchor handed to a
+\* session so far (all sessions share the sandbox), stale ones from earlier
+\* instances included, or a MAC made with no key (0); its own certificate
+\* (Sandbox ID sbx); certificates wrong in one bound field: another Domain's
+\* (or forged), the Client CLI role, or a stale one of an earlier instance
+\* kept in persistent state.
 KnownAnchors == {0} \cup {AnchorOf(t, sinst[t]) : t \in {u \in Sess : sinst[u] # 0}}
-BadCerts == {FORGED, OTHERDOM, CLIROLE} \cup 1..(sbx - 1)
+BadCerts == {OTHERDOM, CLIROLE} \cup 1..(sbx - 1)
+OwnAnchor(cs) == IF sinst[cs] # 0 THEN AnchorOf(cs, sinst[cs]) ELSE 0
+\* Records with something wrong claim session 1 (the sessions are symmetric
+\* for every check; "session 1 with session 2's anchor" is the cross-session
+\* claim). A record with its own certificate and the claimed session's
+\* current anchor ("plausible") may claim any session.
 Creds(cs) ==
-    {<<sbx, a>> : a \in KnownAnchors} \cup
-    {<<c, IF sinst[cs] # 0 THEN AnchorOf(cs, sinst[cs]) ELSE 0>> : c \in BadCerts}
+    {<<sbx, a>> : a \in {b \in KnownAnchors : cs = 1 \/ b = AnchorOf(cs, sbx)}}
+    \cup (IF cs = 1 THEN {<<c, OwnAnchor(cs)>> : c \in BadCerts} ELSE {})
 Plausible(cs, cr) == cr[1] = sbx /\ cr[2] = AnchorOf(cs, sbx)
 
+\* The sandbox writes a record for a fresh request ID r (rename into the
+\* mailbox). Only plausible records vary the argv (others ask CMD_OTHER:
+\* what matters for them is which field is wrong); only AdversaryReq may
+\* be other than plausible.
 WriteRequest(r) ==
     /\ sbx # 0
     /\ ~written[r]
     /\ written' = [written EXCEPT ![r] = TRUE]
     /\ mbox' = [mbox EXCEPT ![r] = 1]
     /\ \E cs \in Sess : \E cr \in Creds(cs) :
-       \E cm \in (IF Plausible(cs, cr) THEN {CMD_RULE, CMD_OTHER} ELSE {CMD_OTHER}) :
-         /\ rsess' = [rsess EXCEPT ![r] = cs]
-         /\ rcert' = [rcert EXCEPT ![r] = cr[1]]
-         /\ ranc' = [ranc EXCEPT ![r] = cr[2]]
-         /\ rcmd' = [rcmd EXCEPT ![r] = cm]
+       /\ r = AdversaryReq \/ Plausible(cs, cr)
+       /\ \E cm \in (IF Plausible(cs, cr) THEN {CMD_RULE, CMD_OTHER} ELSE {CMD_OTHER}) :
+            /\ rsess' = [rsess EXCEPT ![r] = cs]
+            /\ rcert' = [rcert EXCEPT ![r] = cr[1]]
+            /\ ranc' = [ranc EXCEPT ![r] = cr[2]]
+            /\ rcmd' = [rcmd EXCEPT ![r] = cm]
     /\ UNCHANGED <<lifeVars, sessVars, replays, reqVars>>
 
-\* The sandbox writes the record for r again: a duplicate or a replay,
-\* possibly to a later coordinator instance. Reordering is free: Verify picks
-\* any unread record. Copies are identical files, so a second unread copy
-\* is equivalent to a replay written right after the first was read; the
-\* model keeps at most one unread copy. A rejected record is deleted and
-\* its content is not kept: the same bytes fail the same check again
-\* (certificates and anchors of instance i never validate under another).
+\* The sandbox writes the record for AdversaryReq again: a duplicate or a
+\* replay, possibly to a later coordinator instance. Reordering is free:
+\* Verify picks any unread record. Copies are identical files, so a second
+\* unread copy is equivalent to a replay written right after the first was
+\* read; the model keeps at most one unread copy. A rejected record is
+\* deleted and its content not kept: the same bytes fail the same check
+\* again (certificates and anchors of instance i never validate under another).
 Duplicate(r) ==
+    /\ r = AdversaryReq
     /\ sbx # 0
     /\ written[r] /\ mbox[r] = 0 /\ rsess[r] # 0
     /\ replays < MaxReplays
@@ -450,11 +475,11 @@ Duplicate(r) ==
     /\ replays' = replays + 1
     /\ UNCHANGED <<lifeVars, sessVars, written, rsess, rcert, ranc, rcmd, reqVars>>
 
-\* The coordinator reads one copy of record r (in any order). Single use
+\* The coordinator reads one unread record (in any order). Single use
 \* (SR-9): a request ID this instance has already seen is discarded. Then
-\* the whole identity tuple is checked (Bound). Accepted requests whose argv
-\* matches a trusted rule are auto-approved (SR-7, SR-8); others wait for a
-\* decision by the owning session.
+\* the whole identity tuple is checked (Bound), before anything reaches a
+\* human. Accepted requests whose argv matches a trusted rule are
+\* auto-approved (SR-7, SR-8); others wait for the owning session.
 Verify(r) ==
     /\ dphase = "running" /\ Owner
     /\ mbox[r] = 1
@@ -465,20 +490,20 @@ Verify(r) ==
        \/ \* not bound to the current identity tuple: rejected, file deleted
           /\ rst[r] = "none" /\ ~Bound(r)
           /\ rst' = [rst EXCEPT ![r] = "rejected"]
-          /\ rsess' = [rsess EXCEPT ![r] = 0] /\ rcert' = [rcert EXCEPT ![r] = 0]
+          /\ rsess' = [rsess EXCEPT ![r] = 0] /\ rcert' = [rcert EXCEPT ![r] = FORGED]
           /\ ranc' = [ranc EXCEPT ![r] = 0] /\ rcmd' = [rcmd EXCEPT ![r] = 0]
-          /\ UNCHANGED <<approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
+          /\ UNCHANGED <<approver, rapp, promptOn, hc, xcmd, ran, resultOf>>
        \/ \* accepted, argv matches a trusted rule: auto-approved (SR-7, SR-8)
           /\ rst[r] = "none" /\ Bound(r) /\ RuleMatch(rcmd[r])
           /\ rst' = [rst EXCEPT ![r] = "approved"]
           /\ approver' = [approver EXCEPT ![r] = RULE]
           /\ rapp' = [rapp EXCEPT ![r] = rcmd[r]]
-          /\ UNCHANGED <<rsess, rcert, ranc, rcmd, promptOn, hc, xcmd, ran, outcome, resultOf>>
+          /\ UNCHANGED <<rsess, rcert, ranc, rcmd, promptOn, hc, xcmd, ran, resultOf>>
        \/ \* accepted: waits for the owning session's decision
           /\ rst[r] = "none" /\ Bound(r) /\ ~RuleMatch(rcmd[r])
           /\ rst' = [rst EXCEPT ![r] = "waiting"]
           /\ UNCHANGED <<rsess, rcert, ranc, rcmd,
-                         approver, rapp, promptOn, hc, xcmd, ran, outcome, resultOf>>
+                         approver, rapp, promptOn, hc, xcmd, ran, resultOf>>
     /\ UNCHANGED <<lifeVars, sessVars, written, replays>>
 
 \* FR-5, DX-4: the prompt goes only to the CLI attached to the session the
@@ -490,7 +515,7 @@ ShowPrompt(r) ==
     /\ rst' = [rst EXCEPT ![r] = "shown"]
     /\ promptOn' = [promptOn EXCEPT ![r] = rsess[r]]
     /\ UNCHANGED <<lifeVars, sessVars, mboxVars,
-                   approver, rapp, hc, xcmd, ran, outcome, resultOf>>
+                   approver, rapp, hc, xcmd, ran, resultOf>>
 
 \* A decision is accepted only from the attached CLI the prompt was sent to
 \* (session control tuple (Domain, Coordinator ID, Client CLI ID, Session ID)).
@@ -505,7 +530,7 @@ Approve(s, r) ==
     /\ approver' = [approver EXCEPT ![r] = s]
     /\ rapp' = [rapp EXCEPT ![r] = rcmd[r]]
     /\ promptOn' = [promptOn EXCEPT ![r] = 0]
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, hc, xcmd, ran, outcome, resultOf>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, hc, xcmd, ran, resultOf>>
 
 \* The developer edits the argv and approves the edited form.
 Edit(s, r) ==
@@ -514,12 +539,12 @@ Edit(s, r) ==
     /\ approver' = [approver EXCEPT ![r] = s]
     /\ rapp' = [rapp EXCEPT ![r] = CMD_EDITED]
     /\ promptOn' = [promptOn EXCEPT ![r] = 0]
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, hc, xcmd, ran, outcome, resultOf>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, hc, xcmd, ran, resultOf>>
 
 Deny(s, r) ==
     /\ Decider(s, r)
     /\ Finish(r, "denied")
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, resultOf>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran>>
 
 \* SR-7, SR-8: the coordinator alone spawns exactly the approved argv
 \* (no shell), in its own process group with PR_SET_PDEATHSIG.
@@ -530,21 +555,21 @@ Execute(r) ==
     /\ hc' = [hc EXCEPT ![r] = coord]
     /\ xcmd' = [xcmd EXCEPT ![r] = rapp[r]]
     /\ ran' = [ran EXCEPT ![r] = ran[r] + 1]
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, approver, rapp, promptOn, outcome, resultOf>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, approver, rapp, promptOn, resultOf>>
 
 \* fork/exec failed (command not found, ...): outcome "failed".
 SpawnFail(r) ==
     /\ rst[r] = "approved"
     /\ dphase = "running" /\ Owner
     /\ Finish(r, "failed")
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, resultOf>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran>>
 
-\* The host command exits (exit status, stdout, stderr captured).
+\* The host command exits (exit status, stdout, stderr captured): "completed".
 CommandExit(r) ==
     /\ rst[r] = "running"
     /\ dphase = "running" /\ Owner
     /\ Finish(r, "completed")
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, resultOf>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran>>
 
 \* No decision in time, or the host command exceeded its time limit (it is
 \* killed): outcome "timed-out".
@@ -552,56 +577,56 @@ Timeout(r) ==
     /\ rst[r] \in {"waiting", "shown", "running"}
     /\ dphase = "running" /\ Owner
     /\ Finish(r, "timedout")
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, resultOf>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran>>
 
-\* The requesting Escalation Client cancels (signed cancel record, same
-\* verification; or it is interrupted). A running host command is killed.
+\* The requesting Escalation Client cancels (a cancel record, verified like
+\* a request; or the client is interrupted). A running command is killed.
 Cancel(r) ==
     /\ rst[r] \in {"waiting", "shown", "approved", "running"}
     /\ dphase = "running" /\ Owner
     /\ sbx # 0
     /\ Finish(r, "cancelled")
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, resultOf>>
-
-\* FR-5: the result record is written (atomic rename) to the result path of
-\* request ID r, which only r's Escalation Client polls.
-DeliverResult(r) ==
-    /\ rst[r] = "finished"
-    /\ dphase = "running" /\ Owner
-    /\ rst' = [rst EXCEPT ![r] = "delivered"]
-    /\ resultOf' = [resultOf EXCEPT ![r] = r]
-    /\ outcome' = [outcome EXCEPT ![r] = "none"]
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, approver, rapp, promptOn, hc, xcmd, ran>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran>>
 
 (***************************************************************************)
 (* Specification                                                           *)
 (***************************************************************************)
 Next ==
-    \/ \E s \in Sess : AcquireLock(s) \/ Join(s) \/ Detach(s)
-                       \/ CliCrash(s) \/ Reattach(s) \/ SessionEnd(s)
+    \/ \E s \in Sess : AcquireLock(s) \/ Join(s) \/ Detach(s) \/ CliCrash(s)
+                       \/ Reattach(s) \/ SessionEnd(s)
     \/ MountAnchor \/ StartSidecar \/ InstallPolicy \/ StartSandbox \/ Publish
     \/ Teardown \/ DomainFail \/ CoordCrash
     \/ StopSandbox \/ StopSidecar \/ UnmountAnchor \/ RecoveryDone \/ TeardownDone
     \/ \E r \in Req : WriteRequest(r) \/ Duplicate(r) \/ Verify(r) \/ ShowPrompt(r)
                       \/ Execute(r) \/ SpawnFail(r) \/ CommandExit(r)
-                      \/ Timeout(r) \/ Cancel(r) \/ DeliverResult(r)
+                      \/ Timeout(r) \/ Cancel(r)
     \/ \E s \in Sess, r \in Req : Approve(s, r) \/ Edit(s, r) \/ Deny(s, r)
 
-\* Fairness: weak fairness of Next. Every step of the model is bounded
-\* (attachments, replays, failures, request IDs, sessions), so every
-\* behaviour is finite before it stutters; WF(Next) forbids stopping while
-\* any step is possible. This is the weakest fairness that makes progress
-\* claims meaningful; the Promela mirror is one process, which Spin runs the
-\* same way. Timeouts are enabled for every waiting request: no request waits
-\* for a human forever.
-Spec == Init /\ [][Next]_vars /\ WF_vars(Next)
+\* The coordinator's own steps (the rest is environment: developer, CLIs,
+\* the untrusted sandbox, host commands, failures).
+CoordStep ==
+    \/ MountAnchor \/ StartSidecar \/ InstallPolicy \/ StartSandbox \/ Publish
+    \/ Teardown \/ StopSandbox \/ StopSidecar \/ UnmountAnchor
+    \/ RecoveryDone \/ TeardownDone
+    \/ \E r \in Req : Verify(r) \/ ShowPrompt(r) \/ Execute(r) \/ Timeout(r)
+
+\* Fairness: weak fairness of the coordinator's steps only; the environment
+\* may stop acting at any time (no developer decision, no command exit, no
+\* session end is ever assumed). Every step of the model is bounded
+\* (reattaches, replays, failures, request IDs, sessions) and no step returns
+\* to an earlier state, so every behaviour is finite before it stutters;
+\* WF(CoordStep) says it does not stutter while the coordinator can move.
+\* Timeouts are coordinator steps enabled for every waiting, shown or
+\* running request: nothing waits for a human or a command forever.
+\* The Promela mirror renders this with its EnvStop step (see there).
+Spec == Init /\ [][Next]_vars /\ WF_vars(CoordStep)
 
 (***************************************************************************)
 (* Safety properties (invariants). Names are shared with Lazaret.pml,      *)
 (* protocol/README.md and the C code comments that rely on them.           *)
 (***************************************************************************)
 
-\* SR-7: a host command runs only after approval by the CLI bound to the
+\* SR-7: a host command runs only after approval by the CLI attached to the
 \* owning session, or because its ORIGINAL argv matches a trusted rule.
 NoUnapprovedExecution ==
     \A r \in Req : hc[r] # 0 =>
@@ -655,7 +680,7 @@ NoOrphanHostCommand ==
         /\ rsess[r] \in Sess /\ ss[rsess[r]] = "live"
 
 (***************************************************************************)
-(* Liveness (under WF_vars(Next))                                          *)
+(* Liveness (under WF_vars(CoordStep))                                          *)
 (***************************************************************************)
 
 \* OR-2: every accepted request reaches a delivered completed / denied /
@@ -663,11 +688,12 @@ NoOrphanHostCommand ==
 EveryRequestResolves ==
     \A r \in Req : (rst[r] \in Active) ~> (rst[r] \in {"delivered", "dropped"})
 
-\* FR-6: a running Domain with no Client Session left is torn down (or, if
-\* its coordinator crashes meanwhile, left "failed" for the next leader to
-\* recover, FR-7: a dead process cannot stop anything).
+\* FR-6: a running Domain with no Client Session left is torn down, unless a
+\* new session joins it first (it is no longer idle) or its coordinator
+\* crashes meanwhile (then it is "failed" until the next leader recovers it,
+\* FR-7: a dead process cannot stop anything).
 IdleDomainTornDown ==
     (dphase = "running" /\ \A s \in Sess : ss[s] \notin {"launching", "live"})
-        ~> (dphase \in {"absent", "failed"})
+        ~> (dphase \in {"absent", "failed"} \/ \E s \in Sess : ss[s] = "live")
 
 =============================================================================

@@ -5,6 +5,10 @@
 # a cached tar of it, then a rootless "podman import" as the account. The
 # recipe id below is stamped on the tar and set as an image label, so a
 # changed recipe rebuilds and re-imports; otherwise both are reused.
+# Then the Network Sidecar's image (lz_sidecar_apply, called at the end):
+# a scratch image holding only /lazaret-netpolicy, the installed static
+# binary, imported as localhost/lazaret/netpolicy:<version>; the binary's
+# SHA-256 is its label, so a rebuilt binary is re-imported.
 # Sourced by setup.sh.
 
 LZ_IMAGE=localhost/lazaret/base:bookworm
@@ -36,7 +40,57 @@ lz_image_imported() {
 }
 
 lz_image_check() {
-	lz_image_imported
+	lz_image_imported && lz_sidecar_imported
+}
+
+# The sidecar image: its tag carries the version lazaret was built as (the
+# coordinator runs localhost/lazaret/netpolicy:<its own version>).
+LZ_SIDECAR_LABEL=org.lazaret.binary-sha256
+
+lz_sidecar_image() {
+	local v
+	v=$("${LZ_PREFIX:-/usr/local}/bin/lazaret" --version 2>/dev/null |
+	    sed -n 's/^lazaret \([0-9][0-9.]*\).*/\1/p')
+	printf 'localhost/lazaret/netpolicy:%s' "${v:-0.1.0}"
+}
+
+lz_sidecar_imported() {
+	local label want
+	[ -x "${LZ_PREFIX:-/usr/local}/bin/lazaret-netpolicy" ] || return 1
+	want=$(sha256sum "${LZ_PREFIX:-/usr/local}/bin/lazaret-netpolicy" | cut -c1-64)
+	label=$(lz_as_user podman image inspect --format \
+	    "{{index .Labels \"$LZ_SIDECAR_LABEL\"}}" "$(lz_sidecar_image)" \
+	    2>/dev/null) || return 1
+	[ "$label" = "$want" ]
+}
+
+# Imports the one-file image when the installed binary changed.
+lz_sidecar_apply() {
+	local img sum dir
+	img=$(lz_sidecar_image)
+	[ -x "${LZ_PREFIX:-/usr/local}/bin/lazaret-netpolicy" ] || lz_die "${LZ_PREFIX:-/usr/local}/bin/lazaret-netpolicy is missing" \
+	    "(run the build step)"
+	sum=$(sha256sum "${LZ_PREFIX:-/usr/local}/bin/lazaret-netpolicy" | cut -c1-64)
+	if lz_sidecar_imported; then
+		lz_say image "ok ($img present, binary ${sum:0:16})"
+		return 0
+	fi
+	dir=$(mktemp -d /tmp/lz-sidecar.XXXXXX) || lz_die "mktemp failed"
+	install -m 0755 "${LZ_PREFIX:-/usr/local}/bin/lazaret-netpolicy" "$dir/lazaret-netpolicy"
+	tar --numeric-owner --owner=0 --group=0 -C "$dir" \
+	    -cf "$dir/netpolicy.tar" lazaret-netpolicy ||
+	    lz_die "cannot write the sidecar image tar"
+	chmod 0755 "$dir"
+	chmod 0644 "$dir/netpolicy.tar"
+	lz_run lz_as_user podman import \
+	    --change "LABEL $LZ_SIDECAR_LABEL=$sum" \
+	    --change 'ENTRYPOINT ["/lazaret-netpolicy"]' \
+	    --message "lazaret network sidecar" \
+	    "$dir/netpolicy.tar" "$img" || lz_die "sidecar podman import failed"
+	rm -f "$dir/netpolicy.tar" "$dir/lazaret-netpolicy"
+	rmdir "$dir"
+	lz_sidecar_imported || lz_die "'$img' not found after import"
+	lz_say image "ok ($img imported, binary ${sum:0:16})"
 }
 
 # Runs debootstrap with a dot every 5 s in quiet mode, its own "I: ..."
@@ -99,6 +153,7 @@ lz_image_apply() {
 	id=$(lz_image_recipe_id)
 	if lz_image_imported; then
 		lz_say image "ok ($LZ_IMAGE present, recipe $id)"
+		lz_sidecar_apply
 		return 0
 	fi
 	if lz_image_tar_ok; then
@@ -114,4 +169,5 @@ lz_image_apply() {
 	    "$LZ_IMAGE_TAR" "$LZ_IMAGE" || lz_die "podman import failed"
 	lz_image_imported || lz_die "'$LZ_IMAGE' not found after import"
 	lz_say image "ok ($LZ_IMAGE imported, recipe $id)"
+	lz_sidecar_apply
 }

@@ -10,6 +10,9 @@
 #   integration  tests/integration/test-*.sh as the test account, against
 #                the ASan binaries, real podman and runsc
 #   model        the Promela mirror of protocol/Lazaret.tla under Spin
+#   network      tests/network/test-*.sh as root (netns, veth, listeners,
+#                dnsmasq fixtures); lazaret and podman run as the test
+#                account through setpriv, against the ASan binaries
 #
 # Options: --suite NAME (repeatable) runs only those suites; --no-setup
 # skips scripts/setup.sh (for a machine already set up).
@@ -30,7 +33,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ ${#suites[@]} -gt 0 ] || suites=(unit fuzz integration model)
+[ ${#suites[@]} -gt 0 ] || suites=(unit fuzz integration model network)
 
 if [ "$(id -u)" != 0 ]; then
 	echo "test.sh: needs root to set the machine up and to switch to the" \
@@ -149,6 +152,34 @@ run_integration() {
 	record integration "$p" "$f"
 }
 
+run_network() {
+	step "network (as root for the fixtures; lazaret as $TEST_USER)"
+	local stage t out p=0 f=0 sp sf rc
+	stage=$(mktemp -d /tmp/lz-netstage.XXXXXX)
+	cp "$ROOT"/build/asan/lazaret "$ROOT"/build/asan/lazaret-runsc "$stage/"
+	chmod -R a+rX "$stage"
+	for t in "$ROOT"/tests/network/test-*.sh; do
+		[ -f "$t" ] || continue
+		rc=0
+		out=$(LZ_BIN="$stage" LZ_TEST_USER="$TEST_USER" CI="${CI:-}" \
+		    bash "$t" 2>&1) || rc=$?
+		printf '%s\n' "$out"
+		sp=$(printf '%s\n' "$out" | sed -n 's/^network: \([0-9]*\) passed, [0-9]* failed$/\1/p' | tail -1)
+		sf=$(printf '%s\n' "$out" | sed -n 's/^network: [0-9]* passed, \([0-9]*\) failed$/\1/p' | tail -1)
+		if [ -z "$sp" ]; then
+			echo "FAIL network: $(basename "$t") printed no summary (exit $rc)"
+			sp=0; sf=1
+		elif [ "$rc" != 0 ] && [ "$sf" = 0 ]; then
+			echo "FAIL network: $(basename "$t") exited $rc"
+			sf=1
+		fi
+		p=$((p + sp)); f=$((f + sf))
+	done
+	rm -rf "$stage"
+	[ $((p + f)) -gt 0 ] || { echo "FAIL network: no test ran"; f=1; }
+	record network "$p" "$f"
+}
+
 run_model() {
 	step "model (Spin, protocol/*.pml)"
 	local out p f
@@ -171,6 +202,7 @@ for s in "${suites[@]}"; do
 	fuzz) run_fuzz ;;
 	integration) run_integration ;;
 	model) run_model ;;
+	network) run_network ;;
 	*) echo "test.sh: unknown suite '$s'" >&2; record "$s" 0 1 ;;
 	esac
 done

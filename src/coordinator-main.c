@@ -197,12 +197,17 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		ready_fd = atoi(optarg);
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/* The Domain outlives the starting client's working directory. */
 	rc = lz_client_setup(&lz_coord.cfg, o.profile, o.dir, LZ_CLIENT_CONFIG |
 	    LZ_CLIENT_DOMAIN);
 	if (rc != LZ_EXIT_OK) {
 		report(ready_fd, "error: the coordinator could not load the "
 		    "configuration (see above)\n");
 		return rc;
+	}
+	if (chdir("/") != 0) {
+		report(ready_fd, "error: cannot chdir to /\n");
+		return LZ_EXIT_FAILURE;
 	}
 	lz_coord.loop = uv_default_loop();
 	uv_disable_stdio_inheritance();

@@ -4,6 +4,7 @@
  * binds, and drives core/sandbox.c (podman, the anchors' overlays).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +14,113 @@
 #include "core/anchor.h"
 #include "core/ignored.h"
 #include "core/mountplan.h"
+#include "core/netpolicy.h"
 #include "core/rundir.h"
 #include "core/sandbox.h"
 #include "src/domain-sandbox.h"
 
 static int make_control_dirs(const struct lz_client *c, struct lz_err *err);
+static int compile_policy(const struct lz_client *c, struct lz_buf *text,
+    struct lz_buf *tampered, struct lz_err *err);
+static int write_resolv(const struct lz_client *c, char **path,
+    struct lz_err *err);
+
+/*
+ * Test hook: with LAZARET_TEST_SIDECAR_TAMPER=1 in the coordinator's
+ * environment the sidecar is given the policy plus one extra deny rule,
+ * so its digest differs from the compiled one and the start must stop
+ * before the sandbox exists (tests/network). It can only make the start
+ * fail, never weaken the policy.
+ */
+#define TAMPER_ENV "LAZARET_TEST_SIDECAR_TAMPER"
+#define TAMPER_RULE "198.51.100.0/24"
+
+/*
+ * The sidecar's policy text: the profile's effective table (built-ins,
+ * resolver routes, the developer's rules; conflicts already refused at
+ * load) and its resolvers.
+ */
+static int
+compile_policy(const struct lz_client *c, struct lz_buf *text,
+    struct lz_buf *tampered, struct lz_err *err)
+{
+	struct lz_policy eff = LZ_POLICY_INIT;
+	struct lz_netpolicy np = LZ_NETPOLICY_INIT;
+	struct lz_cidr *res = NULL, extra;
+	const char *hook;
+	size_t i;
+	int rc;
+
+	if ((rc = lz_profile_policy(c->profile, &eff, err)) != 0)
+		goto out;
+	res = lz_xcalloc(c->profile->nresolvers + 1, sizeof *res);
+	for (i = 0; i < c->profile->nresolvers; i++)
+		res[i] = c->profile->resolvers[i].addr;
+	if ((rc = lz_netpolicy_compile(&np, &eff, res, c->profile->nresolvers,
+	    err)) != 0)
+		goto out;
+	lz_netpolicy_format(&np, text);
+	hook = getenv(TAMPER_ENV);
+	if (hook != NULL && strcmp(hook, "1") == 0) {
+		lz_netpolicy_release(&np);
+		if (lz_cidr_parse(TAMPER_RULE, 0, &extra, NULL) != 0)
+			LZ_BUG("bad tamper rule");
+		lz_policy_add(&eff, &extra, LZ_POLICY_DENY, "test hook");
+		lz_policy_normalize(&eff);
+		if ((rc = lz_netpolicy_compile(&np, &eff, res,
+		    c->profile->nresolvers, err)) != 0)
+			goto out;
+		lz_netpolicy_format(&np, tampered);
+	}
+out:
+	free(res);
+	lz_netpolicy_release(&np);
+	lz_policy_release(&eff);
+	return rc;
+}
+
+/*
+ * The sandbox's /etc/resolv.conf: Lazaret's file in the runtime directory
+ * naming the profile's resolvers, bound read-only over the /etc State
+ * Anchor (so the anchor never decides DNS), rewritten at every start.
+ */
+static int
+write_resolv(const struct lz_client *c, char **path, struct lz_err *err)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	char *tmp = NULL, a[32];
+	size_t i;
+	ssize_t n;
+	int fd = -1, rc = 0, e;
+
+	*path = lz_xasprintf("%s/resolv.conf", c->domain.runtime);
+	tmp = lz_xasprintf("%s.tmp", *path);
+	lz_buf_addf(&b, "# Lazaret: DNS resolvers of profile '%s' "
+	    "(resolver = ...)\n", c->profile->name);
+	for (i = 0; i < c->profile->nresolvers; i++) {
+		lz_cidr_format(&c->profile->resolvers[i].addr, a, sizeof a);
+		*strchr(a, '/') = '\0';
+		lz_buf_addf(&b, "nameserver %s\n", a);
+	}
+	(void)unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0644);
+	if (fd < 0 || (n = write(fd, b.buf, b.len)) != (ssize_t)b.len ||
+	    fchmod(fd, 0644) != 0 || close(fd) != 0 || (fd = -1,
+	    rename(tmp, *path) != 0)) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		(void)unlink(tmp);
+		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s': %s", *path,
+		    strerror(e));
+		free(*path);
+		*path = NULL;
+	}
+	free(tmp);
+	lz_buf_release(&b);
+	return rc;
+}
 
 /* The runtime directories the plan binds into the sandbox. */
 static int
@@ -49,7 +152,8 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	struct lz_sandbox_ctx ctx;
 	struct lz_sandbox_spec spec;
 	struct lz_ignored ig;
-	char *shim = NULL, *dir = NULL;
+	struct lz_buf policy = LZ_BUF_INIT, tampered = LZ_BUF_INIT;
+	char *shim = NULL, *dir = NULL, *resolv = NULL;
 	int rc, have_ctx = 0;
 
 	memset(&ig, 0, sizeof ig);
@@ -58,6 +162,10 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 		goto out;
 	rc = lz_mountplan_build(&mp, &c->domain, c->profile, warn, err);
 	if (rc != 0)
+		goto out;
+	if ((rc = compile_policy(c, &policy, &tampered, err)) != 0)
+		goto out;
+	if ((rc = write_resolv(c, &resolv, err)) != 0)
 		goto out;
 	if (c->profile->ignored_isolation) {
 		rc = lz_ignored_scan(c->domain.workspace, &ig, err);
@@ -69,6 +177,9 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 		if (rc != 0)
 			goto out;
 	}
+	/* After every anchor, so it lies over the /etc anchor. */
+	lz_mountplan_add(&mp, LZ_MOUNT_BIND, resolv, "/etc/resolv.conf", 1,
+	    "DNS resolvers (Lazaret's)");
 	/* The shim lives beside this binary (setup installs both). */
 	dir = lz_xstrdup(self);
 	*strrchr(dir, '/') = '\0';
@@ -88,7 +199,9 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	spec.image = c->profile->image;
 	spec.plan = &mp;
 	spec.env = NULL;	/* passed per session, from the client */
-	spec.network = "none";	/* until the Network Sidecar lands */
+	spec.network = "none";	/* replaced by container:<sidecar ID> */
+	spec.netpolicy = policy.buf;
+	spec.netpolicy_sent = tampered.len > 0 ? tampered.buf : NULL;
 	rc = lz_sandbox_start(&ctx, &spec, c->domain.root, container, err);
 out:
 	if (have_ctx)
@@ -97,6 +210,9 @@ out:
 	lz_mountplan_release(&mp);
 	free(shim);
 	free(dir);
+	free(resolv);
+	lz_buf_release(&policy);
+	lz_buf_release(&tampered);
 	return rc;
 }
 

@@ -26,7 +26,9 @@ static const char sample[] =
     "rw,lowerdir=/img/usr,upperdir=/d/anchors/usr/gen-1/upper,"
     "workdir=/d/anchors/usr/gen-1/work,userxattr\n"
     "91 90 0:51 / /d/anchors/usr/merged rw,relatime - overlay lzanchor "
-    "rw,lowerdir=/img/usr,upperdir=/d/a\\054b/up,workdir=/w,userxattr\n";
+    "rw,lowerdir=/img/usr,upperdir=/d/a\\054b/up,workdir=/w,userxattr\n"
+    "92 87 0:4 net:[4026532288] /run/user/1002/netns/netns-x rw shared:1 "
+    "- nsfs nsfs rw\n";
 
 static void
 test_parse(void **state)
@@ -38,7 +40,8 @@ test_parse(void **state)
 
 	(void)state;
 	assert_int_equal(lz_mountinfo_parse(sample, &mi, &e), 0);
-	assert_int_equal(mi.n, 4);
+	assert_int_equal(mi.n, 5);
+	assert_string_equal(mi.v[4].root, "net:[4026532288]");
 	assert_int_equal(mi.v[0].id, 43);
 	assert_int_equal(mi.v[0].parent, 42);
 	assert_string_equal(mi.v[0].mountpoint, "/");
@@ -74,6 +77,8 @@ test_parse_bad(void **state)
 		"43 42 254:0 rel / rw - ext4 /dev/vda rw\n",
 		"43 42 254:0 / / rw - ext4 /dev/vda rw extra\n",
 		"43 42 254:0 / /\n",
+		"43 42 254:0 net:[x] / rw - nsfs nsfs rw\n",
+		"43 42 254:0 net:[1]x / rw - nsfs nsfs rw\n",
 	};
 	struct lz_mountinfo mi = LZ_MOUNTINFO_INIT;
 	struct lz_err e = LZ_ERR_INIT;

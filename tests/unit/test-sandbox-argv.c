@@ -331,6 +331,45 @@ test_list_parse(void **state)
 	lz_sandbox_list_release(&l);
 }
 
+/* The sidecar: crun, NET_ADMIN only, no host loopback, IPv6 off. */
+static void
+test_sidecar(void **state)
+{
+	static const char *const want[] = { "/usr/bin/podman", "run", "-d",
+	    "--name", "lz-0123456789abcdef-net", "--label",
+	    "lazaret.domain=0123456789abcdef", "--label",
+	    "lazaret.role=sidecar", "--runtime", "crun", "--pull=never",
+	    "--network", "slirp4netns:allow_host_loopback=false,"
+	    "enable_ipv6=false", "--cap-drop", "all", "--cap-add", "NET_ADMIN",
+	    "--sysctl", "net.ipv6.conf.all.disable_ipv6=1", "--sysctl",
+	    "net.ipv6.conf.default.disable_ipv6=1", "--read-only",
+	    "--security-opt", "no-new-privileges", "--hostname", "lazaret",
+	    "--entrypoint", "/lazaret-netpolicy",
+	    "localhost/lazaret/netpolicy:" LZ_VERSION, "P\n" };
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	size_t i;
+	char *name;
+
+	(void)state;
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
+	    "0123456789abcdef", NULL, "P\n", &t, NULL), 0);
+	assert_int_equal(t.n, sizeof want / sizeof want[0]);
+	for (i = 0; i < t.n; i++)
+		assert_string_equal(t.v[i], want[i]);
+	lz_tokens_release(&t);
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman", "../x",
+	    NULL, "P\n", &t, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
+	    "0123456789abcdef", NULL, "", &t, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(t.n, 0);
+	name = lz_sandbox_sidecar_name("0123456789abcdef");
+	assert_string_equal(name, "lz-0123456789abcdef-net");
+	free(name);
+}
+
 int
 main(void)
 {
@@ -342,6 +381,7 @@ main(void)
 		cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_csv_field),
 		cmocka_unit_test(test_list_parse),
+		cmocka_unit_test(test_sidecar),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,21 @@
+# static-helpers.cmake: the programs that run inside containers with no
+# libraries beside them, linked static and built without sanitizers (gcc
+# refuses -static with -fsanitize=address). Included by CMakeLists.txt
+# before the sanitizer and fuzzer flags are added, so none reach these
+# targets. Their logic is in core/ and is unit-tested under the sanitizers.
+#
+# lazaret-netpolicy: the Network Sidecar's only program (DESIGN.md,
+# "Network"). libc and the static libcrypto (SHA-256) only: no name
+# lookups, so the linker's getaddrinfo/dlopen warnings must not appear.
+find_library(LZ_LIBCRYPTO_STATIC NAMES libcrypto.a)
+if(NOT LZ_LIBCRYPTO_STATIC)
+	message(FATAL_ERROR "libcrypto.a not found (install libssl-dev): "
+		"lazaret-netpolicy is linked static")
+endif()
+add_executable(lazaret-netpolicy src/lazaret-netpolicy.c core/netpolicy.c
+	core/cidr.c core/util.c)
+target_include_directories(lazaret-netpolicy PRIVATE ${CMAKE_SOURCE_DIR})
+target_compile_options(lazaret-netpolicy PRIVATE -O2)
+target_link_options(lazaret-netpolicy PRIVATE -static -s)
+target_link_libraries(lazaret-netpolicy PRIVATE ${LZ_LIBCRYPTO_STATIC})
+install(TARGETS lazaret-netpolicy RUNTIME DESTINATION bin)

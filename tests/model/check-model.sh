@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# tests/model/check-model.sh: CI check of the Lazaret protocol model.
+#
+#  1. drift: every action (disjunct of Next) and every property (Lazaret.cfg)
+#     of protocol/Lazaret.tla has its counterpart in protocol/Lazaret.pml
+#     (inline NAME / ltl NAME) and a row in the mapping table of
+#     protocol/README.md; the constants of Lazaret.cfg equal the #defines of
+#     Lazaret.pml; every mutant below exists in Lazaret.pml.
+#  2. safety: one exhaustive Spin run of the mirror with every safety
+#     property asserted after every step (-DASSERT_INVARIANTS).
+#  3. liveness: one exhaustive acceptance-cycle run per liveness property
+#     (pan -a -f -N NAME).
+#  4. mutants: each mutant removes the guard that protects one property; Spin
+#     must find a counterexample for that property (errors >= 1).
+#
+# A run passes only if pan says "errors: 0" and the search completed (no
+# depth-limit truncation, no "search not completed"). Prints one line per
+# check and ends with "model: N passed, N failed"; exits non-zero on failure.
+# Needs spin (Debian: spin 6.5.2) and gcc. Runs in a temporary directory.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PROTO="$ROOT/protocol"
+TLA="$PROTO/Lazaret.tla"
+CFG="$PROTO/Lazaret.cfg"
+PML="$PROTO/Lazaret.pml"
+README="$PROTO/README.md"
+DEPTH=10000          # pan -m: far above the model's depth (about 50 / 100)
+JOBS=${MODEL_JOBS:-2}
+
+# mutant : property it must break : safety|liveness
+MUTANTS=(
+  "MUTANT_NO_APPROVAL:NoUnapprovedExecution:safety"
+  "MUTANT_RUN_ORIGINAL:EditedRunsAsEdited:safety"
+  "MUTANT_RESULT_BY_SESSION:ResultToRequester:safety"
+  "MUTANT_ROUTE_ANY:PromptToOwner:safety"
+  "MUTANT_NO_CERT_CHECK:NoUnboundRequestShownOrRun:safety"
+  "MUTANT_NO_ANCHOR_CHECK:NoUnboundRequestShownOrRun:safety"
+  "MUTANT_NO_SINGLE_USE:SingleUse:safety"
+  "MUTANT_NO_LOCK:SingleOwner:safety"
+  "MUTANT_NO_POLICY_WAIT:SandboxOnlyAfterPolicy:safety"
+  "MUTANT_EARLY_UNMOUNT:RecoveryOrder:safety"
+  "MUTANT_NO_KILL_ON_END:NoOrphanHostCommand:safety"
+  "MUTANT_NO_PDEATHSIG:NoOrphanHostCommand:safety"
+  "MUTANT_NO_TIMEOUT:EveryRequestResolves:liveness"
+  "MUTANT_NO_TEARDOWN:IdleDomainTornDown:liveness"
+)
+
+pass=0
+fail=0
+ok()  { echo "PASS $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+finish() {
+  echo "model: $pass passed, $fail failed"
+  if [ "$fail" -eq 0 ]; then exit 0; else exit 1; fi
+}
+
+for tool in spin gcc; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    bad "tools ($tool not found)"
+    finish
+  fi
+done
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/lazaret-model.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+# ---------------------------------------------------------------- names --
+# Actions: the identifiers of the Next disjunction (minus the bound sets).
+actions=$(awk '/^Next ==/{on=1; next} on && /^[^ ]/{exit} on' "$TLA" |
+  grep -oE '\b[A-Z][A-Za-z]+\b' | grep -vxE 'Sess|Req' | sort -u)
+# Properties: the INVARIANTS and PROPERTIES sections of the cfg.
+props=$(awk '/^(INVARIANTS|PROPERTIES)/{on=1; next}
+             /^[A-Z_]+/{on=0} on && NF==1 && $1 ~ /^[A-Za-z]+$/ {print $1}' "$CFG" | sort -u)
+safety_props=$(awk '/^INVARIANTS/{on=1; next} /^[A-Z_]+/{on=0}
+             on && NF==1 && $1 ~ /^[A-Za-z]+$/ {print $1}' "$CFG")
+live_props=$(awk '/^PROPERTIES/{on=1; next} /^[A-Z_]+/{on=0}
+             on && NF==1 && $1 ~ /^[A-Za-z]+$/ {print $1}' "$CFG")
+
+if [ -z "$actions" ] || [ -z "$props" ]; then
+  bad "drift (could not read action or property names from Lazaret.tla/.cfg)"
+  finish
+fi
+
+drift=()
+for a in $actions; do
+  grep -qE "^inline $a\(" "$PML" || drift+=("action $a missing from Lazaret.pml")
+  grep -qE "^\|.*\`$a[\`(]" "$README" || drift+=("action $a missing from README.md table")
+done
+for p in $props; do
+  grep -qE "^ltl $p \{" "$PML" || drift+=("property $p missing from Lazaret.pml")
+  grep -qE "^\|.*\`$p\`" "$README" || drift+=("property $p missing from README.md table")
+  grep -qE "^$p ==" "$TLA" || drift+=("property $p in Lazaret.cfg not defined in Lazaret.tla")
+done
+while read -r name value; do
+  grep -qE "^#define $name +$value\b" "$PML" ||
+    drift+=("constant $name = $value differs in Lazaret.pml")
+done < <(awk '/^CONSTANTS/{on=1; next} /^[A-Z_]+/{on=0}
+              on && $2 == "=" {print $1, $3}' "$CFG")
+for m in "${MUTANTS[@]}"; do
+  grep -q "${m%%:*}" "$PML" || drift+=("mutant ${m%%:*} not in Lazaret.pml")
+done
+if [ ${#drift[@]} -eq 0 ]; then
+  ok "drift ($(echo "$actions" | wc -w) actions, $(echo "$props" | wc -w) properties, constants)"
+else
+  for d in "${drift[@]}"; do bad "drift ($d)"; done
+fi
+
+# --------------------------------------------------------------- helpers --
+# build DIR [spin -D options...]: pan in DIR from Lazaret.pml
+build() {
+  local dir=$1; shift
+  mkdir -p "$dir"
+  cp "$PML" "$dir/Lazaret.pml"
+  (cd "$dir" && spin "$@" -a Lazaret.pml >spin.log 2>&1)
+}
+# completed LOG: the search explored everything it was asked to
+completed() {
+  ! grep -qE 'search not completed|max search depth too small|Search not completed|out of memory' "$1"
+}
+stats() {
+  local stored depth
+  stored=$(grep -oE '^ *[0-9.e+]+ states, stored' "$1" | grep -oE '[0-9.e+]+' | head -1)
+  depth=$(grep -oE 'depth reached [0-9]+' "$1" | grep -oE '[0-9]+' | head -1)
+  echo "${stored:-?} states, depth ${depth:-?}"
+}
+
+# ---------------------------------------------------------------- safety --
+S="$WORK/safety"
+if build "$S" -DASSERT_INVARIANTS -DNO_ENV_STOP &&
+   (cd "$S" && gcc -O2 -DSAFETY -DNOCLAIM -o pan pan.c >gcc.log 2>&1 &&
+    ./pan -m$DEPTH >pan.log 2>&1); then
+  if grep -q 'errors: 0' "$S/pan.log" && completed "$S/pan.log"; then
+    st=$(stats "$S/pan.log")
+    for p in $safety_props; do ok "safety $p ($st)"; done
+  else
+    for p in $safety_props; do bad "safety $p"; done
+    grep -E 'assertion violated|errors:' "$S/pan.log" | head -3 | sed 's/^/  /'
+  fi
+else
+  bad "safety (spin/gcc/pan failed, see below)"
+  tail -5 "$S"/*.log 2>/dev/null | sed 's/^/  /'
+fi
+
+# -------------------------------------------------------------- liveness --
+L="$WORK/live"
+if build "$L" && (cd "$L" && gcc -O2 -o pan pan.c >gcc.log 2>&1); then
+  for p in $live_props; do
+    if (cd "$L" && ./pan -a -f -m$DEPTH -N "$p" >"pan-$p.log" 2>&1) &&
+       grep -q 'errors: 0' "$L/pan-$p.log" && completed "$L/pan-$p.log"; then
+      ok "liveness $p ($(stats "$L/pan-$p.log"), -a -f)"
+    else
+      bad "liveness $p"
+      grep -E 'acceptance|errors:' "$L/pan-$p.log" | head -3 | sed 's/^/  /'
+    fi
+  done
+else
+  bad "liveness (spin/gcc failed)"
+  tail -5 "$L"/*.log 2>/dev/null | sed 's/^/  /'
+fi
+
+# --------------------------------------------------------------- mutants --
+# run_mutant SPEC: writes OK or FAIL plus a reason to $WORK/m-NAME/result
+run_mutant() {
+  local name=${1%%:*} rest=${1#*:}
+  local prop=${rest%%:*} kind=${rest#*:}
+  local d="$WORK/m-$name" flags="-m$DEPTH"
+  [ "$kind" = liveness ] && flags="$flags -a -f"
+  if build "$d" "-D$name" &&
+     (cd "$d" && gcc -O0 -o pan pan.c >gcc.log 2>&1 &&
+      ./pan $flags -N "$prop" >pan.log 2>&1); then
+    if grep -qE 'errors: [1-9]' "$d/pan.log"; then
+      echo "OK counterexample for $prop at depth $(grep -oE 'at depth [0-9]+' "$d/pan.log" | head -1 | grep -oE '[0-9]+')" >"$d/result"
+    else
+      echo "FAIL $prop not violated: the property or the mutant is vacuous" >"$d/result"
+    fi
+  else
+    echo "FAIL build or run error" >"$d/result"
+  fi
+}
+
+running=0
+for m in "${MUTANTS[@]}"; do
+  run_mutant "$m" &
+  running=$((running + 1))
+  if [ "$running" -ge "$JOBS" ]; then wait -n || true; running=$((running - 1)); fi
+done
+wait || true
+for m in "${MUTANTS[@]}"; do
+  name=${m%%:*}
+  res=$(cat "$WORK/m-$name/result" 2>/dev/null || echo "FAIL no result")
+  case "$res" in
+    OK*) ok "mutant $name (${res#OK })" ;;
+    *)   bad "mutant $name (${res#FAIL })" ;;
+  esac
+done
+
+finish
