@@ -71,6 +71,7 @@ close_handles(void)
 	size_t i;
 
 	lz_coord_close_all_conns();
+	lz_coord_unwatch();
 	for (i = 0; i < sizeof hs / sizeof hs[0]; i++) {
 		if (uv_is_active(hs[i]) || hs[i]->type != UV_UNKNOWN_HANDLE) {
 			if (!uv_is_closing(hs[i]))
@@ -157,6 +158,9 @@ start(int ready_fd, struct lz_err *err)
 		return rc;
 	fprintf(stderr, "coordinator %s: sandbox %s started\n", lz_coord.id,
 	    lz_coord.container);
+	rc = lz_coord_watch_sidecar(err);
+	if (rc != 0)
+		return rc;
 	rc = lz_coord_listen(err);
 	if (rc != 0)
 		return rc;

@@ -93,6 +93,11 @@ void lz_session_hangup(struct lz_session *s);
 void lz_session_reap(void);
 json_t *lz_session_list(void);
 
+/* coordinator-watch.c */
+int lz_coord_watch_sidecar(struct lz_err *err);
+void lz_coord_unwatch(void);
+void lz_coord_fail(const char *why);
+
 /* coordinator-main.c */
 void lz_coord_session_gone(void);
 void lz_coord_stop(const char *why);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sandbox-argv.h"
 #include "core/spawn.h"
 #include "src/doctor.h"
 
@@ -74,10 +75,27 @@ out:
 	lz_spawn_result_release(&r);
 }
 
+static void image_check(struct lz_doctor_ctx *ctx,
+    struct lz_doctor_result *res, const char *image);
+
 void
 lz_doctor_image(struct lz_doctor_ctx *ctx, struct lz_doctor_result *res)
 {
-	const char *args[] = { "image", "exists", LZ_DOCTOR_IMAGE, NULL };
+	image_check(ctx, res, LZ_DOCTOR_IMAGE);
+}
+
+void
+lz_doctor_sidecar_image(struct lz_doctor_ctx *ctx,
+    struct lz_doctor_result *res)
+{
+	image_check(ctx, res, LZ_SANDBOX_SIDECAR_IMAGE);
+}
+
+static void
+image_check(struct lz_doctor_ctx *ctx, struct lz_doctor_result *res,
+    const char *image)
+{
+	const char *args[] = { "image", "exists", image, NULL };
 	struct lz_spawn_result r;
 	char *line = NULL;
 
@@ -85,10 +103,10 @@ lz_doctor_image(struct lz_doctor_ctx *ctx, struct lz_doctor_result *res)
 	if (podman(ctx, res, args, &r) != 0)
 		goto out;
 	if (r.status == 0)
-		lz_doctor_pass(res, "%s present", LZ_DOCTOR_IMAGE);
+		lz_doctor_pass(res, "%s present", image);
 	else if (r.status == 1 && strstr(r.err.buf, "rror") == NULL)
 		lz_doctor_fail(res, lz_xstrdup(ctx->setup), "%s not found in "
-		    "this user's podman storage", LZ_DOCTOR_IMAGE);
+		    "this user's podman storage", image);
 	else {
 		line = lz_doctor_last_line(r.err.buf);
 		lz_doctor_fail(res, lz_xstrdup(ctx->setup), "'podman image "

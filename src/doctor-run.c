@@ -31,6 +31,7 @@ const struct lz_doctor_check lz_doctor_checks[] = {
 	{ "runtime-dir", 1, lz_doctor_runtime_dir },
 	{ "storage-driver", 1, lz_doctor_storage },
 	{ "image", 1, lz_doctor_image },
+	{ "sidecar-image", 1, lz_doctor_sidecar_image },
 };
 const size_t lz_doctor_nchecks =
     sizeof lz_doctor_checks / sizeof lz_doctor_checks[0];

@@ -64,5 +64,7 @@ void lz_doctor_cgroups(struct lz_doctor_ctx *, struct lz_doctor_result *);
 void lz_doctor_runtime_dir(struct lz_doctor_ctx *, struct lz_doctor_result *);
 void lz_doctor_storage(struct lz_doctor_ctx *, struct lz_doctor_result *);
 void lz_doctor_image(struct lz_doctor_ctx *, struct lz_doctor_result *);
+void lz_doctor_sidecar_image(struct lz_doctor_ctx *,
+    struct lz_doctor_result *);
 
 #endif

@@ -270,11 +270,24 @@ if up default 0; then
 	[ "$before" = "$after" ] &&
 	    pass "default: with NET_ADMIN forced the policy holds ($(head -1 <<<"$o4"))" ||
 	    fail "default: NET_ADMIN changed routes: $o4"
-	# A killed sidecar leaves the sandbox without a route out.
+	# A killed sidecar: the Domain fails, the attached session is told,
+	# and sandbox, sidecar and anchors are removed (FR-7 order).
 	as_user podman kill "$SIDECAR" >/dev/null 2>&1
-	sleep 0.5
-	reach "killed sidecar: 198.18 test host no longer reachable" 198.18.254.2 8080 0
-	down
+	for i in $(seq 1 150); do
+		kill -0 "$UP_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	wait "$UP_PID" 2>/dev/null
+	grep -q "Network Sidecar stopped" "$T/up-default.log" &&
+	    pass "killed sidecar: the attached session is told of the Domain failure" ||
+	    fail "killed sidecar: session not told: $(cat "$T/up-default.log")"
+	for i in $(seq 1 150); do
+		[ -z "$(as_user podman ps -a --filter label=lazaret.domain --format '{{.Names}}' 2>/dev/null)" ] && break
+		sleep 0.1
+	done
+	[ -z "$(as_user podman ps -a --filter label=lazaret.domain --format '{{.Names}}' 2>/dev/null)" ] &&
+	    pass "killed sidecar: sandbox and sidecar removed" ||
+	    fail "killed sidecar: containers left"
 fi
 
 # 2. allow and deny rules

@@ -1,0 +1,114 @@
+/*
+ * coordinator-watch.c: Domain failure detection. The coordinator watches
+ * the Network Sidecar's process through a pidfd: when it ends, the sandbox
+ * has no network any more (it fails closed), and the Domain is failed:
+ * every attached client is told why, every session is hung up, and the
+ * normal teardown removes the sandbox, then the sidecar, then the anchors
+ * (FR-7 order).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/spawn.h"
+#include "protocol/frame.h"
+#include "src/coordinator.h"
+
+static uv_poll_t sidecar_watch;
+static int sidecar_fd = -1;
+
+static void on_sidecar_exit(uv_poll_t *h, int status, int events);
+static void on_watch_closed(uv_handle_t *h);
+
+static void
+on_watch_closed(uv_handle_t *h)
+{
+	(void)h;
+	if (sidecar_fd >= 0)
+		close(sidecar_fd);
+	sidecar_fd = -1;
+}
+
+void
+lz_coord_unwatch(void)
+{
+	if (sidecar_fd >= 0 && !uv_is_closing((uv_handle_t *)&sidecar_watch))
+		uv_close((uv_handle_t *)&sidecar_watch, on_watch_closed);
+}
+
+/* Tells every attached client and stops the Domain. */
+void
+lz_coord_fail(const char *why)
+{
+	struct lz_conn *c;
+	struct lz_buf b;
+	json_t *j;
+
+	fprintf(stderr, "coordinator %s: Domain failure: %s\n", lz_coord.id,
+	    why);
+	for (c = lz_coord.conns; c != NULL; c = c->next) {
+		lz_buf_init(&b);
+		j = json_pack("{s:s,s:s}", "code", "domain-failure", "message",
+		    why);
+		lz_frame_add_json(&b, LZ_FRAME_ERROR, j);
+		json_decref(j);
+		lz_coord_send(c, &b);
+	}
+	lz_coord_stop(why);
+}
+
+static void
+on_sidecar_exit(uv_poll_t *h, int status, int events)
+{
+	(void)h;
+	(void)status;
+	(void)events;
+	lz_coord_unwatch();
+	if (!lz_coord.stopping)
+		lz_coord_fail("the Network Sidecar stopped, so the sandbox has "
+		    "no network; the Domain is stopping (run lazaret again to "
+		    "start it anew)");
+}
+
+int
+lz_coord_watch_sidecar(struct lz_err *err)
+{
+	const char *argv[] = { lz_coord.podman, "inspect", "--format",
+	    "{{.State.Pid}}", NULL, NULL };
+	struct lz_spawn_result res;
+	struct lz_spawn_opts opts;
+	char *name;
+	long pid;
+	int rc;
+
+	name = lz_xasprintf("lz-%s-net", lz_coord.cfg.domain.id);
+	argv[4] = name;
+	memset(&opts, 0, sizeof opts);
+	opts.cwd = "/";
+	opts.timeout_ms = 30000;
+	lz_spawn_result_init(&res);
+	rc = lz_spawn_capture(argv, &opts, &res, err);
+	if (rc == 0 && res.status != 0)
+		rc = lz_err_set(err, LZ_ESYS, "cannot inspect the sidecar "
+		    "'%s': %s", name, res.err.buf);
+	pid = rc == 0 ? strtol(res.out.buf, NULL, 10) : 0;
+	if (rc == 0 && pid <= 0)
+		rc = lz_err_set(err, LZ_ESYS, "the sidecar '%s' is not running",
+		    name);
+	if (rc == 0) {
+		sidecar_fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+		if (sidecar_fd < 0)
+			rc = lz_err_set(err, LZ_ESYS, "pidfd_open(%ld): %s",
+			    pid, strerror(errno));
+	}
+	if (rc == 0) {
+		uv_poll_init(lz_coord.loop, &sidecar_watch, sidecar_fd);
+		uv_poll_start(&sidecar_watch, UV_READABLE, on_sidecar_exit);
+	}
+	lz_spawn_result_release(&res);
+	free(name);
+	return rc;
+}
