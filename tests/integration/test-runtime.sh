@@ -90,8 +90,8 @@ run "$LAZARET" run -- sh -c 'echo shared > /tmp/fr2; pwd'
 expect "a command runs at /workspace" 0 "^/workspace$"
 run "$LAZARET" run -- cat /tmp/fr2
 expect "FR-2: concurrent sessions share one sandbox" 0 "^shared$"
-n=$(podman ps -q --filter "label=lazaret.domain=$id" | wc -l)
-[ "$n" = 1 ] && pass "FR-2: one container for the Domain" ||
+n=$(podman ps -q --filter "label=lazaret.domain=$id" --filter label=lazaret.role=sandbox | wc -l)
+[ "$n" = 1 ] && pass "FR-2: one sandbox container for the Domain" ||
     fail "FR-2: $n containers for the Domain"
 mkdir -p "$proj/sub"
 run env -C "$proj/sub" "$LAZARET" run -- pwd
