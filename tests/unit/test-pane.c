@@ -1,0 +1,732 @@
+/*
+ * test-pane.c: the pane emulator (ui/pane.h) from byte streams to grids:
+ * text, colours, attributes, wide and combining characters, the alternate
+ * screen, scroll regions, scrollback and its bound, resize, answers through
+ * the reply callback, the title, modes, damage coalescing, the guard
+ * against libvterm 0.1.4's faults, and the ANSI serialiser round trip.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/util.h"
+#include "ui/pane.h"
+
+struct ctx {
+	struct lz_buf reply;
+	int replies;
+	int damages;
+};
+
+static void
+on_reply(const char *buf, size_t len, void *user)
+{
+	struct ctx *c = user;
+
+	assert_true(len > 0);
+	lz_buf_add(&c->reply, buf, len);
+	c->replies++;
+}
+
+static void
+on_damage(void *user)
+{
+	struct ctx *c = user;
+
+	c->damages++;
+}
+
+static const struct lz_pane_cb cbs = { on_reply, on_damage };
+
+static struct lz_pane *
+mk(unsigned rows, unsigned cols, size_t sb, struct ctx *c)
+{
+	memset(c, 0, sizeof *c);
+	lz_buf_init(&c->reply);
+	return lz_pane_new(rows, cols, sb, &cbs, c);
+}
+
+static void
+done(struct lz_pane *p, struct ctx *c)
+{
+	lz_pane_free(p);
+	lz_buf_release(&c->reply);
+}
+
+static void
+feed(struct lz_pane *p, const char *s)
+{
+	lz_pane_feed(p, s, strlen(s));
+}
+
+/* Feeds s one byte a call. */
+static void
+feed_bytes(struct lz_pane *p, const char *s)
+{
+	size_t i, n = strlen(s);
+
+	for (i = 0; i < n; i++)
+		lz_pane_feed(p, s + i, 1);
+}
+
+static void
+check_line(const struct lz_pane *p, long line, const char *want)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+
+	lz_pane_line_text(p, line, &b);
+	if (strcmp(b.buf, want) != 0)
+		fail_msg("line %ld: got '%s', want '%s'", line, b.buf, want);
+	lz_buf_release(&b);
+}
+
+static const struct lz_cell *
+cell(const struct lz_pane *p, int r, int c)
+{
+	const struct lz_cell *x = lz_pane_cell(p, r, c);
+
+	assert_non_null(x);
+	return x;
+}
+
+static void
+test_text_and_wrap(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(3, 10, 100, &c);
+
+	(void)state;
+	feed(p, "hello\r\nworld 0123456789ab");
+	check_line(p, 0, "hello");
+	check_line(p, 1, "world 0123");
+	check_line(p, 2, "456789ab");
+	assert_int_equal(lz_pane_props(p)->cursor_row, 2);
+	assert_int_equal(lz_pane_props(p)->cursor_col, 8);
+	assert_int_equal(cell(p, 0, 7)->ch[0], 0);	/* never written */
+	done(p, &c);
+}
+
+static void
+test_colours(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(2, 20, 0, &c);
+
+	(void)state;
+	feed(p, "\033[31ma\033[92mb\033[38;5;200mc\033[48;2;1;2;3md"
+	    "\033[39;49me\033[38:2:10:20:30mf\033[44mg\033[0mh");
+	assert_int_equal(cell(p, 0, 0)->fg, LZ_COLOR_INDEXED(1));
+	assert_int_equal(cell(p, 0, 1)->fg, LZ_COLOR_INDEXED(10));
+	assert_int_equal(cell(p, 0, 2)->fg, LZ_COLOR_INDEXED(200));
+	assert_int_equal(cell(p, 0, 3)->fg, LZ_COLOR_INDEXED(200));
+	assert_int_equal(cell(p, 0, 3)->bg, LZ_COLOR_RGB(1, 2, 3));
+	assert_int_equal(cell(p, 0, 4)->fg, LZ_COLOR_DEFAULT);
+	assert_int_equal(cell(p, 0, 4)->bg, LZ_COLOR_DEFAULT);
+	assert_int_equal(cell(p, 0, 5)->fg, LZ_COLOR_RGB(10, 20, 30));
+	assert_int_equal(cell(p, 0, 6)->bg, LZ_COLOR_INDEXED(4));
+	assert_int_equal(cell(p, 0, 7)->fg, LZ_COLOR_DEFAULT);
+	assert_int_equal(cell(p, 0, 7)->bg, LZ_COLOR_DEFAULT);
+	/* Background colour erase: EL takes the current background. */
+	feed(p, "\r\n\033[45m\033[K\033[m");
+	assert_int_equal(cell(p, 1, 19)->bg, LZ_COLOR_INDEXED(5));
+	assert_int_equal(cell(p, 1, 19)->ch[0], 0);
+	done(p, &c);
+}
+
+static void
+test_attributes(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(2, 20, 0, &c);
+
+	(void)state;
+	feed(p, "\033[1ma\033[3mb\033[4mc\033[21md\033[4:3me\033[5mf"
+	    "\033[7mg\033[9mh\033[22;23;24;25;27;29mi\033[1;7mj\033[0mk");
+	assert_int_equal(cell(p, 0, 0)->attr, LZ_ATTR_BOLD);
+	assert_int_equal(cell(p, 0, 1)->attr, LZ_ATTR_BOLD | LZ_ATTR_ITALIC);
+	assert_int_equal(LZ_ATTR_UNDERLINE(cell(p, 0, 2)->attr), 1);
+	assert_int_equal(LZ_ATTR_UNDERLINE(cell(p, 0, 3)->attr), 2);
+	assert_int_equal(LZ_ATTR_UNDERLINE(cell(p, 0, 4)->attr), 3);
+	assert_true(cell(p, 0, 5)->attr & LZ_ATTR_BLINK);
+	assert_true(cell(p, 0, 6)->attr & LZ_ATTR_REVERSE);
+	assert_true(cell(p, 0, 7)->attr & LZ_ATTR_STRIKE);
+	assert_int_equal(cell(p, 0, 8)->attr, 0);
+	assert_int_equal(cell(p, 0, 9)->attr, LZ_ATTR_BOLD | LZ_ATTR_REVERSE);
+	assert_int_equal(cell(p, 0, 10)->attr, 0);
+	done(p, &c);
+}
+
+static void
+test_wide(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(3, 10, 0, &c);
+	const struct lz_cell *x;
+
+	(void)state;
+	/* A wide character that does not fit at the margin wraps whole. */
+	feed(p, "abcdefghi\xe4\xb8\xad|");
+	check_line(p, 0, "abcdefghi");
+	assert_int_equal(cell(p, 0, 9)->ch[0], 0);
+	x = cell(p, 1, 0);
+	assert_int_equal(x->ch[0], 0x4e2d);
+	assert_int_equal(x->width, 2);
+	assert_int_equal(cell(p, 1, 1)->ch[0], LZ_CELL_CONT);
+	assert_int_equal(cell(p, 1, 2)->ch[0], '|');
+	check_line(p, 1, "\xe4\xb8\xad|");
+	/* Emoji are wide as well (libvterm 0.1.4's table). */
+	feed(p, "\r\n\xf0\x9f\x98\x80x");
+	assert_int_equal(cell(p, 2, 0)->ch[0], 0x1f600);
+	assert_int_equal(cell(p, 2, 0)->width, 2);
+	assert_int_equal(cell(p, 2, 1)->ch[0], LZ_CELL_CONT);
+	assert_int_equal(cell(p, 2, 2)->ch[0], 'x');
+	/* Overwriting the right half blanks the left. */
+	feed(p, "\033[2;2HZ");
+	assert_int_equal(cell(p, 1, 0)->ch[0], 0);
+	assert_int_equal(cell(p, 1, 1)->ch[0], 'Z');
+	/* Erasing the left half blanks the right. */
+	feed(p, "\033[3;1H\033[1X");
+	assert_int_equal(cell(p, 2, 0)->ch[0], 0);
+	assert_int_equal(cell(p, 2, 1)->ch[0], 0);
+	assert_int_equal(cell(p, 2, 2)->ch[0], 'x');
+	done(p, &c);
+}
+
+static void
+test_combining(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(2, 10, 0, &c);
+	const struct lz_cell *x;
+
+	(void)state;
+	feed(p, "e\xcc\x81z");
+	x = cell(p, 0, 0);
+	assert_int_equal(x->ch[0], 'e');
+	assert_int_equal(x->ch[1], 0x301);
+	assert_int_equal(x->ch[2], 0);
+	assert_int_equal(cell(p, 0, 1)->ch[0], 'z');
+	/* Split across feeds, in the middle of the mark too. */
+	feed(p, "\r\n");
+	feed_bytes(p, "a\xcc\x88\xcc\xa3");
+	x = cell(p, 1, 0);
+	assert_int_equal(x->ch[0], 'a');
+	assert_int_equal(x->ch[1], 0x308);
+	assert_int_equal(x->ch[2], 0x323);
+	/* At most three marks are kept in a cell. */
+	feed(p, "\033[1;5Ho\xcc\x81\xcc\x82\xcc\x83\xcc\x84\xcc\x85!");
+	x = cell(p, 0, 4);
+	assert_int_equal(x->ch[0], 'o');
+	assert_int_equal(x->ch[3], 0x303);
+	assert_int_equal(cell(p, 0, 5)->ch[0], '!');
+	check_line(p, 0, "e\xcc\x81z  o\xcc\x81\xcc\x82\xcc\x83!");
+	done(p, &c);
+}
+
+static void
+test_combining_flood(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(2, 10, 0, &c);
+	size_t i, n = 1 << 20;
+	char *buf = lz_xmalloc(n);
+
+	(void)state;
+	/* 512 Ki combining marks after one base, in 1 KiB writes: bounded. */
+	buf[0] = 'a';
+	buf[1] = 'b';
+	for (i = 2; i + 1 < n; i += 2) {
+		buf[i] = '\xcc';
+		buf[i + 1] = '\x81';
+	}
+	for (i = 0; i < n; i += 1000)
+		lz_pane_feed(p, buf + i, n - i < 1000 ? n - i : 1000);
+	feed(p, "c");
+	assert_int_equal(cell(p, 0, 1)->ch[0], 'b');
+	assert_int_equal(cell(p, 0, 1)->ch[1], 0x301);
+	assert_int_equal(cell(p, 0, 2)->ch[0], 'c');
+	free(buf);
+	done(p, &c);
+}
+
+static void
+test_altscreen(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(3, 10, 100, &c);
+	size_t sb;
+
+	(void)state;
+	feed(p, "one\r\ntwo\r\nthree\r\nfour\033[2;3H");
+	sb = lz_pane_scrollback_lines(p);
+	assert_int_equal(sb, 1);
+	feed(p, "\033[?1049h");
+	assert_true(lz_pane_props(p)->altscreen);
+	check_line(p, 0, "");
+	feed(p, "\033[Halt\r\n\r\n\r\n\r\n\r\nlast");
+	check_line(p, 2, "last");
+	/* The alternate screen never feeds scrollback. */
+	assert_int_equal(lz_pane_scrollback_lines(p), sb);
+	feed(p, "\033[?1049l");
+	assert_false(lz_pane_props(p)->altscreen);
+	check_line(p, 0, "two");
+	check_line(p, 1, "three");
+	check_line(p, 2, "four");
+	assert_int_equal(lz_pane_props(p)->cursor_row, 1);
+	assert_int_equal(lz_pane_props(p)->cursor_col, 2);
+	/* Entering again starts from a clear alternate screen. */
+	feed(p, "\033[?1049h");
+	check_line(p, 2, "");
+	/* RIS leaves the alternate screen. */
+	feed(p, "\033c");
+	assert_false(lz_pane_props(p)->altscreen);
+	check_line(p, 0, "");
+	done(p, &c);
+}
+
+static void
+test_scroll_region(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(5, 10, 100, &c);
+
+	(void)state;
+	feed(p, "A\r\nB\r\nC\r\nD\r\nE\033[2;4r\033[4;1H\nX\r\nY");
+	check_line(p, 0, "A");
+	check_line(p, 1, "D");
+	check_line(p, 2, "X");
+	check_line(p, 3, "Y");
+	check_line(p, 4, "E");
+	/* A region that is not the whole screen feeds no scrollback. */
+	assert_int_equal(lz_pane_scrollback_lines(p), 0);
+	/* Reverse index at the top of the region scrolls it down. */
+	feed(p, "\033[2;1H\033M");
+	check_line(p, 1, "");
+	check_line(p, 2, "D");
+	check_line(p, 4, "E");
+	/* Left/right margins (DECLRMM + DECSLRM): only columns 2-4 move. */
+	feed(p, "\033[r\033[H\033[2J11111\r\n22222\r\n33333"
+	    "\033[?69h\033[2;4s\033[1;3r\033[3;2H\n\033[?69l\033[r");
+	check_line(p, 0, "12221");
+	check_line(p, 1, "23332");
+	check_line(p, 2, "3   3");
+	/* Insert and delete characters. */
+	feed(p, "\033[5;1Habcdef\033[5;2H\033[2@");
+	check_line(p, 4, "a  bcdef");
+	feed(p, "\033[5;2H\033[3P");
+	check_line(p, 4, "acdef");
+	done(p, &c);
+}
+
+static void
+test_scrollback(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(3, 10, 5, &c);
+	const struct lz_cell *x;
+	char line[32];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 20; i++) {
+		snprintf(line, sizeof line, "%s\033[3%dml%d\033[m", i ? "\r\n" :
+		    "", i % 8, i);
+		feed(p, line);
+	}
+	/* 20 lines on 3 rows: 17 scrolled off, the newest 5 are kept. */
+	assert_int_equal(lz_pane_scrollback_lines(p), 5);
+	check_line(p, 0, "l17");
+	check_line(p, -1, "l16");
+	check_line(p, -5, "l12");
+	check_line(p, -6, "");
+	x = lz_pane_scrollback_cell(p, 0, 1);
+	assert_non_null(x);
+	assert_int_equal(x->ch[0], '1');
+	assert_int_equal(x->fg, LZ_COLOR_INDEXED(16 % 8));
+	x = lz_pane_scrollback_cell(p, 4, 0);
+	assert_int_equal(x->fg, LZ_COLOR_INDEXED(12 % 8));
+	/* Beyond the stored width: blank; beyond the ring: NULL. */
+	assert_int_equal(lz_pane_scrollback_cell(p, 0, 9)->ch[0], 0);
+	assert_null(lz_pane_scrollback_cell(p, 5, 0));
+	assert_true(lz_pane_scrollback_bytes(p) > 0);
+	assert_true(lz_pane_scrollback_bytes(p) < 5 * 64);
+	/* Wide and combining characters survive the encoding. */
+	feed(p, "\r\n\xe4\xb8\xad" "e\xcc\x81\033[48;2;9;8;7m \033[m\r\n\r\n\r\n");
+	x = lz_pane_scrollback_cell(p, 0, 0);
+	assert_int_equal(x->ch[0], 0x4e2d);
+	assert_int_equal(x->width, 2);
+	assert_int_equal(lz_pane_scrollback_cell(p, 0, 1)->ch[0],
+	    LZ_CELL_CONT);
+	x = lz_pane_scrollback_cell(p, 0, 2);
+	assert_int_equal(x->ch[1], 0x301);
+	assert_int_equal(lz_pane_scrollback_cell(p, 0, 3)->bg,
+	    LZ_COLOR_RGB(9, 8, 7));
+	done(p, &c);
+}
+
+static void
+test_scrollback_clamp(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(2, 20, (size_t)1 << 40, &c);
+	char *buf;
+	size_t i, n = 2000000;
+
+	(void)state;
+	/* A 1 TiB-line demand is clamped, and bytes bound the ring too. */
+	buf = lz_xmalloc(n);
+	for (i = 0; i < n; i++)
+		buf[i] = i % 3 == 2 ? '\n' : (char)('a' + i % 26);
+	lz_pane_feed(p, buf, n);
+	assert_true(lz_pane_scrollback_lines(p) <= LZ_PANE_SB_MAX_LINES);
+	assert_true(lz_pane_scrollback_bytes(p) <= LZ_PANE_SB_MAX_BYTES);
+	free(buf);
+	done(p, &c);
+}
+
+static void
+test_resize(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(4, 10, 100, &c);
+
+	(void)state;
+	feed(p, "r0\r\nr1\r\nr2\r\nr3\xe4\xb8\xad" "abcdef");
+	/* Shrinking rows: the rows above the cursor go to scrollback. */
+	lz_pane_resize(p, 2, 10);
+	assert_int_equal(lz_pane_rows(p), 2);
+	assert_int_equal(lz_pane_scrollback_lines(p), 2);
+	check_line(p, -1, "r1");
+	check_line(p, 0, "r2");
+	check_line(p, 1, "r3\xe4\xb8\xad" "abcdef");
+	assert_int_equal(lz_pane_props(p)->cursor_row, 1);
+	/* Growing brings them back. */
+	lz_pane_resize(p, 4, 10);
+	assert_int_equal(lz_pane_scrollback_lines(p), 0);
+	check_line(p, 0, "r0");
+	check_line(p, 3, "r3\xe4\xb8\xad" "abcdef");
+	assert_int_equal(lz_pane_props(p)->cursor_row, 3);
+	/* Fewer columns cut the right (a cut wide character is blanked). */
+	lz_pane_resize(p, 4, 3);
+	check_line(p, 3, "r3");
+	assert_int_equal(lz_pane_props(p)->cursor_col, 2);
+	lz_pane_resize(p, 4, 10);
+	check_line(p, 3, "r3");
+	/* Rows shrink below an empty bottom: blank rows are cut first. */
+	feed(p, "\033[2J\033[Htop");
+	lz_pane_resize(p, 2, 10);
+	check_line(p, 0, "top");
+	assert_int_equal(lz_pane_scrollback_lines(p), 0);
+	/* The saved cursor is clamped after a resize (libvterm's is not). */
+	feed(p, "\033[2;9H\0337");
+	lz_pane_resize(p, 1, 4);
+	feed(p, "\0338xy");
+	assert_int_equal(lz_pane_props(p)->cursor_row, 0);
+	/* A scroll region below the new bottom (libvterm keeps its top). */
+	lz_pane_resize(p, 31, 24);
+	feed(p, "\033[8;31r\033[?69h\033[5;20s\033[?69l\033[3;4H");
+	lz_pane_resize(p, 1, 3);
+	assert_int_equal(lz_pane_props(p)->cursor_col, 2);
+	feed(p, "a\r\nb\r\nc\033[?69hd\r\ne\033[Lf");
+	check_line(p, 0, " f");
+	lz_pane_resize(p, 100000, 100000);
+	assert_int_equal(lz_pane_rows(p), LZ_PANE_MAX_ROWS);
+	assert_int_equal(lz_pane_cols(p), LZ_PANE_MAX_COLS);
+	done(p, &c);
+}
+
+static void
+test_replies(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(5, 20, 0, &c);
+
+	(void)state;
+	feed(p, "\033[3;7H\033[6n");
+	assert_int_equal(c.replies, 1);
+	assert_string_equal(c.reply.buf, "\033[3;7R");
+	lz_buf_reset(&c.reply);
+	/* Split across feeds. */
+	feed_bytes(p, "\033[c");
+	assert_true(c.reply.len > 3);
+	assert_memory_equal(c.reply.buf, "\033[?", 3);
+	lz_buf_reset(&c.reply);
+	/* DECRQM for synchronized output: not recognised (not advertised). */
+	feed(p, "\033[?2026$p");
+	assert_string_equal(c.reply.buf, "\033[?2026;0$y");
+	lz_buf_reset(&c.reply);
+	/* DECRQSS through a DCS split across feeds. */
+	feed_bytes(p, "\033[1m\033P$qm\033\\");
+	assert_string_equal(c.reply.buf, "\033P1$r1m\033\\");
+	lz_buf_reset(&c.reply);
+	/* Any other DECRQSS would crash libvterm 0.1.4: dropped. */
+	feed(p, "\033P$qzz\033\\\033P$q\"p\007");
+	assert_int_equal(c.reply.len, 0);
+	assert_int_equal(lz_pane_props(p)->dropped_strings, 2);
+	done(p, &c);
+}
+
+static void
+test_title(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(2, 20, 0, &c);
+	char big[LZ_PANE_TITLE_MAX * 2 + 16];
+
+	(void)state;
+	assert_string_equal(lz_pane_title(p), "");
+	feed(p, "\033]2;hello\007after");
+	assert_string_equal(lz_pane_title(p), "hello");
+	check_line(p, 0, "after");
+	/* Split byte by byte, ST-terminated, control characters removed. */
+	feed_bytes(p, "\033]0;a\tb\001 \xc2\x9b" "c\xff\033\\");
+	assert_string_equal(lz_pane_title(p), "ab c\xef\xbf\xbd");
+	/* ESC and anything but a backslash abandons the OSC. */
+	feed_bytes(p, "\033]2;never\033[31mX");
+	assert_string_equal(lz_pane_title(p), "ab c\xef\xbf\xbd");
+	assert_int_equal(cell(p, 0, 5)->ch[0], 'X');
+	assert_int_equal(cell(p, 0, 5)->fg, LZ_COLOR_INDEXED(1));
+	feed(p, "\033[m");
+	/* Nothing was forwarded: the pane has no reply for a title. */
+	assert_int_equal(c.replies, 0);
+	assert_true(lz_pane_dirty(p) & LZ_PANE_DIRTY_PROPS);
+	/* Long titles are cut at a character boundary. */
+	memcpy(big, "\033]2;", 4);
+	memset(big + 4, 'x', sizeof big - 4);
+	memcpy(big + sizeof big - 2, "\007", 2);
+	feed(p, big);
+	assert_int_equal(strlen(lz_pane_title(p)), LZ_PANE_TITLE_MAX);
+	/* Other OSC are dropped and counted; text around them stays. */
+	feed(p, "\033[2;1H\033]52;c;aGVsbG8=\007\033]8;;http://x\007link"
+	    "\033]8;;\007\033]11;?\007!");
+	check_line(p, 1, "link!");
+	assert_int_equal(lz_pane_props(p)->dropped_osc, 4);
+	assert_int_equal(c.replies, 0);
+	done(p, &c);
+}
+
+static void
+test_modes(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(2, 20, 0, &c);
+	const struct lz_pane_props *pr = lz_pane_props(p);
+
+	(void)state;
+	assert_int_equal(pr->cursor_visible, 1);
+	feed(p, "\033[?1h\033=\033[?2004h\033[?1002h\033[?1006h\033[?1004h"
+	    "\033[?2026h\033[?25l\033[6 q\a\a");
+	assert_int_equal(pr->app_cursor, 1);
+	assert_int_equal(pr->app_keypad, 1);
+	assert_int_equal(pr->bracketed_paste, 1);
+	assert_int_equal(pr->mouse, LZ_MOUSE_DRAG);
+	assert_int_equal(pr->mouse_enc, LZ_MOUSE_ENC_SGR);
+	assert_int_equal(pr->focus_events, 1);
+	assert_int_equal(pr->sync, 1);
+	assert_int_equal(pr->cursor_visible, 0);
+	assert_int_equal(pr->cursor_shape, LZ_CURSOR_BAR);
+	assert_int_equal(pr->cursor_blink, 0);
+	assert_int_equal(pr->bells, 2);
+	assert_true(lz_pane_dirty(p) & LZ_PANE_DIRTY_BELL);
+	feed(p, "\033[?2026l\033[?1002;2004l\033>");
+	assert_int_equal(pr->sync, 0);
+	assert_int_equal(pr->mouse, LZ_MOUSE_NONE);
+	assert_int_equal(pr->bracketed_paste, 0);
+	assert_int_equal(pr->app_keypad, 0);
+	feed(p, "\033[!p");
+	assert_int_equal(pr->app_cursor, 0);
+	done(p, &c);
+}
+
+static void
+test_damage(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(50, 200, 1000, &c);
+	struct lz_buf b = LZ_BUF_INIT;
+	int i;
+
+	(void)state;
+	assert_int_equal(lz_pane_dirty(p), 0);
+	for (i = 0; i < 1000; i++)
+		lz_buf_addf(&b, "\033[3%dmline %d\033[m\r\n", i % 8, i);
+	lz_pane_feed(p, b.buf, b.len);
+	/* A thousand scrolled lines: one damage notice, all rows dirty. */
+	assert_int_equal(c.damages, 1);
+	assert_true(lz_pane_dirty(p) & LZ_PANE_DIRTY_CELLS);
+	assert_true(lz_pane_row_dirty(p, 0) && lz_pane_row_dirty(p, 49));
+	assert_true(lz_pane_scrolled(p) >= 950);
+	lz_pane_feed(p, b.buf, b.len);
+	assert_int_equal(c.damages, 1);
+	lz_pane_clear_dirty(p);
+	assert_int_equal(lz_pane_dirty(p), 0);
+	assert_false(lz_pane_row_dirty(p, 0));
+	/* One character: one row and a second notice. */
+	feed(p, "\033[10;1Hx");
+	assert_int_equal(c.damages, 2);
+	assert_true(lz_pane_row_dirty(p, 9));
+	assert_false(lz_pane_row_dirty(p, 8));
+	assert_false(lz_pane_row_dirty(p, 10));
+	lz_pane_clear_dirty(p);
+	feed(p, "\033[5;5H");
+	assert_int_equal(lz_pane_dirty(p), LZ_PANE_DIRTY_CURSOR);
+	lz_buf_release(&b);
+	done(p, &c);
+}
+
+static void
+test_guard(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(3, 20, 0, &c), *q;
+	struct lz_buf b = LZ_BUF_INIT;
+	int i;
+
+	(void)state;
+	/* 40 parameters: libvterm 0.1.4 would write past its array. */
+	lz_buf_adds(&b, "\033[");
+	for (i = 0; i < 40; i++)
+		lz_buf_adds(&b, "1;");
+	lz_buf_adds(&b, "31mok");
+	lz_pane_feed(p, b.buf, b.len);
+	check_line(p, 0, "ok");
+	assert_int_equal(cell(p, 0, 0)->fg, LZ_COLOR_DEFAULT);
+	assert_int_equal(lz_pane_props(p)->cancelled_csi, 1);
+	/* Byte by byte as well, and a parameter of 12 digits. */
+	feed_bytes(p, b.buf);
+	feed_bytes(p, "\033[123456789012Hz");
+	assert_int_equal(lz_pane_props(p)->cancelled_csi, 3);
+	/* ESC inside an OSC or DCS split across writes. */
+	feed(p, "\033[2;1H");
+	feed_bytes(p, "\033]2;t\033x\033P1;2|ab\033\\\033_apc\033\\\033X\033\\q");
+	check_line(p, 1, "q");
+	/* An overlong DCS is dropped, the next text is not. */
+	lz_buf_reset(&b);
+	lz_buf_adds(&b, "\033P");
+	for (i = 0; i < LZ_PANE_STRING_MAX + 10; i++)
+		lz_buf_addch(&b, 'd');
+	lz_buf_adds(&b, "\033\\w");
+	lz_pane_feed(p, b.buf, b.len);
+	check_line(p, 1, "qw");
+	/* C1 controls as UTF-8 are dropped; bad UTF-8 shows U+FFFD. */
+	feed(p, "\033[3;1H\xc2\x9b" "31m\xc2\x85|\xff|\xe4\xb8|");
+	check_line(p, 2, "31m|\xef\xbf\xbd||");
+	/* REP with nothing (or a zero-width glyph) to repeat: no hang. */
+	q = lz_pane_new(2, 20, 0, NULL, NULL);
+	feed(q, "\033[5b");
+	check_line(q, 0, "");
+	feed(q, "x\033[3b\033[1;8H\xcc\x81\033[9b!");
+	check_line(q, 0, "xxxx   !");
+	assert_int_equal(lz_pane_props(q)->cancelled_csi, 2);
+	lz_pane_free(q);
+	/* CAN ends a CSI. */
+	feed(p, "\033[3;1H\033[31\030m");
+	assert_int_equal(cell(p, 2, 0)->ch[0], 'm');
+	assert_int_equal(cell(p, 2, 0)->fg, LZ_COLOR_DEFAULT);
+	lz_buf_release(&b);
+	done(p, &c);
+}
+
+/* Every cell, the cursor and the modes of a and b are the same. */
+static void
+same_screen(const struct lz_pane *a, const struct lz_pane *b)
+{
+	const struct lz_pane_props *pa = lz_pane_props(a);
+	const struct lz_pane_props *pb = lz_pane_props(b);
+	const struct lz_cell *x, *y;
+	int r, col;
+
+	assert_int_equal(lz_pane_rows(a), lz_pane_rows(b));
+	for (r = 0; r < (int)lz_pane_rows(a); r++) {
+		for (col = 0; col < (int)lz_pane_cols(a); col++) {
+			x = lz_pane_cell(a, r, col);
+			y = lz_pane_cell(b, r, col);
+			if (memcmp(x->ch, y->ch, sizeof x->ch) != 0 ||
+			    x->fg != y->fg || x->bg != y->bg ||
+			    x->attr != y->attr || x->width != y->width)
+				fail_msg("cell %d,%d: %x/%x fg %x/%x bg %x/%x "
+				    "attr %x/%x", r, col, x->ch[0], y->ch[0],
+				    x->fg, y->fg, x->bg, y->bg, x->attr,
+				    y->attr);
+		}
+	}
+	assert_int_equal(pa->cursor_row, pb->cursor_row);
+	assert_int_equal(pa->cursor_col, pb->cursor_col);
+	assert_int_equal(pa->cursor_visible, pb->cursor_visible);
+	assert_int_equal(pa->cursor_shape, pb->cursor_shape);
+	assert_int_equal(pa->cursor_blink, pb->cursor_blink);
+	assert_int_equal(pa->altscreen, pb->altscreen);
+	assert_int_equal(pa->app_cursor, pb->app_cursor);
+	assert_int_equal(pa->app_keypad, pb->app_keypad);
+	assert_int_equal(pa->bracketed_paste, pb->bracketed_paste);
+	assert_int_equal(pa->mouse, pb->mouse);
+	assert_int_equal(pa->mouse_enc, pb->mouse_enc);
+	assert_int_equal(pa->focus_events, pb->focus_events);
+	assert_int_equal(pa->reverse, pb->reverse);
+}
+
+static void
+round_trip(const char *in)
+{
+	struct ctx c1, c2;
+	struct lz_pane *a = mk(6, 30, 10, &c1), *b = mk(6, 30, 10, &c2);
+	struct lz_buf out = LZ_BUF_INIT;
+
+	feed(a, in);
+	lz_pane_render_ansi(a, &out);
+	lz_pane_feed(b, out.buf, out.len);
+	same_screen(a, b);
+	/* The pen carries on: the same text after both looks the same. */
+	feed(a, "\r\nP");
+	feed(b, "\r\nP");
+	same_screen(a, b);
+	lz_buf_release(&out);
+	done(a, &c1);
+	done(b, &c2);
+}
+
+static void
+test_render_round_trip(void **state)
+{
+	(void)state;
+	round_trip("plain\r\n\033[1;31mred \033[38;5;123;48;2;1;2;3mrgb"
+	    "\033[0;4:3;9;5;7;3mx\033[m\r\n\xe4\xb8\xad\xe6\x96\x87 e\xcc\x81"
+	    "\xf0\x9f\x98\x80|\033[44m\033[K\033[m\r\n  gap  \033[42m  \033[m"
+	    "end\033[6;30Hz\033[?1h\033=\033[?2004h\033[?1000h\033[?1006h"
+	    "\033[4 q\033[4;8H\033[1;32m");
+	round_trip("primary\r\nsecond\033[2;3H\033[?1049h\033[Halt "
+	    "\033[7mscreen\033[?25l\033[3;3H");
+	round_trip("\033[?5h\033[?1004h\033[5;1H\033[48;5;200m\033[2K");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_and_wrap),
+		cmocka_unit_test(test_colours),
+		cmocka_unit_test(test_attributes),
+		cmocka_unit_test(test_wide),
+		cmocka_unit_test(test_combining),
+		cmocka_unit_test(test_combining_flood),
+		cmocka_unit_test(test_altscreen),
+		cmocka_unit_test(test_scroll_region),
+		cmocka_unit_test(test_scrollback),
+		cmocka_unit_test(test_scrollback_clamp),
+		cmocka_unit_test(test_resize),
+		cmocka_unit_test(test_replies),
+		cmocka_unit_test(test_title),
+		cmocka_unit_test(test_modes),
+		cmocka_unit_test(test_damage),
+		cmocka_unit_test(test_guard),
+		cmocka_unit_test(test_render_round_trip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,155 @@
+/*
+ * grid.h: the cells of a pane (struct lz_cell), a screen of them (struct
+ * lz_grid) and the scrollback ring (struct lz_sb). Pure data structures:
+ * no libvterm, no ncurses, no I/O. The pane emulator (ui/pane.c) drives
+ * them from libvterm's state callbacks; the renderer reads cells through
+ * ui/pane.h, not through this header.
+ *
+ * Invariants the functions below keep:
+ *  - A wide character is a head cell (width 2) immediately followed by a
+ *    continuation cell (ch[0] == LZ_CELL_CONT, width 0). Overwriting or
+ *    erasing either half blanks the other, so no half is ever orphaned.
+ *  - A blank cell has ch[0] == 0 (never written, or erased); it keeps the
+ *    colours it was erased with (background colour erase).
+ *  - Rows are separately allocated and scrolled by rotating row pointers,
+ *    so a full-width scroll costs O(rows), not O(rows * cols).
+ */
+#ifndef LZ_GRID_H
+#define LZ_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Code points per cell: the base character and up to three combining. */
+#define LZ_CELL_CHARS 4
+/* ch[0] of the right half of a wide character. */
+#define LZ_CELL_CONT 0xffffffffu
+
+/*
+ * Colours: the top byte says which kind. LZ_COLOR_DEFAULT is the
+ * terminal's default foreground or background (SGR 39 / 49).
+ */
+#define LZ_COLOR_DEFAULT 0u
+#define LZ_COLOR_KIND(c) ((c) >> 24)
+#define LZ_COLOR_KIND_DEFAULT 0u
+#define LZ_COLOR_KIND_INDEXED 1u	/* low byte: 0-255 */
+#define LZ_COLOR_KIND_RGB 2u		/* low 24 bits: 0xRRGGBB */
+#define LZ_COLOR_INDEXED(i) (0x01000000u | ((uint32_t)(i) & 0xffu))
+#define LZ_COLOR_RGB(r, g, b) (0x02000000u | ((uint32_t)(r) & 0xffu) << 16 | \
+	((uint32_t)(g) & 0xffu) << 8 | ((uint32_t)(b) & 0xffu))
+
+/* Attributes (struct lz_cell.attr). */
+#define LZ_ATTR_BOLD 0x0001
+#define LZ_ATTR_ITALIC 0x0002
+#define LZ_ATTR_BLINK 0x0004
+#define LZ_ATTR_REVERSE 0x0008
+#define LZ_ATTR_STRIKE 0x0010
+#define LZ_ATTR_UL_SHIFT 5		/* underline: 0 none, 1 single, */
+#define LZ_ATTR_UL_MASK 0x0060		/* 2 double, 3 curly */
+#define LZ_ATTR_PROTECTED 0x0080	/* DECSCA: kept by selective erase */
+#define LZ_ATTR_UNDERLINE(a) (((a) & LZ_ATTR_UL_MASK) >> LZ_ATTR_UL_SHIFT)
+
+/* What a character is drawn with. */
+struct lz_pen {
+	uint32_t fg, bg;
+	uint16_t attr;
+};
+
+/* One character cell: 28 bytes. */
+struct lz_cell {
+	uint32_t ch[LZ_CELL_CHARS];	/* unused slots are 0 */
+	uint32_t fg, bg;
+	uint16_t attr;
+	uint8_t width;			/* 1; 2 for a wide head; 0 for LZ_CELL_CONT */
+	uint8_t pad;
+};
+
+/* A screen: rows x cols cells. */
+struct lz_grid {
+	int rows, cols;
+	struct lz_cell **row;
+};
+
+/* Allocates a blank grid. rows and cols must be at least 1. */
+void lz_grid_init(struct lz_grid *g, int rows, int cols);
+void lz_grid_free(struct lz_grid *g);
+/* Blank cell with background bg (LZ_COLOR_DEFAULT for none). */
+void lz_cell_blank(struct lz_cell *c, uint32_t bg);
+/*
+ * Writes a character of width 1 or 2 at (row, col): chars holds nchars
+ * code points, the base first (extra combining ones are dropped). Out of
+ * range positions are ignored; a wide character that does not fit before
+ * the right edge leaves a blank.
+ */
+void lz_grid_put(struct lz_grid *g, int row, int col, const uint32_t *chars,
+    int nchars, int width, const struct lz_pen *pen);
+/*
+ * Blanks the rectangle [r0, r1) x [c0, c1) (clipped) with background bg;
+ * selective (DECSED/DECSEL) keeps LZ_ATTR_PROTECTED cells.
+ */
+void lz_grid_erase(struct lz_grid *g, int r0, int r1, int c0, int c1,
+    uint32_t bg, int selective);
+/*
+ * Copies the rectangle src to dest (same size, clipped, may overlap), as
+ * libvterm's moverect callback asks.
+ */
+void lz_grid_moverect(struct lz_grid *g, int dr0, int dc0, int sr0, int sc0,
+    int nrows, int ncols);
+/*
+ * Scrolls full-width rows [top, bottom) up by n (n > 0: the top n rows
+ * leave, blank rows with background bg enter at the bottom) or down by -n.
+ * When out is not NULL and n > 0, the leaving rows are handed to out(row,
+ * cols, user) first, top one first (the scrollback takes them).
+ */
+void lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
+    void (*out)(const struct lz_cell *, int, void *), void *user);
+/*
+ * Changes the size to rows x cols (clean truncation, no reflow): columns
+ * are cut or padded on the right (a wide character cut in half becomes a
+ * blank); rows are taken from or added at the bottom after drop_top rows
+ * were removed from the top (handed to out, as for lz_grid_scroll).
+ */
+void lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
+    void (*out)(const struct lz_cell *, int, void *), void *user);
+
+/*
+ * The scrollback ring: lines that scrolled off the top of the primary
+ * screen, newest at index 0. Lines are stored compactly (trailing blanks
+ * dropped; text as UTF-8 with a pen record only where the pen changes,
+ * about 1-2 bytes a cell for coloured text), and the ring is bounded by
+ * both a line count and a byte count: pushing past either drops the oldest
+ * lines. lz_sb_bytes counts line headers and encodings, not malloc's own
+ * overhead (about 16 bytes a line).
+ */
+struct lz_sbline;
+struct lz_sb {
+	struct lz_sbline **ring;	/* alloc slots, count used from head */
+	size_t alloc, head, count;
+	size_t max_lines, max_bytes, bytes;
+	uint64_t pushed;		/* lines ever pushed minus popped */
+	struct lz_cell *scratch;	/* one decoded line */
+	int scratch_cols;
+	uint64_t scratch_seq;		/* which line scratch holds, or ~0 */
+	unsigned char *enc;		/* encoding buffer */
+	size_t encalloc;
+};
+
+void lz_sb_init(struct lz_sb *sb, size_t max_lines, size_t max_bytes);
+void lz_sb_free(struct lz_sb *sb);
+/* Appends a line of ncols cells as the newest. */
+void lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols);
+/*
+ * Takes the newest line out into out[0..ncols) (truncated or padded with
+ * blanks); returns 0, or -1 when the ring is empty.
+ */
+int lz_sb_pop(struct lz_sb *sb, struct lz_cell *out, int ncols);
+size_t lz_sb_lines(const struct lz_sb *sb);
+size_t lz_sb_bytes(const struct lz_sb *sb);
+/*
+ * Cell col of line idx (0 = newest), or NULL when idx is out of range or
+ * col negative. Columns beyond the stored width read as blank. The pointer
+ * is valid until the next call on sb.
+ */
+const struct lz_cell *lz_sb_cell(struct lz_sb *sb, size_t idx, int col);
+
+#endif

@@ -1,0 +1,217 @@
+/*
+ * pane.h: the pane emulator. One per Client Session, kept by the
+ * coordinator (so a detached session keeps its screen) and read by the
+ * renderer. It runs libvterm 0.1.4's state layer (parser, cursor, modes,
+ * pen) with a grid and scrollback of the project's own (ui/grid.h): the
+ * stock screen layer moves the whole buffer per scrolled line, the state
+ * layer with row-pointer scrolling is several times faster (figures in
+ * docs/journal.md). No ncurses, no I/O: bytes in, cells and callbacks out.
+ *
+ * Input. lz_pane_feed takes the raw bytes a session's pty produced, in any
+ * chunking. A guard of its own runs in step with libvterm's parser and keeps
+ * libvterm 0.1.4's faults away (see ui/vtfilter.h for the first two):
+ *  - a CSI with more than 16 parameters or a parameter of more than 9
+ *    digits is cancelled (libvterm writes past its argument array);
+ *  - strings (OSC, DCS, APC, PM, SOS) never reach libvterm in pieces: the
+ *    guard collects each one (at most LZ_PANE_STRING_MAX bytes, longer ones
+ *    are dropped) and handles OSC itself; a DCS goes to libvterm whole in
+ *    one write, and only when it is a DECRQSS libvterm answers (m, r, s,
+ *    SP q, " q: its answer to any other reads a bad pointer, a crash seen
+ *    here); APC, PM, SOS and every other DCS are dropped;
+ *  - libvterm is written at most LZ_PANE_WRITE_MAX bytes at a time (its
+ *    text path keeps an array the size of the write on the stack);
+ *  - C1 controls encoded as UTF-8 (U+0080-U+009F: libvterm gives them width
+ *    -1) are dropped, and a run of more than LZ_PANE_COMBINE_RUN combining
+ *    marks is cut (libvterm keeps every mark of a run across writes in a
+ *    buffer it doubles and rescans, which would grow without bound);
+ *  - REP (CSI b) is cancelled while the last glyph has width 0 (before
+ *    any text, or after a lone combining mark): libvterm loops forever;
+ *  - after a cursor restore the cursor is clamped into the screen
+ *    (libvterm does not clamp the saved cursor on resize).
+ * So any bytes are safe to feed, and a pane is never fed the host output
+ * filter's output (that filter drops the queries a pane must answer).
+ *
+ * What the pane implements: UTF-8; wide characters (a head cell and a
+ * continuation cell, LZ_CELL_CONT) and combining marks (up to three per
+ * cell; more are dropped); 16, 256 and 24-bit colour; bold, italic,
+ * underline (single, double, curly), blink, reverse, strike (libvterm
+ * 0.1.4 has no faint, conceal or overline); the alternate screen (1047,
+ * 1049: entering clears it, leaving restores the primary screen and, for
+ * 1049, the cursor; the alternate screen never feeds scrollback); scroll
+ * regions (DECSTBM) and left/right margins (DECSLRM under DECLRMM, ?69);
+ * insert/delete of characters and lines; cursor visibility and shape;
+ * DECSCNM reverse screen; tab stops; the answers to DA, DSR, DECRQM and
+ * DECRQSS (libvterm's).
+ *
+ * Modes the renderer and key encoder need are recorded in struct
+ * lz_pane_props; the pane only records them. Synchronized output (?2026) is
+ * recorded but not advertised: DECRQM ?2026 gets libvterm's "not
+ * recognised", so programs that probe first do not use it, and Lazaret's
+ * terminfo entry must not claim Sync. A renderer that honours it must hold
+ * frames only for a bounded time (tmux uses one second).
+ *
+ * OSC: 0 and 2 set the title (stored sanitised, at most LZ_PANE_TITLE_MAX
+ * bytes; never forwarded anywhere by the pane), 1 (icon name), 52
+ * (clipboard), 8 (hyperlinks: the text stays), colour sets and queries and
+ * every other OSC are dropped and counted in lz_pane_props.dropped_osc.
+ *
+ * Resize is clean truncation, no reflow: columns are cut or padded on the
+ * right; when rows shrink, the rows above the cursor go to scrollback
+ * (primary screen) so the cursor's row stays, and the rest are cut at the
+ * bottom; when rows grow, lines come back from scrollback (primary screen)
+ * as far as there are any, and blank rows fill the rest at the bottom.
+ *
+ * Memory bound of one pane: two grids of rows x cols cells of 28 bytes
+ * (rows <= LZ_PANE_MAX_ROWS, cols <= LZ_PANE_MAX_COLS), the scrollback
+ * (at most LZ_PANE_SB_MAX_LINES lines and LZ_PANE_SB_MAX_BYTES bytes of
+ * encoded lines, plus 8 bytes a line of ring and malloc's overhead), the
+ * title and string buffers and libvterm's own state (a few KiB).
+ */
+#ifndef LZ_PANE_H
+#define LZ_PANE_H
+
+#include <stddef.h>
+
+#include "core/util.h"
+#include "ui/grid.h"
+
+#define LZ_PANE_MAX_ROWS 1000
+#define LZ_PANE_MAX_COLS 1000
+/* A larger scrollback_lines is clamped to this. */
+#define LZ_PANE_SB_MAX_LINES 1000000
+/* Encoded scrollback bytes: the oldest lines go past this. */
+#define LZ_PANE_SB_MAX_BYTES (32u << 20)
+#define LZ_PANE_TITLE_MAX 256
+#define LZ_PANE_STRING_MAX 1024
+#define LZ_PANE_WRITE_MAX 4096
+#define LZ_PANE_COMBINE_RUN 32
+
+/* lz_pane_dirty bits. */
+#define LZ_PANE_DIRTY_CELLS 0x01	/* some row changed: see row_dirty */
+#define LZ_PANE_DIRTY_CURSOR 0x02	/* cursor moved or changed look */
+#define LZ_PANE_DIRTY_PROPS 0x04	/* title, modes or screen changed */
+#define LZ_PANE_DIRTY_BELL 0x08		/* the bell rang */
+
+enum lz_pane_cursor_shape {
+	LZ_CURSOR_BLOCK = 1,
+	LZ_CURSOR_UNDERLINE,
+	LZ_CURSOR_BAR,
+};
+
+/* Mouse tracking (?9, ?1000, ?1002, ?1003) and encoding (?1005/6, 1015). */
+enum lz_pane_mouse {
+	LZ_MOUSE_NONE = 0,
+	LZ_MOUSE_X10 = 9,
+	LZ_MOUSE_CLICK = 1000,
+	LZ_MOUSE_DRAG = 1002,
+	LZ_MOUSE_MOVE = 1003,
+};
+enum lz_pane_mouse_enc {
+	LZ_MOUSE_ENC_X10 = 0,
+	LZ_MOUSE_ENC_UTF8 = 1005,
+	LZ_MOUSE_ENC_SGR = 1006,
+	LZ_MOUSE_ENC_URXVT = 1015,
+};
+
+/* What the renderer and the key encoder need to know. */
+struct lz_pane_props {
+	int cursor_row, cursor_col;	/* 0-based, inside the screen */
+	int cursor_visible;		/* ?25 */
+	int cursor_blink;		/* ?12, DECSCUSR */
+	int cursor_shape;		/* enum lz_pane_cursor_shape */
+	int altscreen;			/* the alternate screen is shown */
+	int reverse;			/* DECSCNM (?5) */
+	int app_cursor;			/* DECCKM (?1) */
+	int app_keypad;			/* DECKPAM (ESC =) or DECNKM (?66) */
+	int bracketed_paste;		/* ?2004 */
+	int mouse;			/* enum lz_pane_mouse */
+	int mouse_enc;			/* enum lz_pane_mouse_enc */
+	int focus_events;		/* ?1004 */
+	int sync;			/* ?2026 set (see above) */
+	unsigned long bells;		/* BEL count since lz_pane_new */
+	unsigned long dropped_osc;	/* OSC other than 0 and 2 */
+	unsigned long dropped_strings;	/* DCS/APC/PM/SOS dropped, overlong */
+	unsigned long cancelled_csi;	/* CSI cut by the guard */
+};
+
+struct lz_pane_cb {
+	/*
+	 * Answers the pane gives the program (DA, DSR cursor position,
+	 * DECRQM, DECRQSS): write them to the session's pty. Called from
+	 * inside lz_pane_feed, at most once per call, len > 0.
+	 */
+	void (*reply)(const char *buf, size_t len, void *user);
+	/*
+	 * The pane went from clean to dirty (lz_pane_dirty() was 0): schedule
+	 * one redraw for the next frame. Called from inside lz_pane_feed or
+	 * lz_pane_resize, at most once until lz_pane_clear_dirty.
+	 */
+	void (*damage)(void *user);
+};
+
+struct lz_pane;
+
+/*
+ * Makes a pane of rows x cols (clamped to 1..LZ_PANE_MAX_ROWS/COLS) with a
+ * scrollback of scrollback_lines (clamped to LZ_PANE_SB_MAX_LINES; 0 for
+ * none). cb may be NULL, as may each of its members; cb is copied. Aborts
+ * only on out-of-memory.
+ */
+struct lz_pane *lz_pane_new(unsigned rows, unsigned cols,
+    size_t scrollback_lines, const struct lz_pane_cb *cb, void *user);
+void lz_pane_free(struct lz_pane *p);
+/* Feeds len bytes of pty output. Never fails. Callbacks must not re-enter. */
+void lz_pane_feed(struct lz_pane *p, const char *buf, size_t len);
+/* Resizes (clamped as in lz_pane_new); see "Resize" above. */
+void lz_pane_resize(struct lz_pane *p, unsigned rows, unsigned cols);
+unsigned lz_pane_rows(const struct lz_pane *p);
+unsigned lz_pane_cols(const struct lz_pane *p);
+
+/* The visible cell at (row, col), or NULL out of range. */
+const struct lz_cell *lz_pane_cell(const struct lz_pane *p, int row, int col);
+/* Lines in scrollback; line 0 is the one just above the screen. */
+size_t lz_pane_scrollback_lines(const struct lz_pane *p);
+/* Encoded bytes held by the scrollback (see grid.h). */
+size_t lz_pane_scrollback_bytes(const struct lz_pane *p);
+/*
+ * Cell col of scrollback line (0 = newest), NULL when out of range;
+ * beyond the line's stored width it is blank. Valid until the next call
+ * into the pane.
+ */
+const struct lz_cell *lz_pane_scrollback_cell(const struct lz_pane *p,
+    size_t line, int col);
+/*
+ * Appends the text of a screen row (line >= 0) or of scrollback line
+ * -1 - line as UTF-8 to out: blanks as spaces, trailing blanks dropped,
+ * continuation cells skipped. For tests, copy and search.
+ */
+void lz_pane_line_text(const struct lz_pane *p, long line, struct lz_buf *out);
+
+const struct lz_pane_props *lz_pane_props(const struct lz_pane *p);
+/* The window title ("" if none): sanitised UTF-8, no control characters. */
+const char *lz_pane_title(const struct lz_pane *p);
+
+/*
+ * Damage: LZ_PANE_DIRTY_* bits since the last lz_pane_clear_dirty, and
+ * whether a row changed. A flood of output sets bits, it queues nothing, so
+ * the renderer draws once per frame whatever came in between.
+ */
+unsigned lz_pane_dirty(const struct lz_pane *p);
+int lz_pane_row_dirty(const struct lz_pane *p, int row);
+/* Lines scrolled up on the visible screen since the last clear. */
+unsigned long lz_pane_scrolled(const struct lz_pane *p);
+void lz_pane_clear_dirty(struct lz_pane *p);
+
+/*
+ * Appends the whole visible state as a compact ANSI stream for a terminal
+ * of the same size that understands what Lazaret's terminfo entry says
+ * (SGR with 256 and RGB colours): the primary screen, then, if it is
+ * shown, ?1049h and the alternate screen; then the modes of struct
+ * lz_pane_props, the cursor and the current pen. Feeding it into a new
+ * pane of the same size gives the same cells, cursor and modes. Not
+ * carried: scrollback, the title, scroll region and margins, tab stops,
+ * character sets, origin mode and the DECSC saved cursor.
+ */
+void lz_pane_render_ansi(const struct lz_pane *p, struct lz_buf *out);
+
+#endif
