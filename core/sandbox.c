@@ -18,15 +18,27 @@
 #include "core/sandbox.h"
 #include "core/spawn.h"
 
+#define ANCHOR_MOUNT_WHAT "State Anchor mount (podman unshare)"
+
 static int	 run_podman(const struct lz_sandbox_ctx *c,
 		     const struct lz_tokens *argv, struct lz_spawn_result *res,
 		     const char *what, struct lz_err *err);
+static void	 podman_opts(const struct lz_sandbox_ctx *c,
+		     struct lz_spawn_opts *o);
+static int	 podman_done(int rc, const struct lz_spawn_result *res,
+		     const char *what, struct lz_err *err);
+static int	 anchors_argv(const struct lz_sandbox_ctx *c,
+		     const struct lz_mountplan *plan, const char *domain_root,
+		     const char *image, struct lz_tokens *t, size_t *n,
+		     struct lz_err *err);
 static void	 trim(struct lz_buf *b);
 static char	*stderr_text(const struct lz_spawn_result *res);
 static int	 image_exists(const struct lz_sandbox_ctx *c, const char *image);
 static int	 remove_ids(const struct lz_sandbox_ctx *c,
 		     const struct lz_tokens *ids, struct lz_err *err);
 static char	*json_str(json_t *o, const char *key);
+static int	 list_external(const struct lz_sandbox_ctx *c,
+		     struct lz_sandbox_list *out);
 static int	 take_id(struct lz_buf *out, char **id, const char *what,
 		     struct lz_err *err);
 static long	 now_ms(void);
@@ -131,14 +143,29 @@ run_podman(const struct lz_sandbox_ctx *c, const struct lz_tokens *argv,
     struct lz_spawn_result *res, const char *what, struct lz_err *err)
 {
 	struct lz_spawn_opts o;
-	char *text;
-	int rc;
 
-	memset(&o, 0, sizeof o);
-	o.timeout_ms = c->timeout_ms;
+	podman_opts(c, &o);
+	return podman_done(lz_spawn_capture((const char *const *)argv->v, &o,
+	    res, err), res, what, err);
+}
+
+/* Options for every podman call: c's timeout, cwd "/". */
+static void
+podman_opts(const struct lz_sandbox_ctx *c, struct lz_spawn_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->timeout_ms = c->timeout_ms;
 	/* Not the caller's directory: podman fails when it has gone. */
-	o.cwd = "/";
-	rc = lz_spawn_capture((const char *const *)argv->v, &o, res, err);
+	o->cwd = "/";
+}
+
+/* run_podman's verdict on a finished call whose spawn returned rc. */
+static int
+podman_done(int rc, const struct lz_spawn_result *res, const char *what,
+    struct lz_err *err)
+{
+	char *text;
+
 	if (rc != 0)
 		return lz_err_prefix(err, rc, "%s", what);
 	if (res->status == 0)
@@ -159,10 +186,7 @@ image_exists(const struct lz_sandbox_ctx *c, const char *image)
 	int rc;
 
 	lz_spawn_result_init(&res);
-	memset(&o, 0, sizeof o);
-	o.timeout_ms = c->timeout_ms;
-	/* Not the caller's directory: podman fails when it has gone. */
-	o.cwd = "/";
+	podman_opts(c, &o);
 	lz_tokens_push(&t, c->podman);
 	lz_tokens_push(&t, "image");
 	lz_tokens_push(&t, "exists");
@@ -174,36 +198,38 @@ image_exists(const struct lz_sandbox_ctx *c, const char *image)
 	return rc;
 }
 
-int
-lz_sandbox_anchors_mount(const struct lz_sandbox_ctx *c,
-    const struct lz_mountplan *plan, const char *domain_root,
-    const char *image, struct lz_err *err)
+/*
+ * Prepares the directories of plan's ANCHOR entries and builds the
+ * helper's argv in t; *n gets the number of anchors (0: nothing to run).
+ */
+static int
+anchors_argv(const struct lz_sandbox_ctx *c, const struct lz_mountplan *plan,
+    const char *domain_root, const char *image, struct lz_tokens *t,
+    size_t *n, struct lz_err *err)
 {
-	struct lz_tokens t = LZ_TOKENS_INIT;
-	struct lz_spawn_result res;
 	struct lz_anchor a;
-	size_t i, n = 0;
+	size_t i;
 	int rc = 0;
 
-	lz_spawn_result_init(&res);
-	lz_tokens_push(&t, c->podman);
-	lz_tokens_push(&t, "unshare");
-	lz_tokens_push(&t, "--");
-	lz_tokens_push(&t, c->self);
-	lz_tokens_push(&t, "__anchor");
-	lz_tokens_push(&t, "mount");
-	lz_tokens_push(&t, "-P");
-	lz_tokens_push(&t, c->podman);
-	lz_tokens_push(&t, "-i");
-	lz_tokens_push(&t, image);
-	lz_tokens_push(&t, "--");
+	*n = 0;
+	lz_tokens_push(t, c->podman);
+	lz_tokens_push(t, "unshare");
+	lz_tokens_push(t, "--");
+	lz_tokens_push(t, c->self);
+	lz_tokens_push(t, "__anchor");
+	lz_tokens_push(t, "mount");
+	lz_tokens_push(t, "-P");
+	lz_tokens_push(t, c->podman);
+	lz_tokens_push(t, "-i");
+	lz_tokens_push(t, image);
+	lz_tokens_push(t, "--");
 	for (i = 0; i < plan->n; i++) {
 		if (plan->v[i].kind != LZ_MOUNT_ANCHOR)
 			continue;
 		memset(&a, 0, sizeof a);
 		if ((rc = lz_anchor_prepare(domain_root, plan->v[i].target, &a,
 		    err)) != 0)
-			goto out;
+			return rc;
 		if (plan->v[i].source == NULL ||
 		    strcmp(a.merged, plan->v[i].source) != 0) {
 			rc = lz_err_set(err, LZ_EINVAL, "mount plan names '%s' "
@@ -211,20 +237,33 @@ lz_sandbox_anchors_mount(const struct lz_sandbox_ctx *c,
 			    "'%s'", plan->v[i].source ? plan->v[i].source : "",
 			    a.path, a.merged);
 			lz_anchor_release(&a);
-			goto out;
+			return rc;
 		}
-		lz_tokens_push(&t, a.path);
-		lz_tokens_push(&t, a.upper);
-		lz_tokens_push(&t, a.work);
-		lz_tokens_push(&t, a.merged);
-		lz_tokens_push(&t, a.lower_empty);
+		lz_tokens_push(t, a.path);
+		lz_tokens_push(t, a.upper);
+		lz_tokens_push(t, a.work);
+		lz_tokens_push(t, a.merged);
+		lz_tokens_push(t, a.lower_empty);
 		lz_anchor_release(&a);
-		n++;
+		(*n)++;
 	}
-	if (n == 0)
-		goto out;
-	rc = run_podman(c, &t, &res, "State Anchor mount (podman unshare)", err);
-out:
+	return 0;
+}
+
+int
+lz_sandbox_anchors_mount(const struct lz_sandbox_ctx *c,
+    const struct lz_mountplan *plan, const char *domain_root,
+    const char *image, struct lz_err *err)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+	size_t n;
+	int rc;
+
+	lz_spawn_result_init(&res);
+	rc = anchors_argv(c, plan, domain_root, image, &t, &n, err);
+	if (rc == 0 && n > 0)
+		rc = run_podman(c, &t, &res, ANCHOR_MOUNT_WHAT, err);
 	lz_spawn_result_release(&res);
 	lz_tokens_release(&t);
 	return rc;
@@ -458,35 +497,65 @@ lz_sandbox_start(const struct lz_sandbox_ctx *c,
 	    err);
 }
 
+/*
+ * With a sidecar, its start (run, readiness, checks) and the anchor helper
+ * run at the same time: they share nothing but podman's storage, which
+ * podman locks, and the sandbox is run only after both have succeeded.
+ */
 int
 lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
     char **container_id, char **sidecar_id, struct lz_err *err)
 {
-	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_tokens t = LZ_TOKENS_INIT, at = LZ_TOKENS_INIT;
 	struct lz_spawn_result res;
-	struct lz_err undo = LZ_ERR_INIT;
+	struct lz_spawn_opts o;
+	struct lz_spawn_proc helper;
+	struct lz_err undo = LZ_ERR_INIT, sub = LZ_ERR_INIT;
 	struct lz_sandbox_spec net;
 	char *sid = NULL, *network = NULL;
-	int rc, have_image;
+	size_t nanchors;
+	int rc, r, have_image, helper_running = 0;
 
 	*container_id = NULL;
 	if (sidecar_id != NULL)
 		*sidecar_id = NULL;
 	lz_spawn_result_init(&res);
 	net = *s;
+	if ((rc = anchors_argv(c, s->plan, domain_root, s->image, &at,
+	    &nanchors, err)) != 0)
+		goto fail;
+	if (s->netpolicy != NULL && nanchors > 0) {
+		podman_opts(c, &o);
+		if ((rc = lz_spawn_start((const char *const *)at.v, &o,
+		    &helper, err)) != 0) {
+			rc = lz_err_prefix(err, rc, "%s", ANCHOR_MOUNT_WHAT);
+			goto fail;
+		}
+		helper_running = 1;
+	}
 	if (s->netpolicy != NULL) {
-		if ((rc = sidecar_run(c, s, &sid, err)) != 0)
-			goto fail;
-		if ((rc = sidecar_ready(c, s, sid, err)) != 0)
-			goto fail;
+		rc = sidecar_run(c, s, &sid, err);
+		if (rc == 0)
+			rc = sidecar_ready(c, s, sid, err);
+	}
+	if (helper_running) {
+		/* Always reaped; the sidecar's failure, if any, is the news. */
+		helper_running = 0;
+		r = lz_spawn_wait(&helper, &res, rc == 0 ? err : &sub);
+		r = podman_done(r, &res, ANCHOR_MOUNT_WHAT, rc == 0 ? err :
+		    &sub);
+		if (rc == 0)
+			rc = r;
+	} else if (rc == 0 && nanchors > 0)
+		rc = run_podman(c, &at, &res, ANCHOR_MOUNT_WHAT, err);
+	if (rc != 0)
+		goto fail;
+	if (sid != NULL) {
 		network = lz_xasprintf("container:%s", sid);
 		net.network = network;
 	}
 	if ((rc = lz_sandbox_argv_run(c->podman, &net, &t, err)) != 0)
-		goto fail;
-	if ((rc = lz_sandbox_anchors_mount(c, s->plan, domain_root, s->image,
-	    err)) != 0)
 		goto fail;
 	if ((rc = run_podman(c, &t, &res, "podman run", err)) != 0)
 		goto fail;
@@ -498,6 +567,11 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
 	}
 	goto out;
 fail:
+	if (helper_running) {
+		/* Reaped before the teardown unmounts what it made. */
+		(void)lz_spawn_wait(&helper, &res, NULL);
+		helper_running = 0;
+	}
 	if (!(have_image = image_exists(c, s->image)))
 		rc = lz_err_set(err, LZ_ENOTFOUND, "image '%s' not found; run "
 		    "scripts/setup.sh or set image = ... in the profile "
@@ -512,8 +586,10 @@ out:
 	free(sid);
 	free(network);
 	lz_err_release(&undo);
+	lz_err_release(&sub);
 	lz_spawn_result_release(&res);
 	lz_tokens_release(&t);
+	lz_tokens_release(&at);
 	return rc;
 }
 
@@ -553,23 +629,28 @@ lz_sandbox_stop(const struct lz_sandbox_ctx *c, const char *domain_id,
 	static const char *const order[] = { LZ_SANDBOX_ROLE_SANDBOX,
 	    LZ_SANDBOX_ROLE_SIDECAR, NULL };
 	struct lz_sandbox_list l = LZ_SANDBOX_LIST_INIT;
+	struct lz_sandbox_list all = LZ_SANDBOX_LIST_INIT;
 	struct lz_tokens ids = LZ_TOKENS_INIT;
 	struct lz_err sub = LZ_ERR_INIT;
 	char *name;
 	size_t i, k;
-	int rc = 0, r;
+	int rc = 0, r, complete;
 
-	r = lz_sandbox_list(c, domain_id, &l, &sub);
-	if (r != 0) {
+	/* Everything, storage-only leftovers included, in one call. */
+	complete = list_external(c, &all) == 0;
+	if (complete)
+		lz_sandbox_list_select(&all, domain_id, &l);
+	else if ((r = lz_sandbox_list(c, domain_id, &l, &sub)) != 0) {
 		rc = lz_err_set(err, r, "%s", sub.msg);
 		lz_err_release(&sub);
 	}
 	/* Sandbox, then sidecar, then anything else with the label. */
 	for (k = 0; k < sizeof order / sizeof *order; k++) {
-		/* Its name too: a podman killed in "run" may leave it in
-		 * storage only, unlabelled (once: the same container twice
-		 * in one "rm" makes the second removal fail). */
-		if (k < 2) {
+		/* Without the full listing, its name too: a podman killed in
+		 * "run" may leave it in storage only, unlabelled (once: the
+		 * same container twice in one "rm" makes the second removal
+		 * fail). */
+		if (k < 2 && !complete) {
 			name = k == 0 ? lz_sandbox_name(domain_id) :
 			    lz_sandbox_sidecar_name(domain_id);
 			for (i = 0; i < l.n; i++) {
@@ -602,7 +683,75 @@ lz_sandbox_stop(const struct lz_sandbox_ctx *c, const char *domain_id,
 	}
 	lz_err_release(&sub);
 	lz_sandbox_list_release(&l);
+	lz_sandbox_list_release(&all);
 	return rc;
+}
+
+/*
+ * Every container of the account, storage-only ones included ("podman ps
+ * -a --external"). Non-zero when podman failed or the listing was cut
+ * short: the caller then cannot rely on it.
+ */
+static int
+list_external(const struct lz_sandbox_ctx *c, struct lz_sandbox_list *out)
+{
+	static const char *const argv[] = { "ps", "-a", "--external",
+	    "--format", "json", NULL };
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+	struct lz_spawn_opts o;
+	size_t i;
+	int rc;
+
+	lz_spawn_result_init(&res);
+	lz_tokens_push(&t, c->podman);
+	for (i = 0; argv[i] != NULL; i++)
+		lz_tokens_push(&t, argv[i]);
+	podman_opts(c, &o);
+	o.max_output = 16 * 1024 * 1024;
+	rc = lz_spawn_capture((const char *const *)t.v, &o, &res, NULL);
+	if (rc == 0 && (res.status != 0 || res.truncated))
+		rc = LZ_ESYS;
+	if (rc == 0)
+		rc = lz_sandbox_list_parse(res.out.buf, out, NULL);
+	if (rc != 0)
+		lz_sandbox_list_release(out);
+	lz_spawn_result_release(&res);
+	lz_tokens_release(&t);
+	return rc;
+}
+
+void
+lz_sandbox_list_select(const struct lz_sandbox_list *all,
+    const char *domain_id, struct lz_sandbox_list *out)
+{
+	const struct lz_sandbox_entry *e;
+	struct lz_sandbox_entry *n;
+	char *box = lz_sandbox_name(domain_id);
+	char *side = lz_sandbox_sidecar_name(domain_id);
+	const char *role;
+	size_t i;
+
+	for (i = 0; i < all->n; i++) {
+		e = &all->v[i];
+		role = e->role;
+		if (strcmp(e->name, box) == 0 && *e->role == '\0')
+			role = LZ_SANDBOX_ROLE_SANDBOX;
+		else if (strcmp(e->name, side) == 0 && *e->role == '\0')
+			role = LZ_SANDBOX_ROLE_SIDECAR;
+		else if (strcmp(e->domain, domain_id) != 0 &&
+		    strcmp(e->name, box) != 0 && strcmp(e->name, side) != 0)
+			continue;
+		out->v = lz_xreallocarray(out->v, out->n + 1, sizeof *out->v);
+		n = &out->v[out->n++];
+		n->id = lz_xstrdup(e->id);
+		n->name = lz_xstrdup(e->name);
+		n->role = lz_xstrdup(role);
+		n->domain = lz_xstrdup(e->domain);
+		n->state = lz_xstrdup(e->state);
+	}
+	free(box);
+	free(side);
 }
 
 int
@@ -679,6 +828,7 @@ lz_sandbox_list_parse(const char *text, struct lz_sandbox_list *out,
 		e->state = json_str(o, "State");
 		labels = json_object_get(o, "Labels");
 		e->role = json_str(labels, LZ_SANDBOX_LABEL_ROLE);
+		e->domain = json_str(labels, LZ_SANDBOX_LABEL_DOMAIN);
 		names = json_object_get(o, "Names");
 		e->name = lz_xstrdup(json_is_string(json_array_get(names, 0)) ?
 		    json_string_value(json_array_get(names, 0)) : "");
@@ -697,6 +847,7 @@ lz_sandbox_list_release(struct lz_sandbox_list *l)
 		free(l->v[i].id);
 		free(l->v[i].name);
 		free(l->v[i].role);
+		free(l->v[i].domain);
 		free(l->v[i].state);
 	}
 	free(l->v);

@@ -90,8 +90,12 @@ int lz_sandbox_sidecar_check(const char *inspect_json, const char *id,
  * Tears Domain domain_id down, in FR-7's order: removes ("podman rm -f -t
  * 0") every container labelled lazaret.domain=ID with role "sandbox" and
  * the container named lz-ID (which a podman killed during "run" may have
- * left unlabelled in storage), then those with role "sidecar", then any
- * other with the label, then unmounts every anchor overlay under
+ * left unlabelled in storage), then those with role "sidecar" and the one
+ * named lz-ID-net, then any other with the label. The containers are
+ * found with one "podman ps -a --external" (lz_sandbox_list_select), so
+ * a step with nothing to remove runs no podman; when that listing fails,
+ * the label listing is used and both names are removed blindly. Then it
+ * unmounts every anchor overlay under
  * domain_root/anchors and, when image is not NULL, "podman image unmount"s
  * it. Assumes nothing is gone: each step runs whatever happened before,
  * and every step is tried even when an earlier one failed (the first
@@ -105,6 +109,7 @@ struct lz_sandbox_entry {
 	char *id;
 	char *name;		/* first name, or "" */
 	char *role;		/* lazaret.role label, or "" */
+	char *domain;		/* lazaret.domain label, or "" */
 	char *state;		/* "running", "exited", "created", ... */
 };
 
@@ -124,6 +129,16 @@ int lz_sandbox_list(const struct lz_sandbox_ctx *c, const char *domain_id,
 int lz_sandbox_list_parse(const char *json, struct lz_sandbox_list *out,
     struct lz_err *err);
 void lz_sandbox_list_release(struct lz_sandbox_list *l);
+/*
+ * Appends to out the entries of all (a "podman ps -a --external" listing,
+ * which includes containers left in storage only) that belong to Domain
+ * domain_id: those labelled with it, and those named lz-ID or lz-ID-net
+ * whatever their labels (a podman killed during "run" may leave one
+ * unlabelled); such an unlabelled one gets the role its name implies.
+ * Pure (unit-tested).
+ */
+void lz_sandbox_list_select(const struct lz_sandbox_list *all,
+    const char *domain_id, struct lz_sandbox_list *out);
 
 /*
  * The anchor steps alone (start and stop call them): mount the ANCHOR

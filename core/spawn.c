@@ -230,34 +230,34 @@ pump(pid_t pid, int out, int errfd, int64_t deadline, size_t cap,
 	return rc;
 }
 
+/*
+ * Forks and execs argv with pipes on stdout and stderr; p gets the child
+ * and the read ends. On failure nothing is left running or open.
+ */
 int
-lz_spawn_capture(const char *const *argv, const struct lz_spawn_opts *opts,
-    struct lz_spawn_result *res, struct lz_err *err)
+lz_spawn_start(const char *const *argv, const struct lz_spawn_opts *opts,
+    struct lz_spawn_proc *p, struct lz_err *err)
 {
 	static const struct lz_spawn_opts defaults;
 	struct child_error ce;
 	char *path = NULL;
 	const char *const *envp;
 	int p_out[2] = { -1, -1 }, p_err[2] = { -1, -1 };
-	int p_rep[2] = { -1, -1 }, in = -1, rc = 0, status, saved = 0, timed;
+	int p_rep[2] = { -1, -1 }, in = -1, rc = 0, status, saved;
 	pid_t pid = -1;
 	ssize_t n;
-	size_t cap;
-	int64_t deadline = 0;
 
+	memset(p, 0, sizeof *p);
+	p->pid = -1;
+	p->out = p->err = -1;
 	if (opts == NULL)
 		opts = &defaults;
-	lz_buf_reset(&res->out);
-	lz_buf_reset(&res->err);
-	res->status = res->signal = res->timed_out = res->truncated = 0;
 	if (argv == NULL || argv[0] == NULL || argv[0][0] == '\0')
 		return lz_err_set(err, LZ_EINVAL, "cannot run an empty "
 		    "command");
 	if ((rc = lz_spawn_find(argv[0], opts->path, &path, err)) != 0)
 		goto out;
 	envp = opts->envp != NULL ? opts->envp : (const char *const *)environ;
-	cap = opts->max_output != 0 ? opts->max_output :
-	    LZ_SPAWN_MAX_OUTPUT_DEFAULT;
 
 	if (pipe2(p_out, O_CLOEXEC) == -1 || pipe2(p_err, O_CLOEXEC) == -1 ||
 	    pipe2(p_rep, O_CLOEXEC) == -1 ||
@@ -277,7 +277,7 @@ lz_spawn_capture(const char *const *argv, const struct lz_spawn_opts *opts,
 	}
 
 	if (opts->timeout_ms > 0)
-		deadline = now_ms() + opts->timeout_ms;
+		p->deadline = now_ms() + opts->timeout_ms;
 	pid = fork();
 	if (pid == -1) {
 		rc = lz_err_set(err, LZ_ESYS, "cannot run '%s': fork: %s",
@@ -309,38 +309,17 @@ lz_spawn_capture(const char *const *argv, const struct lz_spawn_opts *opts,
 		    strerror(ce.error));
 		goto out;
 	}
-
 	fcntl(p_out[0], F_SETFL, O_NONBLOCK);
 	fcntl(p_err[0], F_SETFL, O_NONBLOCK);
-	timed = pump(pid, p_out[0], p_err[0], deadline, cap, res);
-	if (timed != 0) {
-		saved = timed < 0 ? -timed : 0;
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-	}
-	while (waitpid(pid, &status, 0) == -1) {
-		if (errno != EINTR) {
-			rc = lz_err_set(err, LZ_ESYS, "cannot wait for '%s': "
-			    "%s", argv[0], strerror(errno));
-			pid = -1;
-			goto out;
-		}
-	}
+	p->pid = pid;
+	p->out = p_out[0];
+	p->err = p_err[0];
+	p->cap = opts->max_output != 0 ? opts->max_output :
+	    LZ_SPAWN_MAX_OUTPUT_DEFAULT;
+	p->timeout_ms = opts->timeout_ms;
+	p->name = lz_xstrdup(argv[0]);
+	p_out[0] = p_err[0] = -1;
 	pid = -1;
-	if (WIFEXITED(status))
-		res->status = WEXITSTATUS(status);
-	else if (WIFSIGNALED(status)) {
-		res->signal = WTERMSIG(status);
-		res->status = 128 + res->signal;
-	}
-	if (timed == 1) {
-		res->timed_out = 1;
-		rc = lz_err_set(err, -ETIMEDOUT, "'%s' timed out after %d ms "
-		    "and was killed", argv[0], opts->timeout_ms);
-	} else if (timed < 0) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot read the output of "
-		    "'%s': %s", argv[0], strerror(saved));
-	}
 
 out:
 	saved = errno;
@@ -362,4 +341,68 @@ out:
 	free(path);
 	errno = saved;
 	return rc;
+}
+
+int
+lz_spawn_wait(struct lz_spawn_proc *p, struct lz_spawn_result *res,
+    struct lz_err *err)
+{
+	int rc = 0, status = 0, saved = 0, timed;
+
+	lz_buf_reset(&res->out);
+	lz_buf_reset(&res->err);
+	res->status = res->signal = res->timed_out = res->truncated = 0;
+	if (p->pid <= 0)
+		LZ_BUG("lz_spawn_wait without a started child");
+	timed = pump(p->pid, p->out, p->err, p->deadline, p->cap, res);
+	if (timed != 0) {
+		saved = timed < 0 ? -timed : 0;
+		kill(-p->pid, SIGKILL);
+		kill(p->pid, SIGKILL);
+	}
+	while (waitpid(p->pid, &status, 0) == -1) {
+		if (errno != EINTR) {
+			/* Not ours any more: nothing left to reap. */
+			rc = lz_err_set(err, LZ_ESYS, "cannot wait for '%s': "
+			    "%s", p->name, strerror(errno));
+			goto out;
+		}
+	}
+	if (WIFEXITED(status))
+		res->status = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status)) {
+		res->signal = WTERMSIG(status);
+		res->status = 128 + res->signal;
+	}
+	if (timed == 1) {
+		res->timed_out = 1;
+		rc = lz_err_set(err, -ETIMEDOUT, "'%s' timed out after %d ms "
+		    "and was killed", p->name, p->timeout_ms);
+	} else if (timed < 0) {
+		rc = lz_err_set(err, LZ_ESYS, "cannot read the output of "
+		    "'%s': %s", p->name, strerror(saved));
+	}
+out:
+	close(p->out);
+	close(p->err);
+	free(p->name);
+	memset(p, 0, sizeof *p);
+	p->pid = -1;
+	p->out = p->err = -1;
+	return rc;
+}
+
+int
+lz_spawn_capture(const char *const *argv, const struct lz_spawn_opts *opts,
+    struct lz_spawn_result *res, struct lz_err *err)
+{
+	struct lz_spawn_proc p;
+	int rc;
+
+	lz_buf_reset(&res->out);
+	lz_buf_reset(&res->err);
+	res->status = res->signal = res->timed_out = res->truncated = 0;
+	if ((rc = lz_spawn_start(argv, opts, &p, err)) != 0)
+		return rc;
+	return lz_spawn_wait(&p, res, err);
 }

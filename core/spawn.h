@@ -16,7 +16,10 @@
 #ifndef LZ_SPAWN_H
 #define LZ_SPAWN_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/util.h"
 
@@ -69,6 +72,34 @@ void lz_spawn_result_release(struct lz_spawn_result *res);
  */
 int lz_spawn_capture(const char *const *argv, const struct lz_spawn_opts *opts,
     struct lz_spawn_result *res, struct lz_err *err);
+
+/*
+ * The same in two halves, so that several children can run at once (the
+ * sandbox start overlaps the Network Sidecar's start with the State Anchor
+ * helper). lz_spawn_start forks and execs argv as lz_spawn_capture does and
+ * returns once execve succeeded; its failures are lz_spawn_capture's
+ * (except -ETIMEDOUT), and then nothing is left running or open and p
+ * needs no lz_spawn_wait. After a 0 return the caller must call
+ * lz_spawn_wait(p) exactly once, on every path: it reads the output, kills
+ * the child's process group when timeout_ms (counted from the start) has
+ * passed, reaps the child and closes p's descriptors; it returns what
+ * lz_spawn_capture would. Until then the output is not read: a child that
+ * writes more than a pipe holds (64 KiB on Linux) waits for lz_spawn_wait,
+ * so keep it to children that print little.
+ */
+struct lz_spawn_proc {
+	pid_t pid;		/* -1 when there is no child */
+	int out, err;		/* read ends, O_NONBLOCK and close-on-exec */
+	int64_t deadline;	/* CLOCK_MONOTONIC ms, 0 for none */
+	size_t cap;
+	int timeout_ms;
+	char *name;		/* argv[0], for messages */
+};
+
+int lz_spawn_start(const char *const *argv, const struct lz_spawn_opts *opts,
+    struct lz_spawn_proc *p, struct lz_err *err);
+int lz_spawn_wait(struct lz_spawn_proc *p, struct lz_spawn_result *res,
+    struct lz_err *err);
 
 /*
  * Finds name in the colon-separated search path (an empty element is

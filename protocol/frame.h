@@ -40,6 +40,9 @@ enum lz_frame_type {
 	LZ_FRAME_STDERR = 0x14,		/* s->c bytes */
 	LZ_FRAME_RESIZE = 0x15,		/* c->s u16 rows, u16 cols */
 	LZ_FRAME_EXIT = 0x16,		/* s->c JSON: status, signal */
+	LZ_FRAME_DETACH = 0x17,		/* c->s empty: unbind, keep running */
+	LZ_FRAME_ATTACH = 0x18,		/* c->s JSON: session, rows, cols */
+	LZ_FRAME_ATTACHED = 0x19,	/* s->c bytes: the pane's screen */
 	LZ_FRAME_LIST = 0x20,		/* c->s empty */
 	LZ_FRAME_SESSIONS = 0x21,	/* s->c JSON: sessions array */
 };

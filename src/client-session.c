@@ -17,6 +17,7 @@
 #include "src/client-tty.h"
 #include "src/cmd.h"
 #include "termdb/termdb.h"
+#include "ui/escape.h"
 #include "ui/vtfilter.h"
 
 struct sink {
@@ -107,7 +108,7 @@ open_request(const struct lz_client *c, char **argv, int argc, int tty)
 
 int
 lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
-    char **argv, int argc, int tty)
+    char **argv, int argc, int tty, const char *attach)
 {
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
@@ -119,17 +120,33 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 	unsigned char sig;
 	char buf[65536];
 	int status = -1, rc, sigfd, stdin_open = 1, eof;
+	struct lz_escape esc = { 0 };
+	struct lz_buf keys = LZ_BUF_INIT;
+	char *session = NULL;
 	ssize_t n;
 	json_t *j;
 
 	sigfd = lz_tty_signal_pipe();
-	j = open_request(c, argv, argc, tty);
-	lz_frame_add_json(&b, LZ_FRAME_OPEN, j);
+	if (attach != NULL) {
+		lz_tty_size(0, &rows, &cols);
+		j = json_pack("{s:s,s:i,s:i}", "session", attach, "rows",
+		    rows, "cols", cols);
+		lz_frame_add_json(&b, LZ_FRAME_ATTACH, j);
+		session = lz_xstrdup(attach);
+	} else {
+		j = open_request(c, argv, argc, tty);
+		lz_frame_add_json(&b, LZ_FRAME_OPEN, j);
+	}
 	json_decref(j);
 	if (lz_conn_send(cc, &b, &err) != 0 ||
 	    lz_conn_wait(cc, &f, &payload, &err) != 0)
 		goto fail;
-	if (f.type != LZ_FRAME_OPENED) {
+	if (f.type == LZ_FRAME_OPENED && attach == NULL) {
+		j = lz_frame_json(&f, NULL);
+		session = lz_xstrdup(json_string_value(json_object_get(j,
+		    "session")) ?: "?");
+		json_decref(j);
+	} else if (f.type != LZ_FRAME_ATTACHED) {
 		lz_err_set(&err, LZ_EINVAL, "unexpected %s frame",
 		    lz_frame_type_name(f.type));
 		goto fail;
@@ -141,6 +158,13 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		fout = lz_vtfilter_new(write_all, &out);
 	if (isatty(2))
 		ferr = lz_vtfilter_new(write_all, &errs);
+	/* The screen of a session attached to comes first. */
+	if (f.type == LZ_FRAME_ATTACHED) {
+		if (fout != NULL)
+			lz_vtfilter_feed(fout, (const char *)f.payload, f.len);
+		else
+			write_all((const char *)f.payload, f.len, &out);
+	}
 	for (;;) {
 		pfd[0].fd = cc->fd;
 		pfd[0].events = POLLIN;
@@ -161,15 +185,34 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 				} else if (sig != SIGWINCH) {
 					lz_tty_restore();
 					lz_err_set(&err, LZ_ESYS, "stopped by "
-					    "%s; the session is hung up",
-					    strsignal(sig));
+					    "%s; %s", strsignal(sig), tty ?
+					    "the session keeps running "
+					    "('lazaret attach' returns to it)" :
+					    "the command is hung up");
 					goto fail;
 				}
 			}
 		}
 		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
 			n = read(0, buf, sizeof buf);
-			if (n > 0)
+			if (n > 0 && tty) {
+				lz_buf_reset(&keys);
+				if (lz_escape_filter(&esc, buf, (size_t)n,
+				    &keys)) {
+					lz_frame_add(&b, LZ_FRAME_DETACH, NULL,
+					    0);
+					lz_conn_send(cc, &b, NULL);
+					lz_tty_restore();
+					fprintf(stderr, "\r\n[detached from "
+					    "session %.12s: 'lazaret attach' "
+					    "returns to it]\r\n", session);
+					status = 0;
+					goto done;
+				}
+				if (keys.len > 0)
+					lz_frame_add(&b, LZ_FRAME_INPUT,
+					    keys.buf, keys.len);
+			} else if (n > 0)
 				lz_frame_add(&b, LZ_FRAME_INPUT, buf, (size_t)n);
 			else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
 				stdin_open = 0;
@@ -186,6 +229,13 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		eof = rc == 0;
 		while ((rc = lz_conn_next(cc, &f, &payload, &err)) == 1) {
 			if (f.type == LZ_FRAME_OUTPUT) {
+				if (fout != NULL)
+					lz_vtfilter_feed(fout,
+					    (const char *)f.payload, f.len);
+				else
+					write_all((const char *)f.payload,
+					    f.len, &out);
+			} else if (f.type == LZ_FRAME_ATTACHED) {
 				if (fout != NULL)
 					lz_vtfilter_feed(fout,
 					    (const char *)f.payload, f.len);
@@ -229,6 +279,8 @@ fail:
 	status = -1;
 done:
 	lz_tty_restore();
+	free(session);
+	lz_buf_release(&keys);
 	lz_vtfilter_free(fout);
 	lz_vtfilter_free(ferr);
 	lz_buf_release(&b);

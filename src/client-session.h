@@ -9,11 +9,13 @@
 
 /*
  * Opens a session on cc running argv (argc 0: the profile's command) at
- * the sandbox path that matches the current directory. tty: on a pty,
- * with the host terminal raw. Returns the session's exit status (0-255),
- * or -1 after printing why it could not run.
+ * the sandbox path that matches the current directory, or, with attach
+ * set, attaches to that running pty session. tty: on a pty, with the host
+ * terminal raw; Ctrl-] d then detaches (ui/escape.h). Returns the
+ * session's exit status (0-255), 0 after a detach, or -1 after printing
+ * why it could not run.
  */
 int lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
-    char **argv, int argc, int tty);
+    char **argv, int argc, int tty, const char *attach);
 
 #endif

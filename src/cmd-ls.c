@@ -65,16 +65,18 @@ cmd_ls_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		if (o.json)
 			lz_client_print_json(json_incref(a));
 		else {
-			printf("%-12s %-8s %-4s %-8s %s\n", "SESSION", "STATE",
+			printf("%-12s %-9s %-4s %-8s %s\n", "SESSION", "STATE",
 			    "TTY", "AGE", "COMMAND");
 			json_array_foreach(a, i, s) {
 				long age = (long)(time(NULL) -
 				    json_integer_value(json_object_get(s,
 				    "started")));
 
-				printf("%-12.12s %-8s %-4s %5lds   %s\n",
+				printf("%-12.12s %-9s %-4s %5lds   %s\n",
 				    json_string_value(json_object_get(s,
-				    "session")), json_string_value(
+				    "session")), !json_is_true(json_object_get(s,
+				    "attached")) && json_is_true(json_object_get(
+				    s, "tty")) ? "detached" : json_string_value(
 				    json_object_get(s, "state")),
 				    json_is_true(json_object_get(s, "tty")) ?
 				    "yes" : "no", age, json_string_value(

@@ -155,7 +155,8 @@ cmd_run_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		rc = lz_client_exit_code(rc);
 		goto out;
 	}
-	rc = lz_client_session(&cc, &c, argv + optind, argc - optind, tty);
+	rc = lz_client_session(&cc, &c, argv + optind, argc - optind, tty,
+	    NULL);
 	lz_conn_close(&cc);
 	rc = rc < 0 ? LZ_EXIT_FAILURE : rc;
 out:

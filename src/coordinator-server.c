@@ -250,6 +250,22 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 		}
 		json_decref(j);
 		return;
+	case LZ_FRAME_ATTACH:
+		if (c->session != NULL || lz_coord.stopping) {
+			send_error(c, "order", c->session ? "this connection "
+			    "already has a session" : "the Domain is stopping");
+			return;
+		}
+		if ((j = lz_frame_json(f, &err)) == NULL ||
+		    lz_session_attach(c, j, &err) != 0) {
+			send_error(c, "open", err.msg);
+			lz_err_release(&err);
+		}
+		json_decref(j);
+		return;
+	case LZ_FRAME_DETACH:
+		lz_coord_conn_close(c);
+		return;
 	case LZ_FRAME_INPUT:
 		if (c->session != NULL)
 			lz_session_input(c->session, f->payload, f->len);
@@ -285,7 +301,7 @@ on_close(uv_handle_t *h)
 	free(c);
 }
 
-/* Ends a connection; its session, if any, is hung up (no detach yet). */
+/* Ends a connection; its pty session, if any, is detached (keeps running). */
 void
 lz_coord_conn_close(struct lz_conn *c)
 {
@@ -302,8 +318,7 @@ lz_coord_conn_close(struct lz_conn *c)
 		}
 	}
 	if (c->session != NULL) {
-		c->session->conn = NULL;
-		lz_session_hangup(c->session);
+		lz_session_detach(c->session);
 		c->session = NULL;
 	}
 	/* Let queued frames (an ERROR, an EXIT) reach the peer first. */

@@ -31,6 +31,19 @@ static void start_reading(struct lz_session *s, uv_pipe_t *h, int fd,
 static void on_out(uv_stream_t *st, ssize_t n, const uv_buf_t *buf);
 static void on_stream_closed(uv_handle_t *h);
 static void maybe_finish(struct lz_session *s);
+static void pane_reply(const char *buf, size_t len, void *user);
+
+/* Lines of scrollback each pty session keeps (the pane caps bytes too). */
+#define PANE_SCROLLBACK 2000
+
+static const struct lz_pane_cb pane_cb = { pane_reply, NULL };
+
+/* A query the program sent (DA, DSR) is answered by its pane. */
+static void
+pane_reply(const char *buf, size_t len, void *user)
+{
+	lz_session_input(user, (const unsigned char *)buf, len);
+}
 static void session_free(struct lz_session *s);
 static int build_argv(struct lz_session *s, json_t *req, struct lz_tokens *av,
     struct lz_err *err);
@@ -226,6 +239,10 @@ lz_session_open(struct lz_conn *c, json_t *req, struct lz_err *err)
 	}
 	lz_id_random(s->id, LZ_ID_SESSION_BYTES);
 	s->started = time(NULL);
+	/* The pane keeps the screen for reattaching and answers queries. */
+	if (s->tty)
+		s->pane = lz_pane_new(ws.ws_row, ws.ws_col, PANE_SCROLLBACK,
+		    &pane_cb, s);
 	s->in_fd = fds[0];
 	s->conn = c;
 	c->session = s;
@@ -264,6 +281,8 @@ on_out(uv_stream_t *st, ssize_t n, const uv_buf_t *buf)
 	struct lz_session *s = st->data;
 	struct lz_buf b = LZ_BUF_INIT;
 
+	if (n > 0 && s->pane != NULL)
+		lz_pane_feed(s->pane, buf->base, (size_t)n);
 	if (n > 0 && s->conn != NULL) {
 		lz_frame_add(&b, (uv_pipe_t *)st == &s->err ? LZ_FRAME_STDERR :
 		    LZ_FRAME_OUTPUT, buf->base, (size_t)n);
@@ -327,6 +346,59 @@ lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols)
 	ws.ws_row = (unsigned short)rows;
 	ws.ws_col = (unsigned short)cols;
 	ioctl(s->in_fd, TIOCSWINSZ, &ws);
+	if (s->pane != NULL)
+		lz_pane_resize(s->pane, rows, cols);
+}
+
+void
+lz_session_detach(struct lz_session *s)
+{
+	s->conn = NULL;
+	/* A command's streams have no screen to come back to. */
+	if (!s->tty)
+		lz_session_hangup(s);
+}
+
+/* ATTACH: {"session", "rows", "cols"}; the screen goes first. */
+int
+lz_session_attach(struct lz_conn *c, json_t *req, struct lz_err *err)
+{
+	const char *id = json_string_value(json_object_get(req, "session"));
+	unsigned rows = (unsigned)json_integer_value(json_object_get(req,
+	    "rows"));
+	unsigned cols = (unsigned)json_integer_value(json_object_get(req,
+	    "cols"));
+	struct lz_buf screen = LZ_BUF_INIT, b = LZ_BUF_INIT;
+	struct lz_session *s;
+
+	for (s = lz_coord.sessions; s != NULL; s = s->next) {
+		if (id != NULL && strcmp(s->id, id) == 0)
+			break;
+	}
+	if (s == NULL || s->state != LZ_SESSION_RUNNING)
+		return lz_err_set(err, LZ_ENOTFOUND, "no running session '%s' "
+		    "('lazaret ls' lists them)", id ? id : "");
+	if (!s->tty || s->pane == NULL)
+		return lz_err_set(err, LZ_EINVAL, "session %.12s runs a "
+		    "command without a terminal; there is no screen to "
+		    "attach to", s->id);
+	if (s->conn != NULL)
+		return lz_err_set(err, LZ_EBUSY, "session %.12s is attached "
+		    "to another client (one client per session, FR-10)",
+		    s->id);
+	s->conn = c;
+	c->session = s;
+	if (rows > 0 && cols > 0 && rows < 10000 && cols < 10000)
+		lz_session_resize(s, rows, cols);
+	lz_buf_adds(&screen, "\033[H\033[2J");
+	lz_pane_render_ansi(s->pane, &screen);
+	for (size_t off = 0; off < screen.len; off += LZ_FRAME_MAX)
+		lz_frame_add(&b, LZ_FRAME_ATTACHED, screen.buf + off,
+		    screen.len - off < LZ_FRAME_MAX ? screen.len - off :
+		    LZ_FRAME_MAX);
+	lz_coord_send(c, &b);
+	lz_buf_release(&screen);
+	return 0;
 }
 
 void
@@ -393,6 +465,8 @@ session_free(struct lz_session *s)
 	if (s->in_fd >= 0 && s->pid > 0)
 		close(s->in_fd);
 	lz_tokens_release(&s->argv);
+	if (s->pane != NULL)
+		lz_pane_free(s->pane);
 	free(s->cwd);
 	free(s);
 }
@@ -408,11 +482,11 @@ lz_session_list(void)
 		lz_buf_reset(&cmd);
 		lz_tokens_join(&cmd, &s->argv);
 		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:b,s:s,s:I,"
-		    "s:s?}", "session", s->id, "command", cmd.buf, "cwd",
+		    "s:s?,s:b}", "session", s->id, "command", cmd.buf, "cwd",
 		    s->cwd, "tty", s->tty, "state", s->state ==
 		    LZ_SESSION_RUNNING ? "running" : "exited", "started",
 		    (json_int_t)s->started, "client", s->conn ?
-		    s->conn->client_id : NULL));
+		    s->conn->client_id : NULL, "attached", s->conn != NULL));
 	}
 	lz_buf_release(&cmd);
 	return a;

@@ -20,6 +20,7 @@
 #include "core/tokens.h"
 #include "core/util.h"
 #include "src/client-setup.h"
+#include "ui/pane.h"
 
 struct lz_session;
 
@@ -53,6 +54,7 @@ struct lz_session {
 	uv_pipe_t err;			/* stderr pipe (pipe mode) */
 	int in_fd;			/* pty master (dup) or stdin pipe */
 	time_t started;
+	struct lz_pane *pane;		/* the pty's screen (pty sessions) */
 	struct lz_conn *conn;		/* attached client, or NULL */
 	struct lz_session *next;
 };
@@ -86,6 +88,9 @@ void lz_coord_close_all_conns(void);
 
 /* coordinator-session.c */
 int lz_session_open(struct lz_conn *c, json_t *req, struct lz_err *err);
+int lz_session_attach(struct lz_conn *c, json_t *req, struct lz_err *err);
+/* The client went away or detached: a pty session keeps running. */
+void lz_session_detach(struct lz_session *s);
 void lz_session_input(struct lz_session *s, const unsigned char *buf,
     size_t len);
 void lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols);

@@ -4,7 +4,8 @@
 # filter: OSC 52 clipboard writes, title changes and queries from the
 # sandbox never reach the outer terminal (tmux's buffer and pane title stay
 # unchanged); the terminal is left in cooked mode when the session ends and
-# when the client is killed.
+# when the client is killed; detach (Ctrl-] d), ls, attach with the screen
+# redrawn, and a session surviving its client's SIGTERM.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -81,6 +82,19 @@ wait_for '^ icanon' 30 && pass "the terminal is cooked again after exit" ||
     fail "terminal not restored after exit"
 tm send-keys -t lz "clear; $LAZARET run" Enter
 wait_for 'root@lazaret:/workspace#' 60 || fail "no second prompt"
+tm send-keys -t lz "echo mark-\$((6*7))" Enter
+wait_for '^mark-42' 10 || fail "no output in the second session"
+# Detach with the escape key (Ctrl-] d): the session keeps running.
+tm send-keys -t lz C-] d
+wait_for 'detached from session' 10 && pass "Ctrl-] d detaches" ||
+    fail "the detach key did not detach"
+tm send-keys -t lz "$LAZARET ls" Enter
+wait_for 'detached +yes .*bash' 15 && pass "lazaret ls shows the detached session" ||
+    fail "lazaret ls does not show a detached session"
+tm send-keys -t lz "clear; $LAZARET attach" Enter
+wait_for '^mark-42' 15 && pass "lazaret attach redraws the session's screen" ||
+    fail "the screen was not redrawn on attach"
+# SIGTERM to the client: terminal restored, session still there.
 cpid=$(tm display-message -p -t lz '#{pane_pid}')
 kpid=$(pgrep -P "$cpid" -x lazaret | head -1)
 if [ -n "$kpid" ]; then
@@ -91,6 +105,10 @@ if [ -n "$kpid" ]; then
 else
 	fail "could not find the lazaret client under the pane"
 fi
+tm send-keys -t lz "clear; $LAZARET attach" Enter
+wait_for '^mark-42' 15 && pass "the session survived its client's SIGTERM" ||
+    fail "the session did not survive its client's SIGTERM"
+tm send-keys -t lz "exit" Enter
 for i in $(seq 1 100); do
 	[ "$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)" = 0 ] && break
 	sleep 0.2

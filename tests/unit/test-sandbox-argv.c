@@ -331,6 +331,51 @@ test_list_parse(void **state)
 	lz_sandbox_list_release(&l);
 }
 
+/*
+ * The stop's selection from "ps -a --external": the Domain's labelled
+ * containers, and its two names even unlabelled (storage leftovers).
+ */
+static void
+test_list_select(void **state)
+{
+	struct lz_sandbox_list all = LZ_SANDBOX_LIST_INIT;
+	struct lz_sandbox_list l = LZ_SANDBOX_LIST_INIT;
+	const char *json = "["
+	    " { \"Id\": \"a1\", \"Names\": [ \"lz-" ID "\" ],"
+	    " \"State\": \"storage\", \"Labels\": null },"
+	    " { \"Id\": \"b2\", \"Names\": [ \"lz-" ID "-net\" ],"
+	    " \"Labels\": { \"lazaret.domain\": \"" ID "\","
+	    " \"lazaret.role\": \"sidecar\" } },"
+	    " { \"Id\": \"c3\", \"Names\": [ \"other\" ],"
+	    " \"Labels\": { \"lazaret.domain\": \"" ID "\" } },"
+	    " { \"Id\": \"d4\", \"Names\": [ \"lz-fedcba9876543210\" ],"
+	    " \"Labels\": { \"lazaret.domain\": \"fedcba9876543210\","
+	    " \"lazaret.role\": \"sandbox\" } },"
+	    " { \"Id\": \"e5\", \"Names\": [ \"lz-" ID "x\" ] },"
+	    " { \"Id\": \"f6\", \"Names\": [ \"lz-" ID "-net\" ] } ]";
+
+	(void)state;
+	assert_int_equal(lz_sandbox_list_parse(json, &all, NULL), 0);
+	assert_int_equal(all.n, 6);
+	assert_string_equal(all.v[1].domain, ID);
+	assert_string_equal(all.v[0].domain, "");
+	lz_sandbox_list_select(&all, ID, &l);
+	assert_int_equal(l.n, 4);
+	assert_string_equal(l.v[0].id, "a1");
+	assert_string_equal(l.v[0].role, "sandbox");	/* from its name */
+	assert_string_equal(l.v[1].id, "b2");
+	assert_string_equal(l.v[1].role, "sidecar");
+	assert_string_equal(l.v[2].id, "c3");
+	assert_string_equal(l.v[2].role, "");		/* "any other" */
+	assert_string_equal(l.v[3].id, "f6");
+	assert_string_equal(l.v[3].role, "sidecar");
+	lz_sandbox_list_release(&l);
+	lz_sandbox_list_select(&all, "0000000000000000", &l);
+	assert_int_equal(l.n, 0);
+	lz_sandbox_list_release(&l);
+	lz_sandbox_list_release(&all);
+}
+
 /* The sidecar: crun, NET_ADMIN only, no host loopback, IPv6 off. */
 static void
 test_sidecar(void **state)
@@ -381,6 +426,7 @@ main(void)
 		cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_csv_field),
 		cmocka_unit_test(test_list_parse),
+		cmocka_unit_test(test_list_select),
 		cmocka_unit_test(test_sidecar),
 	};
 

@@ -177,6 +177,65 @@ test_stdin_null(void **state)
 	assert_int_equal(res.out.len, 0);
 }
 
+/* Two children at once: both run, each result is its own. */
+static void
+test_start_wait_overlap(void **state)
+{
+	const char *slow[] = { "/bin/sleep", "0.4", NULL };
+	const char *echo[] = { "/bin/echo", "second", NULL };
+	const char *missing[] = { "/nonexistent/prog", NULL };
+	struct lz_spawn_result r2;
+	struct lz_spawn_proc a, b;
+	struct lz_err err = LZ_ERR_INIT;
+	struct timespec t0, t1;
+	long ms;
+
+	(void)state;
+	lz_spawn_result_init(&r2);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(lz_spawn_start(slow, NULL, &a, NULL), 0);
+	assert_int_equal(lz_spawn_start(slow, NULL, &b, NULL), 0);
+	assert_true(a.pid > 0 && b.pid > 0 && a.pid != b.pid);
+	/* A blocking capture in between does not disturb them. */
+	assert_int_equal(lz_spawn_capture(echo, NULL, &r2, NULL), 0);
+	assert_string_equal(r2.out.buf, "second\n");
+	assert_int_equal(lz_spawn_wait(&b, &r2, NULL), 0);
+	assert_int_equal(lz_spawn_wait(&a, &res, NULL), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) /
+	    1000000;
+	assert_true(ms >= 380 && ms < 780);	/* overlapped, not 800 */
+	assert_int_equal(res.status, 0);
+	assert_int_equal(r2.status, 0);
+	assert_int_equal(a.pid, -1);
+	assert_int_equal(a.out, -1);
+	/* A failed start leaves nothing to wait for. */
+	assert_int_equal(lz_spawn_start(missing, NULL, &a, &err),
+	    LZ_ENOTFOUND);
+	assert_int_equal(a.pid, -1);
+	lz_err_release(&err);
+	lz_spawn_result_release(&r2);
+}
+
+/* The timeout counts from the start, even while nobody waits. */
+static void
+test_start_wait_timeout(void **state)
+{
+	struct lz_spawn_opts opts = { .timeout_ms = 150,
+	    .envp = helper_env_sleep };
+	struct lz_spawn_proc p;
+	struct lz_err err = LZ_ERR_INIT;
+	struct timespec pause = { 0, 300 * 1000 * 1000 };
+
+	(void)state;
+	assert_int_equal(lz_spawn_start(helper_argv, &opts, &p, NULL), 0);
+	nanosleep(&pause, NULL);
+	assert_int_equal(lz_spawn_wait(&p, &res, &err), -ETIMEDOUT);
+	assert_int_equal(res.timed_out, 1);
+	assert_int_equal(res.signal, 9);
+	lz_err_release(&err);
+}
+
 static void
 test_timeout(void **state)
 {
@@ -256,6 +315,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_grandchild_holds_pipe,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_start_wait_overlap, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_start_wait_timeout, setup,
+		    teardown),
 	};
 
 	if (mode != NULL)
