@@ -29,6 +29,18 @@ static void write_all(const char *buf, size_t len, void *user);
 static json_t *open_request(const struct lz_client *c, char **argv,
     int argc, int tty);
 static const char *getenv_fn(const char *name);
+static void emit(struct lz_vtfilter *f, struct sink *s, const void *buf,
+    size_t len);
+
+/* Sandbox bytes to a sink: through the filter when it is a terminal. */
+static void
+emit(struct lz_vtfilter *f, struct sink *s, const void *buf, size_t len)
+{
+	if (f != NULL)
+		lz_vtfilter_feed(f, buf, len);
+	else
+		write_all(buf, len, s);
+}
 
 static const char *
 getenv_fn(const char *name)
@@ -159,12 +171,8 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 	if (isatty(2))
 		ferr = lz_vtfilter_new(write_all, &errs);
 	/* The screen of a session attached to comes first. */
-	if (f.type == LZ_FRAME_ATTACHED) {
-		if (fout != NULL)
-			lz_vtfilter_feed(fout, (const char *)f.payload, f.len);
-		else
-			write_all((const char *)f.payload, f.len, &out);
-	}
+	if (f.type == LZ_FRAME_ATTACHED)
+		emit(fout, &out, f.payload, f.len);
 	for (;;) {
 		pfd[0].fd = cc->fd;
 		pfd[0].events = POLLIN;
@@ -228,28 +236,12 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 			goto fail;
 		eof = rc == 0;
 		while ((rc = lz_conn_next(cc, &f, &payload, &err)) == 1) {
-			if (f.type == LZ_FRAME_OUTPUT) {
-				if (fout != NULL)
-					lz_vtfilter_feed(fout,
-					    (const char *)f.payload, f.len);
-				else
-					write_all((const char *)f.payload,
-					    f.len, &out);
-			} else if (f.type == LZ_FRAME_ATTACHED) {
-				if (fout != NULL)
-					lz_vtfilter_feed(fout,
-					    (const char *)f.payload, f.len);
-				else
-					write_all((const char *)f.payload,
-					    f.len, &out);
-			} else if (f.type == LZ_FRAME_STDERR) {
-				if (ferr != NULL)
-					lz_vtfilter_feed(ferr,
-					    (const char *)f.payload, f.len);
-				else
-					write_all((const char *)f.payload,
-					    f.len, &errs);
-			} else if (f.type == LZ_FRAME_EXIT) {
+			if (f.type == LZ_FRAME_OUTPUT ||
+			    f.type == LZ_FRAME_ATTACHED)
+				emit(fout, &out, f.payload, f.len);
+			else if (f.type == LZ_FRAME_STDERR)
+				emit(ferr, &errs, f.payload, f.len);
+			else if (f.type == LZ_FRAME_EXIT) {
 				j = lz_frame_json(&f, NULL);
 				status = (int)json_integer_value(
 				    json_object_get(j, "status"));

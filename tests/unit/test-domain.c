@@ -16,6 +16,7 @@
 #include <git2.h>
 
 #include "core/domain.h"
+#include "tests/unit/testlib.h"
 
 static const char *fake_env[16][2];
 
@@ -123,16 +124,7 @@ test_workspace(void **state)
 	assert_int_equal(lz_domain_workspace(path, &ws, &e), LZ_ENOTFOUND);
 	lz_err_release(&e);
 	git_libgit2_shutdown();
-	{
-		char *argv[] = { "rm", "-rf", dir, NULL };
-		pid_t pid = fork();
-
-		if (pid == 0) {
-			execv("/bin/rm", argv);
-			_exit(127);
-		}
-		assert_true(pid > 0);
-	}
+	lz_test_rmrf(dir);
 }
 
 static void

@@ -19,41 +19,12 @@
 #include <cmocka.h>
 
 #include "core/gitsentry.h"
+#include "tests/unit/testlib.h"
+
+#define put_ws(rel, text) lz_test_put(ws, rel, text)
 
 static char base[] = "/tmp/lz-test-gitsentry-XXXXXX";
 static char ws[256];
-
-static void
-run(char *const argv[])
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	assert_true(pid > 0);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-}
-
-static void
-put(const char *rel, const char *text)
-{
-	char path[512];
-	FILE *fp;
-
-	snprintf(path, sizeof path, "%s/%s", ws, rel);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-}
 
 static void
 mkdirs(const char *rel)
@@ -62,7 +33,7 @@ mkdirs(const char *rel)
 	char *argv[] = { "mkdir", "-p", path, NULL };
 
 	snprintf(path, sizeof path, "%s/%s", ws, rel);
-	run(argv);
+	lz_test_run(argv);
 }
 
 static int
@@ -88,7 +59,7 @@ teardown(void **state)
 	char *argv[] = { "rm", "-rf", base, NULL };
 
 	(void)state;
-	run(argv);
+	lz_test_run(argv);
 	return 0;
 }
 
@@ -100,8 +71,8 @@ fresh(void **state)
 	char *init[] = { "git", "init", "-q", ws, NULL };
 
 	(void)state;
-	run(rm);
-	run(init);
+	lz_test_run(rm);
+	lz_test_run(init);
 	return 0;
 }
 
@@ -170,12 +141,12 @@ test_submodules(void **state)
 	(void)state;
 	mkdirs(".git/modules/sub/modules/inner");
 	mkdirs(".git/modules/libs/foo");
-	put(".git/modules/sub/HEAD", "ref: refs/heads/main\n");
-	put(".git/modules/sub/config", "[core]\n");
-	put(".git/modules/sub/modules/inner/HEAD", "ref: refs/heads/main\n");
-	put(".git/modules/sub/modules/inner/config", "[core]\n");
-	put(".git/modules/libs/foo/HEAD", "ref: refs/heads/main\n");
-	put(".git/modules/libs/foo/config", "[core]\n");
+	put_ws(".git/modules/sub/HEAD", "ref: refs/heads/main\n");
+	put_ws(".git/modules/sub/config", "[core]\n");
+	put_ws(".git/modules/sub/modules/inner/HEAD", "ref: refs/heads/main\n");
+	put_ws(".git/modules/sub/modules/inner/config", "[core]\n");
+	put_ws(".git/modules/libs/foo/HEAD", "ref: refs/heads/main\n");
+	put_ws(".git/modules/libs/foo/config", "[core]\n");
 	plan(&mp, 0, &warn);
 	mods = find(&mp, "/workspace/.git/modules", LZ_MOUNT_BIND, 1);
 	dir = find(&mp, "/workspace/.git/modules/sub", LZ_MOUNT_BIND, 0);
@@ -218,9 +189,9 @@ test_worktrees(void **state)
 
 	(void)state;
 	snprintf(wt, sizeof wt, "%s/wt1", base);
-	run(commit);
-	run(add);
-	put(".git/worktrees/wt1/config.worktree", "[core]\n");
+	lz_test_run(commit);
+	lz_test_run(add);
+	put_ws(".git/worktrees/wt1/config.worktree", "[core]\n");
 	plan(&mp, 0, &warn);
 	assert_true(find(&mp, "/workspace/.git/worktrees", LZ_MOUNT_BIND, 1)
 	    > 0);
@@ -234,7 +205,7 @@ test_worktrees(void **state)
 	lz_mountplan_release(&mp);
 	{
 		char *rm[] = { "rm", "-rf", wt, NULL };
-		run(rm);
+		lz_test_run(rm);
 	}
 }
 
@@ -252,7 +223,7 @@ test_hookspath(void **state)
 	struct lz_err e = LZ_ERR_INIT;
 
 	(void)state;
-	run(set);
+	lz_test_run(set);
 	mkdirs(".husky");
 	plan(&mp, 0, &warn);
 	assert_true(find(&mp, "/workspace/.husky", LZ_MOUNT_TMPFS, 0) > 0);
@@ -272,13 +243,13 @@ test_hookspath(void **state)
 	lz_buf_reset(&warn);
 
 	/* Outside the workspace: nothing to do. */
-	run(out);
+	lz_test_run(out);
 	plan(&mp, 0, &warn);
 	assert_int_equal(warn.len, 0);
 	assert_int_equal(mp.n, 4);
 	lz_mountplan_release(&mp);
 
-	run(self);
+	lz_test_run(self);
 	assert_int_equal(lz_gitsentry_plan(&mp, ws, 0, &warn, &e),
 	    LZ_EUNSAFE);
 	assert_non_null(strstr(e.msg, "workspace itself"));
@@ -296,9 +267,9 @@ test_git_file_refused(void **state)
 	char *rm[] = { "rm", "-rf", ws, NULL };
 
 	(void)state;
-	run(rm);
+	lz_test_run(rm);
 	mkdirs("");
-	put(".git", "gitdir: /elsewhere/.git/worktrees/x\n");
+	put_ws(".git", "gitdir: /elsewhere/.git/worktrees/x\n");
 	assert_int_equal(lz_gitsentry_plan(&mp, ws, 0, &warn, &e),
 	    LZ_EINVAL);
 	assert_non_null(strstr(e.msg, "not support"));

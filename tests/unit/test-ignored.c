@@ -19,45 +19,12 @@
 #include <cmocka.h>
 
 #include "core/ignored.h"
+#include "tests/unit/testlib.h"
+
+#define put_ws(rel, text) lz_test_put(ws, rel, text)
 
 static char base[] = "/tmp/lz-test-ignored-XXXXXX";
 static char ws[256], root[256];
-
-static void
-run(char *const argv[])
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-}
-
-static void
-put(const char *rel, const char *text)
-{
-	char path[512], *p;
-	FILE *fp;
-
-	snprintf(path, sizeof path, "%s/%s", ws, rel);
-	for (p = path + strlen(ws) + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-}
 
 static int
 has(const struct lz_tokens *t, const char *s)
@@ -93,7 +60,7 @@ teardown(void **state)
 	char *argv[] = { "rm", "-rf", base, NULL };
 
 	(void)state;
-	run(argv);
+	lz_test_run(argv);
 	return 0;
 }
 
@@ -106,8 +73,8 @@ fresh(void **state)
 	(void)state;
 	snprintf(ws, sizeof ws, "%s/ws", base);
 	snprintf(root, sizeof root, "%s/domain", base);
-	run(rm);
-	run(init);
+	lz_test_run(rm);
+	lz_test_run(init);
 	mkdir(root, 0700);
 	return 0;
 }
@@ -127,13 +94,13 @@ test_scan(void **state)
 	struct lz_ignored ig = LZ_IGNORED_INIT;
 
 	(void)state;
-	put(".gitignore", "node_modules/\n/build/\n.env\n*.o\n!keep.o\n"
+	put_ws(".gitignore", "node_modules/\n/build/\n.env\n*.o\n!keep.o\n"
 	    "# comment\n../escape\n.git/\n");
-	put("build/secret", "s");
-	put("a.o", "");
-	put("src/main.c", "int x;\n");
-	put("sub/.gitignore", "cache/\n");
-	put(".git/info/exclude", "/local-only/\n");
+	put_ws("build/secret", "s");
+	put_ws("a.o", "");
+	put_ws("src/main.c", "int x;\n");
+	put_ws("sub/.gitignore", "cache/\n");
+	put_ws(".git/info/exclude", "/local-only/\n");
 	scan(&ig);
 	assert_true(has(&ig.paths, "node_modules/"));	/* absent */
 	assert_true(has(&ig.paths, "build/"));		/* collapsed */
@@ -160,8 +127,8 @@ test_prepare_and_union(void **state)
 	size_t i;
 
 	(void)state;
-	put(".gitignore", "node_modules/\n.env\n/build/\n");
-	put("build/secret", "s");
+	put_ws(".gitignore", "node_modules/\n.env\n/build/\n");
+	put_ws("build/secret", "s");
 	scan(&ig);
 	assert_int_equal(lz_ignored_merge(root, &ig, &e), 0);
 	if (lz_ignored_prepare(ws, root, &ig, &mp, &e) != 0)
@@ -190,7 +157,7 @@ test_prepare_and_union(void **state)
 	lz_ignored_release(&ig);
 
 	/* The sandbox empties .gitignore: the union keeps all three. */
-	put(".gitignore", "other/\n");
+	put_ws(".gitignore", "other/\n");
 	scan(&ig);
 	assert_false(has(&ig.paths, "node_modules/"));
 	assert_int_equal(lz_ignored_merge(root, &ig, &e), 0);
@@ -215,7 +182,7 @@ test_symlink_refused(void **state)
 	char link[512];
 
 	(void)state;
-	put(".gitignore", "node_modules/\n");
+	put_ws(".gitignore", "node_modules/\n");
 	snprintf(link, sizeof link, "%s/node_modules", ws);
 	assert_int_equal(symlink("/tmp", link), 0);
 	scan(&ig);

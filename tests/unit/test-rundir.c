@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/rundir.h"
+#include "tests/unit/testlib.h"
 
 static char base[] = "/tmp/lz-test-rundir-XXXXXX";
 
@@ -32,16 +33,8 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char *argv[] = { "rm", "-rf", base, NULL };
-	int status;
-	pid_t pid = fork();
-
 	(void)state;
-	if (pid == 0) {
-		execv("/bin/rm", argv);
-		_exit(127);
-	}
-	waitpid(pid, &status, 0);
+	lz_test_rmrf(base);
 	return 0;
 }
 

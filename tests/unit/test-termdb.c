@@ -17,6 +17,9 @@
 #include <cmocka.h>
 
 #include "termdb/termdb.h"
+#include "tests/unit/testlib.h"
+
+#define put_base(rel, text) lz_test_put(base, rel, text)
 
 static char base[] = "/tmp/lz-test-termdb-XXXXXX";
 static const char *env_terminfo, *env_home, *env_dirs;
@@ -33,24 +36,6 @@ fake_get(const char *name)
 	return NULL;
 }
 
-static void
-put(const char *rel, const char *text)
-{
-	char path[512], *p;
-	FILE *fp;
-
-	snprintf(path, sizeof path, "%s/%s", base, rel);
-	for (p = path + strlen(base) + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-}
-
 static int
 setup(void **state)
 {
@@ -61,16 +46,8 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char *argv[] = { "rm", "-rf", base, NULL };
-	int status;
-	pid_t pid = fork();
-
 	(void)state;
-	if (pid == 0) {
-		execv("/bin/rm", argv);
-		_exit(127);
-	}
-	waitpid(pid, &status, 0);
+	lz_test_rmrf(base);
 	return 0;
 }
 
@@ -95,11 +72,11 @@ test_order(void **state)
 	char *path = NULL;
 
 	(void)state;
-	put("ti/f/fake-term", "A");
-	put("home/.terminfo/66/fake-term", "B");
-	put("d1/f/fake-term", "C");
-	put("d2/6f/only-d2", "D");
-	put("home/.terminfo/o/only-home", "E");
+	put_base("ti/f/fake-term", "A");
+	put_base("home/.terminfo/66/fake-term", "B");
+	put_base("d1/f/fake-term", "C");
+	put_base("d2/6f/only-d2", "D");
+	put_base("home/.terminfo/o/only-home", "E");
 	snprintf(ti, sizeof ti, "%s/ti", base);
 	snprintf(home, sizeof home, "%s/home", base);
 	snprintf(dirs, sizeof dirs, "%s/d1::%s/d2", base, base);
@@ -181,7 +158,7 @@ test_install(void **state)
 	size_t n;
 
 	(void)state;
-	put("src/entry", "compiled bytes\001\002");
+	put_base("src/entry", "compiled bytes\001\002");
 	snprintf(src, sizeof src, "%s/src/entry", base);
 	snprintf(dest, sizeof dest, "%s/terminfo", base);
 	if (lz_termdb_install(src, dest, "xterm-256color", &e) != 0)
