@@ -20,6 +20,29 @@
 #include "src/domain-sandbox.h"
 
 static int make_control_dirs(const struct lz_client *c, struct lz_err *err);
+static int mark_image(const struct lz_client *c, int op);
+
+/*
+ * The marker "image-mounted" in the runtime directory: op 1 creates it,
+ * 0 removes it, -1 only tests it. Returns whether it exists (op -1).
+ */
+static int
+mark_image(const struct lz_client *c, int op)
+{
+	char *p = lz_xasprintf("%s/image-mounted", c->domain.runtime);
+	int fd, rc = 0;
+
+	if (op == 1) {
+		fd = open(p, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			close(fd);
+	} else if (op == 0)
+		unlink(p);
+	else
+		rc = access(p, F_OK) == 0;
+	free(p);
+	return rc;
+}
 static int compile_policy(const struct lz_client *c, struct lz_buf *text,
     struct lz_buf *tampered, struct lz_err *err);
 static int write_resolv(const struct lz_client *c, char **path,
@@ -203,6 +226,8 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	spec.netpolicy = policy.buf;
 	spec.netpolicy_sent = tampered.len > 0 ? tampered.buf : NULL;
 	rc = lz_sandbox_start(&ctx, &spec, c->domain.root, container, err);
+	if (rc == 0)
+		mark_image(c, 1);
 out:
 	if (have_ctx)
 		lz_sandbox_ctx_release(&ctx);
@@ -226,8 +251,16 @@ lz_domain_down(const struct lz_client *c, const char *self,
 	rc = lz_sandbox_ctx_init(&ctx, NULL, self, err);
 	if (rc != 0)
 		return rc;
+	/*
+	 * "podman image unmount" only when this Domain's start mounted it:
+	 * the mount is counted per user, and an extra unmount (a clean-up
+	 * before a start) would pull the lower layer from under another
+	 * Domain's anchors.
+	 */
 	rc = lz_sandbox_stop(&ctx, c->domain.id, c->domain.root,
-	    c->profile->image, err);
+	    mark_image(c, -1) ? c->profile->image : NULL, err);
+	if (rc == 0)
+		mark_image(c, 0);
 	lz_sandbox_ctx_release(&ctx);
 	return rc;
 }

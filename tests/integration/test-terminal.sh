@@ -29,6 +29,18 @@ lz_cleanup_hooks+=("tmux -L $sock kill-server 2>/dev/null")
 lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
 lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
 
+# clear_pane: clears the outer shell's screen and waits until it is empty,
+# so a later wait_for cannot match what was there before.
+clear_pane() {
+	local i
+	tm send-keys -t lz "clear" Enter
+	for i in $(seq 1 100); do
+		[ -z "$(tm capture-pane -p -t lz | grep -v '^bash-[0-9.]*\$ *$' | tr -d ' \n')" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # wait_for REGEX [SECONDS]: polls the pane until it matches.
 wait_for() {
 	local i n=$(( ${2:-60} * 20 ))
@@ -63,8 +75,12 @@ sleep 0.3
 tm send-keys -t lz "stty size" Enter
 wait_for '^25 90' 10 && pass "a resize reaches the session" ||
     fail "resize not propagated"
-tm send-keys -t lz "printf '\\033]52;c;cHduZWQ=\\a\\033]2;pwned-title\\a\\033]0;pwned2\\a\\033[6n\\033[c'; echo filtered-done" Enter
+tm send-keys -t lz "printf '\\033]52;c;cHduZWQ=\\a\\033]2;pwned-title\\a\\033]0;pwned2\\a'; echo filtered-done" Enter
 wait_for '^filtered-done' 10 || fail "the printf did not finish"
+# A query is answered by the session's pane, not by the host terminal.
+tm send-keys -t lz "clear; printf '\\033[6n'; read -s -d R -t 3 a; echo \"dsr=\${a#*[}\"" Enter
+wait_for 'dsr=[0-9]+;[0-9]+$' 10 && pass "the pane answers a cursor-position query" ||
+    fail "no answer to a cursor-position query"
 buf=$(tm show-buffer 2>/dev/null || true)
 title=$(tm display-message -p -t lz '#{pane_title} #{window_name}')
 if [ -z "$buf" ]; then
@@ -78,6 +94,8 @@ else
 	fail "a title change reached the outer terminal: $title"
 fi
 tm send-keys -t lz "exit" Enter
+wait_for '^bash-[0-9.]+\$ *$' 30 || fail "the session did not end"
+tm send-keys -t lz "clear; stty -a | grep -o ' icanon'" Enter
 wait_for '^ icanon' 30 && pass "the terminal is cooked again after exit" ||
     fail "terminal not restored after exit"
 tm send-keys -t lz "clear; $LAZARET run" Enter
@@ -91,7 +109,8 @@ wait_for 'detached from session' 10 && pass "Ctrl-] d detaches" ||
 tm send-keys -t lz "$LAZARET ls" Enter
 wait_for 'detached +yes .*bash' 15 && pass "lazaret ls shows the detached session" ||
     fail "lazaret ls does not show a detached session"
-tm send-keys -t lz "clear; $LAZARET attach" Enter
+clear_pane
+tm send-keys -t lz "$LAZARET attach" Enter
 wait_for '^mark-42' 15 && pass "lazaret attach redraws the session's screen" ||
     fail "the screen was not redrawn on attach"
 # SIGTERM to the client: terminal restored, session still there.
@@ -99,13 +118,15 @@ cpid=$(tm display-message -p -t lz '#{pane_pid}')
 kpid=$(pgrep -P "$cpid" -x lazaret | head -1)
 if [ -n "$kpid" ]; then
 	kill -TERM "$kpid"
-	tm send-keys -t lz "stty -a | grep -o ' icanon'" Enter
+	wait_for 'stopped by' 15 || fail "the client did not stop on SIGTERM"
+	tm send-keys -t lz "clear; stty -a | grep -o ' icanon'" Enter
 	wait_for '^ icanon' 30 && pass "SIGTERM to the client restores the terminal" ||
 	    fail "terminal not restored after SIGTERM"
 else
 	fail "could not find the lazaret client under the pane"
 fi
-tm send-keys -t lz "clear; $LAZARET attach" Enter
+clear_pane
+tm send-keys -t lz "$LAZARET attach" Enter
 wait_for '^mark-42' 15 && pass "the session survived its client's SIGTERM" ||
     fail "the session did not survive its client's SIGTERM"
 tm send-keys -t lz "exit" Enter
