@@ -41,26 +41,17 @@ has(const struct lz_tokens *t, const char *s)
 static int
 setup(void **state)
 {
-	char home[300];
-
 	(void)state;
 	if (mkdtemp(base) == NULL)
 		return -1;
-	snprintf(home, sizeof home, "%s/home", base);
-	mkdir(home, 0700);
-	setenv("HOME", home, 1);
-	setenv("XDG_CONFIG_HOME", home, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	return 0;
+	return lz_test_git_home(base);
 }
 
 static int
 teardown(void **state)
 {
-	char *argv[] = { "rm", "-rf", base, NULL };
-
 	(void)state;
-	lz_test_run(argv);
+	lz_test_rmrf(base);
 	return 0;
 }
 

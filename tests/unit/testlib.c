@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -59,6 +60,20 @@ lz_test_put(const char *base, const char *rel, const char *text)
 	assert_non_null(fp);
 	fputs(text, fp);
 	fclose(fp);
+}
+
+int
+lz_test_git_home(const char *base)
+{
+	char home[1024];
+
+	if ((size_t)snprintf(home, sizeof home, "%s/home", base) >=
+	    sizeof home || mkdir(home, 0700) != 0)
+		return -1;
+	setenv("HOME", home, 1);
+	setenv("XDG_CONFIG_HOME", home, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	return 0;
 }
 
 void

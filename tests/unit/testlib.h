@@ -10,6 +10,12 @@
 void lz_test_run(char *const argv[]);
 /* Writes text to base/rel, creating rel's parent directories (0755). */
 void lz_test_put(const char *base, const char *rel, const char *text);
+/*
+ * Makes base/home and points HOME and XDG_CONFIG_HOME at it, with
+ * GIT_CONFIG_NOSYSTEM set, so no user or system Git config leaks into a
+ * test. Returns 0, or -1 when the directory cannot be made.
+ */
+int lz_test_git_home(const char *base);
 /* Removes dir and everything below it (for teardown: never fails). */
 void lz_test_rmrf(const char *dir);
 
