@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <git2.h>
 #include <openssl/evp.h>
@@ -18,6 +19,39 @@ static int xdg_dir(const char *(*get)(const char *), const char *var,
     const char *home_rel, const char *home, char **out, struct lz_err *err);
 static char *canonical_or_planned(const char *path);
 static void put_lp(EVP_MD_CTX *md, const char *s);
+static char *commondir_above(const char *dir);
+
+/*
+ * The ".git/commondir" of the nearest directory at or above dir that has a
+ * .git directory, or NULL. A main repository has none; one there makes
+ * Git look elsewhere (or fail), so it is named in the error.
+ */
+static char *
+commondir_above(const char *dir)
+{
+	char *p = lz_xstrdup(dir), *slash, *cd;
+	struct stat st;
+
+	for (;;) {
+		cd = lz_xasprintf("%s/.git", p);
+		if (stat(cd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			free(cd);
+			cd = lz_xasprintf("%s/.git/commondir", p);
+			free(p);
+			if (lstat(cd, &st) == 0)
+				return cd;
+			free(cd);
+			return NULL;
+		}
+		free(cd);
+		slash = strrchr(p, '/');
+		if (slash == NULL || slash == p) {
+			free(p);
+			return NULL;
+		}
+		*slash = '\0';
+	}
+}
 
 static int
 xdg_dir(const char *(*get)(const char *), const char *var,
@@ -86,7 +120,7 @@ lz_domain_workspace(const char *dir, char **out, struct lz_err *err)
 	git_repository *repo = NULL;
 	const git_error *ge;
 	const char *wd;
-	char *real = NULL;
+	char *real = NULL, *cd;
 	int rc = 0, g, inited = 0;
 
 	real = realpath(dir, NULL);
@@ -99,6 +133,13 @@ lz_domain_workspace(const char *dir, char **out, struct lz_err *err)
 	git_libgit2_init();
 	inited = 1;
 	g = git_repository_open_ext(&repo, real, 0, NULL);
+	if (g == GIT_ENOTFOUND && (cd = commondir_above(real)) != NULL) {
+		rc = lz_err_set(err, LZ_EUNSAFE, "'%s' exists: it sends Git to "
+		    "another directory's config and hooks (a sandbox may have "
+		    "written it); check it, remove it, and run again", cd);
+		free(cd);
+		goto out;
+	}
 	if (g == GIT_ENOTFOUND) {
 		rc = lz_err_set(err, LZ_ENOTFOUND, "'%s' is not inside a Git "
 		    "project; Lazaret mounts a Git work tree at /workspace "

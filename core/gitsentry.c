@@ -411,6 +411,21 @@ lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
 		    "directory", git, k == 0 ? "missing" : "not a directory");
 		goto out;
 	}
+	/*
+	 * A main repository has no "commondir": one there sends host Git to
+	 * another directory's config and hooks (a sandbox can create it in
+	 * the shared .git). Refuse to start over it rather than guess.
+	 */
+	p = lz_xasprintf("%s/commondir", git);
+	if (access(p, F_OK) == 0 || errno != ENOENT) {
+		rc = lz_err_set(err, LZ_EUNSAFE, "'%s' exists: it would send "
+		    "host Git to another directory's config and hooks (a "
+		    "sandbox may have written it); check it, remove it, and "
+		    "run again", p);
+		goto out;
+	}
+	free(p);
+	p = NULL;
 	gs_bind(&g, git, 0, GS_WHY ".git bound over itself so it cannot be "
 	    "renamed away");
 	p = lz_xasprintf("%s/config", git);

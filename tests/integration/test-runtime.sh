@@ -217,6 +217,14 @@ fi
 git -C "$proj" config --unset core.hooksPath
 wait_gone || fail "teardown after the hooksPath check: $(leftovers)"
 
+# SR-4: a .git/commondir written inside would send host Git to another
+# config; the next launch refuses to start over it.
+run "$LAZARET" run -- sh -c 'echo /tmp > .git/commondir && echo written'
+wait_gone || fail "teardown after writing commondir: $(leftovers)"
+run "$LAZARET" run -- true
+expect "SR-4: a sandbox-written .git/commondir stops the next launch" 5 "commondir' exists"
+rm -f "$proj/.git/commondir"
+
 # A missing image: a clear error and nothing half-started.
 printf '[profile default]\nimage = localhost/lazaret/nope:1\n' > "$XDG_CONFIG_HOME/lazaret/config.ini"
 chmod 600 "$XDG_CONFIG_HOME/lazaret/config.ini"

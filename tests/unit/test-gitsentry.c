@@ -269,6 +269,24 @@ test_git_file_refused(void **state)
 	lz_err_release(&e);
 }
 
+/* A commondir in the main .git (written by a sandbox) stops the launch. */
+static void
+test_commondir_refused(void **state)
+{
+	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
+	struct lz_buf warn = LZ_BUF_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+
+	(void)state;
+	put_ws(".git/commondir", "/tmp/evil\n");
+	assert_int_equal(lz_gitsentry_plan(&mp, ws, 0, &warn, &e),
+	    LZ_EUNSAFE);
+	assert_non_null(strstr(e.msg, ".git/commondir' exists"));
+	assert_int_equal(mp.n, 0);
+	lz_err_release(&e);
+	lz_buf_release(&warn);
+}
+
 int
 main(void)
 {
@@ -278,6 +296,7 @@ main(void)
 		cmocka_unit_test_setup(test_worktrees, fresh),
 		cmocka_unit_test_setup(test_hookspath, fresh),
 		cmocka_unit_test_setup(test_git_file_refused, fresh),
+		cmocka_unit_test_setup(test_commondir_refused, fresh),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
