@@ -116,34 +116,39 @@ lz_doctor_result_release(struct lz_doctor_result *res)
 	memset(res, 0, sizeof *res);
 }
 
+/* Replaces res with a verdict; takes ownership of fix. */
+static void
+set_result(struct lz_doctor_result *res, int ok, char *fix, const char *fmt,
+    va_list ap)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+
+	lz_buf_vaddf(&b, fmt, ap);
+	lz_doctor_result_release(res);
+	res->ok = ok;
+	res->detail = lz_buf_detach(&b);
+	res->fix = fix;
+}
+
 void
 lz_doctor_pass(struct lz_doctor_result *res, const char *fmt, ...)
 {
-	struct lz_buf b = LZ_BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	lz_buf_vaddf(&b, fmt, ap);
+	set_result(res, 1, NULL, fmt, ap);
 	va_end(ap);
-	lz_doctor_result_release(res);
-	res->ok = 1;
-	res->detail = lz_buf_detach(&b);
 }
 
 /* Takes ownership of fix. */
 void
 lz_doctor_fail(struct lz_doctor_result *res, char *fix, const char *fmt, ...)
 {
-	struct lz_buf b = LZ_BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	lz_buf_vaddf(&b, fmt, ap);
+	set_result(res, 0, fix, fmt, ap);
 	va_end(ap);
-	lz_doctor_result_release(res);
-	res->ok = 0;
-	res->detail = lz_buf_detach(&b);
-	res->fix = fix;
 }
 
 char *
