@@ -241,9 +241,13 @@ lz_conn_open(struct lz_conn_client *cc, const struct lz_client *c,
 	/* A leader that finished while we waited: join it. */
 	if (try_connect(sock, &cc->fd) == 0)
 		goto connected;
-	/* Whatever is left is stale: recover before starting (FR-7). */
+	/*
+	 * Whatever is left is stale: recover before starting (FR-7), unless
+	 * the last coordinator recorded, after its teardown had succeeded,
+	 * that it left nothing (the marker is consumed either way).
+	 */
 	unlink(sock);
-	rc = lz_domain_down(c, self, err);
+	rc = lz_domain_mark_clean(c, -1) ? 0 : lz_domain_down(c, self, err);
 	if (rc != 0) {
 		lz_err_prefix(err, rc, "cannot clean up after an earlier run");
 		goto out;

@@ -245,7 +245,8 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "coordinator %s: teardown: %s\n", lz_coord.id,
 		    err.msg);
 		lz_err_release(&err);
-	}
+	} else
+		lz_domain_mark_clean(&lz_coord.cfg, 1);
 	fprintf(stderr, "coordinator %s: stopped\n", lz_coord.id);
 	uv_loop_close(lz_coord.loop);
 	lz_client_release(&lz_coord.cfg);

@@ -21,15 +21,17 @@
 
 static int make_control_dirs(const struct lz_client *c, struct lz_err *err);
 static int mark_image(const struct lz_client *c, int op);
+static int marker(const struct lz_client *c, const char *name, int op);
 
 /*
- * The marker "image-mounted" in the runtime directory: op 1 creates it,
- * 0 removes it, -1 only tests it. Returns whether it exists (op -1).
+ * A marker file in the runtime directory: op 1 creates it, 0 removes it,
+ * -1 tests it, -2 tests and removes it. Returns whether it existed (for
+ * the tests).
  */
 static int
-mark_image(const struct lz_client *c, int op)
+marker(const struct lz_client *c, const char *name, int op)
 {
-	char *p = lz_xasprintf("%s/image-mounted", c->domain.runtime);
+	char *p = lz_xasprintf("%s/%s", c->domain.runtime, name);
 	int fd, rc = 0;
 
 	if (op == 1) {
@@ -38,11 +40,28 @@ mark_image(const struct lz_client *c, int op)
 			close(fd);
 	} else if (op == 0)
 		unlink(p);
-	else
+	else {
 		rc = access(p, F_OK) == 0;
+		if (op == -2)
+			unlink(p);
+	}
 	free(p);
 	return rc;
 }
+
+/* "image-mounted": this Domain's start ran "podman image mount". */
+static int
+mark_image(const struct lz_client *c, int op)
+{
+	return marker(c, "image-mounted", op);
+}
+
+int
+lz_domain_mark_clean(const struct lz_client *c, int op)
+{
+	return marker(c, "clean", op == -1 ? -2 : op);
+}
+
 static int compile_policy(const struct lz_client *c, struct lz_buf *text,
     struct lz_buf *tampered, struct lz_err *err);
 static int write_resolv(const struct lz_client *c, char **path,

@@ -21,4 +21,11 @@ int lz_domain_up(const struct lz_client *c, const char *self,
 int lz_domain_down(const struct lz_client *c, const char *self,
     struct lz_err *err);
 
+/*
+ * The marker "clean" in the runtime directory, written by a coordinator
+ * after its teardown succeeded: op 1 writes it; op -1 tests and removes it,
+ * returning whether it was there. Only the lifecycle lock's holder calls.
+ */
+int lz_domain_mark_clean(const struct lz_client *c, int op);
+
 #endif
