@@ -51,6 +51,27 @@ record() {
 	summary+=("$1: $2 passed, $3 failed")
 }
 step() { printf '\n==== %s ====\n' "$*"; }
+# closing OUT: sets sp and sf from the last "NAME: N passed, N failed"
+# line of OUT (both empty when there is none).
+closing() {
+	sp=$(printf '%s\n' "$1" | sed -n 's/^[^:]*: \([0-9]*\) passed, [0-9]* failed.*/\1/p' | tail -1)
+	sf=$(printf '%s\n' "$1" | sed -n 's/^[^:]*: [0-9]* passed, \([0-9]*\) failed.*/\1/p' | tail -1)
+}
+# tally SUITE SCRIPT RC OUT: adds one script's counts to p and f. A script
+# with no closing line, or one that exited non-zero with nothing failed,
+# counts as a failure.
+tally() {
+	local sp sf
+	closing "$4"
+	if [ -z "$sp" ]; then
+		echo "FAIL $1: $(basename "$2") printed no summary (exit $3)"
+		sp=0; sf=1
+	elif [ "$3" != 0 ] && [ "$sf" = 0 ]; then
+		echo "FAIL $1: $(basename "$2") exited $3"
+		sf=1
+	fi
+	p=$((p + sp)); f=$((f + sf))
+}
 t0=$(date +%s)
 
 if [ "$do_setup" = 1 ]; then
@@ -117,7 +138,7 @@ run_fuzz() {
 
 run_integration() {
 	step "integration (as $TEST_USER: real podman, runsc, git, ptys)"
-	local uid gid home stage t out p=0 f=0 sp sf
+	local uid gid home stage t out p=0 f=0
 	uid=$(id -u "$TEST_USER") || { record integration 0 1; return; }
 	gid=$(id -g "$TEST_USER")
 	home=$(getent passwd "$TEST_USER" | cut -d: -f6)
@@ -137,16 +158,7 @@ run_integration() {
 		    bash "$t" 2>&1)
 		local rc=$?
 		printf '%s\n' "$out"
-		sp=$(printf '%s\n' "$out" | sed -n 's/^[^:]*: \([0-9]*\) passed, [0-9]* failed.*/\1/p' | tail -1)
-		sf=$(printf '%s\n' "$out" | sed -n 's/^[^:]*: [0-9]* passed, \([0-9]*\) failed.*/\1/p' | tail -1)
-		if [ -z "$sp" ]; then
-			echo "FAIL integration: $(basename "$t") printed no summary (exit $rc)"
-			sp=0; sf=1
-		elif [ "$rc" != 0 ] && [ "$sf" = 0 ]; then
-			echo "FAIL integration: $(basename "$t") exited $rc"
-			sf=1
-		fi
-		p=$((p + sp)); f=$((f + sf))
+		tally integration "$t" "$rc" "$out"
 	done
 	rm -rf "$stage"
 	record integration "$p" "$f"
@@ -154,7 +166,7 @@ run_integration() {
 
 run_network() {
 	step "network (as root for the fixtures; lazaret as $TEST_USER)"
-	local stage t out p=0 f=0 sp sf rc
+	local stage t out p=0 f=0 rc
 	stage=$(mktemp -d /tmp/lz-netstage.XXXXXX)
 	cp "$ROOT"/build/asan/lazaret "$ROOT"/build/asan/lazaret-runsc "$stage/"
 	chmod -R a+rX "$stage"
@@ -164,16 +176,7 @@ run_network() {
 		out=$(LZ_BIN="$stage" LZ_TEST_USER="$TEST_USER" CI="${CI:-}" \
 		    bash "$t" 2>&1) || rc=$?
 		printf '%s\n' "$out"
-		sp=$(printf '%s\n' "$out" | sed -n 's/^network: \([0-9]*\) passed, [0-9]* failed$/\1/p' | tail -1)
-		sf=$(printf '%s\n' "$out" | sed -n 's/^network: [0-9]* passed, \([0-9]*\) failed$/\1/p' | tail -1)
-		if [ -z "$sp" ]; then
-			echo "FAIL network: $(basename "$t") printed no summary (exit $rc)"
-			sp=0; sf=1
-		elif [ "$rc" != 0 ] && [ "$sf" = 0 ]; then
-			echo "FAIL network: $(basename "$t") exited $rc"
-			sf=1
-		fi
-		p=$((p + sp)); f=$((f + sf))
+		tally network "$t" "$rc" "$out"
 	done
 	rm -rf "$stage"
 	[ $((p + f)) -gt 0 ] || { echo "FAIL network: no test ran"; f=1; }
@@ -182,17 +185,15 @@ run_network() {
 
 run_model() {
 	step "model (Spin, protocol/*.pml)"
-	local out p f
+	local out p=0 f=0 rc=0
 	if [ ! -x "$ROOT/tests/model/check-model.sh" ]; then
 		echo "FAIL model: tests/model/check-model.sh is missing"
 		record model 0 1
 		return
 	fi
-	out=$(bash "$ROOT/tests/model/check-model.sh" 2>&1)
+	out=$(bash "$ROOT/tests/model/check-model.sh" 2>&1) || rc=$?
 	printf '%s\n' "$out"
-	p=$(printf '%s\n' "$out" | sed -n 's/^model: \([0-9]*\) passed, [0-9]* failed$/\1/p' | tail -1)
-	f=$(printf '%s\n' "$out" | sed -n 's/^model: [0-9]* passed, \([0-9]*\) failed$/\1/p' | tail -1)
-	[ -n "$p" ] || { p=0; f=1; echo "FAIL model: no closing line"; }
+	tally model "$ROOT/tests/model/check-model.sh" "$rc" "$out"
 	record model "$p" "$f"
 }
 

@@ -57,6 +57,19 @@ wait_gone() {
 }
 lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
 lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
+# start_keeper: a long session that keeps the Domain up ($keeper), waited
+# for until the coordinator lists it.
+start_keeper() {
+	local i
+	"$LAZARET" run -- sleep 600 </dev/null >/dev/null 2>&1 &
+	keeper=$!
+	lz_cleanup_hooks+=("kill $keeper 2>/dev/null")
+	for i in $(seq 1 100); do
+		"$LAZARET" ls --json 2>/dev/null | jq -e 'length == 1' >/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
 
 # DX-1: one command from a Git project to a process inside gVisor.
 run "$LAZARET" run -- sh -c 'dmesg | head -3; cat /proc/self/mountinfo | grep -c workspace'
@@ -77,13 +90,7 @@ if wait_gone; then pass "FR-6: Domain torn down after the last session"
 else fail "FR-6: leftovers: $(leftovers)"; fi
 
 # A long session keeps the Domain up while others join (FR-2).
-"$LAZARET" run -- sleep 600 </dev/null >/dev/null 2>&1 &
-keeper=$!
-lz_cleanup_hooks+=("kill $keeper 2>/dev/null")
-for i in $(seq 1 100); do
-	"$LAZARET" ls --json 2>/dev/null | jq -e 'length == 1' >/dev/null && break
-	sleep 0.2
-done
+start_keeper || fail "the keeper session did not start"
 run "$LAZARET" ls
 expect "lazaret ls lists the running session" 0 "running +no .*sleep 600"
 run "$LAZARET" run -- sh -c 'echo shared > /tmp/fr2; pwd'
@@ -189,13 +196,7 @@ if wait_gone; then pass "FR-6/FR-7: nothing left after the recovered Domain ends
 else fail "FR-7: leftovers: $(leftovers)"; fi
 
 # A changed configuration cannot join a running Domain.
-"$LAZARET" run -- sleep 600 </dev/null >/dev/null 2>&1 &
-keeper=$!
-lz_cleanup_hooks+=("kill $keeper 2>/dev/null")
-for i in $(seq 1 100); do
-	[ -S "$rt/control.sock" ] && break
-	sleep 0.2
-done
+start_keeper || fail "the keeper session did not start"
 printf '[profile default]\nescalation-timeout = 42\n' > "$XDG_CONFIG_HOME/lazaret/config.ini"
 chmod 600 "$XDG_CONFIG_HOME/lazaret/config.ini"
 run "$LAZARET" run -- true
