@@ -207,7 +207,7 @@ if [ "$LZ_RC" = 0 ]; then
 	expect "Git Sentry holds for the odd path" 1 'busy'
 	run sb stop -C "$odd"
 	expect "stop (odd path)" 0
-elif printf '%s' "$LZ_ERR" | grep -q 'cannot'; then
+elif grep -q 'cannot' <<<"$LZ_ERR"; then
 	pass "a workspace path with a comma and a newline is refused clearly"
 else
 	fail "odd workspace path: neither mounted nor refused clearly"
