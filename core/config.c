@@ -20,6 +20,7 @@ struct load {
 	const char *name;
 	struct lz_profile *cur;		/* profile of the current section */
 	int in_global;			/* in [lazaret] */
+	int in_tui;			/* in [tui] */
 	int bad_section;		/* current section was refused */
 	unsigned default_line;
 };
@@ -99,6 +100,7 @@ builtins(struct lz_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
 	cfg->default_profile = lz_xstrdup(LZ_PROFILE_DEFAULT);
+	lz_tui_conf_default(&cfg->tui);
 	add_profile(cfg, LZ_PROFILE_DEFAULT, "built-in");
 }
 
@@ -124,6 +126,7 @@ lz_config_release(struct lz_config *cfg)
 	free(cfg->profiles);
 	free(cfg->path);
 	free(cfg->default_profile);
+	lz_tui_conf_release(&cfg->tui);
 	memset(cfg, 0, sizeof *cfg);
 }
 
@@ -393,15 +396,18 @@ on_section(struct load *l, const char *section, const char *src,
 
 	l->cur = NULL;
 	l->in_global = 0;
+	l->in_tui = 0;
 	l->bad_section = 1;
-	if (strcmp(section, "lazaret") == 0) {
-		l->in_global = 1;
+	if (strcmp(section, "lazaret") == 0 || strcmp(section, "tui") == 0) {
+		l->in_global = section[0] == 'l';
+		l->in_tui = section[0] == 't';
 		l->bad_section = 0;
 		return 0;
 	}
 	if (strncmp(section, "profile ", 8) != 0)
 		return lz_err_set(err, LZ_EINVAL, "unknown section '[%s]' "
-		    "(expected '[lazaret]' or '[profile NAME]')", section);
+		    "(expected '[lazaret]', '[tui]' or '[profile NAME]')",
+		    section);
 	name = section + 8;
 	if (!lz_profile_name_valid(name))
 		return lz_err_set(err, LZ_EINVAL, "profile name '%s' is not "
@@ -443,6 +449,10 @@ on_entry(void *ctx, const char *section, const char *key, const char *value,
 	if (*section == '\0') {
 		rc = lz_err_set(err, LZ_EINVAL, "'%s' is outside any section; "
 		    "put it under '[profile NAME]'", key);
+		goto out;
+	}
+	if (l->in_tui) {
+		rc = lz_tui_conf_set(&l->cfg->tui, key, value, err);
 		goto out;
 	}
 	if (l->cur == NULL && !l->in_global)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "core/profile.h"
+#include "core/tuiconf.h"
 #include "core/util.h"
 
 /* Config files larger than this are refused before they are read. */
@@ -22,6 +23,7 @@ struct lz_config {
 	char *default_profile;	/* [lazaret] default-profile, or "default" */
 	struct lz_profile *profiles;	/* "default" is always profiles[0] */
 	size_t nprofiles;
+	struct lz_tui_conf tui;	/* [tui] */
 };
 
 /*

@@ -43,6 +43,7 @@ enum lz_frame_type {
 	LZ_FRAME_DETACH = 0x17,		/* c->s empty: unbind, keep running */
 	LZ_FRAME_ATTACH = 0x18,		/* c->s JSON: session, rows, cols */
 	LZ_FRAME_ATTACHED = 0x19,	/* s->c bytes: the pane's screen */
+	LZ_FRAME_HANGUP = 0x1a,		/* c->s empty: end the bound session */
 	LZ_FRAME_LIST = 0x20,		/* c->s empty */
 	LZ_FRAME_SESSIONS = 0x21,	/* s->c JSON: sessions array */
 };

@@ -1,20 +1,23 @@
 # shellcheck shell=bash
 # setup-build.sh: step "build" of scripts/setup.sh. Builds the release tree
-# (build/release, no tests, no sanitizers) and installs lazaret and
-# lazaret-runsc under the prefix. The build runs as the owner of the source
-# tree so root leaves no root-owned files in a developer's checkout; the
-# install runs as root. Sourced by setup.sh.
+# (build/release, no tests, no sanitizers) and installs lazaret,
+# lazaret-runsc and the compiled "lazaret" terminfo entry of a pane
+# (share/lazaret/terminfo) under the prefix. The build runs as the owner of
+# the source tree so root leaves no root-owned files in a developer's
+# checkout; the install runs as root. Sourced by setup.sh.
 
 LZ_SRC_DIRS="core src protocol termdb ui cmake"
 
-# True when the installed binaries exist and no source is newer.
+# True when the installed files exist and no source is newer.
 lz_build_check() {
 	local bin=$LZ_PREFIX/bin d newer
 	[ -x "$bin/lazaret" ] && [ -x "$bin/lazaret-runsc" ] || return 1
+	[ -f "$LZ_PREFIX/share/lazaret/terminfo/l/lazaret" ] || return 1
 	for d in $LZ_SRC_DIRS; do
 		[ -d "$LZ_SRC/$d" ] || continue
 		newer=$(find "$LZ_SRC/$d" -newer "$bin/lazaret" -type f \
-		    \( -name '*.[ch]' -o -name '*.cmake' \) -print -quit)
+		    \( -name '*.[ch]' -o -name '*.cmake' -o -name '*.ti' \) \
+		    -print -quit)
 		[ -z "$newer" ] || return 1
 	done
 	[ ! "$LZ_SRC/CMakeLists.txt" -nt "$bin/lazaret" ]
@@ -49,5 +52,6 @@ lz_build_apply() {
 	# time so the up-to-date check above compares against it.
 	touch "$LZ_PREFIX/bin/lazaret" "$LZ_PREFIX/bin/lazaret-runsc"
 	lz_say build "ok (installed $LZ_PREFIX/bin/lazaret," \
-	    "$LZ_PREFIX/bin/lazaret-runsc)"
+	    "$LZ_PREFIX/bin/lazaret-runsc," \
+	    "$LZ_PREFIX/share/lazaret/terminfo/l/lazaret)"
 }

@@ -9,6 +9,8 @@
 #   fuzz         each libFuzzer target for a bounded time from its corpus
 #   integration  tests/integration/test-*.sh as the test account, against
 #                the ASan binaries, real podman and runsc
+#   tui          tests/tui/test-*.sh as the test account: the full-screen
+#                TUI driven through a private tmux server, real sandbox
 #   model        the Promela mirror of protocol/Lazaret.tla under Spin
 #   network      tests/network/test-*.sh as root (netns, veth, listeners,
 #                dnsmasq fixtures); lazaret and podman run as the test
@@ -33,7 +35,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ ${#suites[@]} -gt 0 ] || suites=(unit fuzz integration model network)
+[ ${#suites[@]} -gt 0 ] || suites=(unit fuzz integration tui model network)
 
 if [ "$(id -u)" != 0 ]; then
 	echo "test.sh: needs root to set the machine up and to switch to the" \
@@ -136,10 +138,11 @@ run_fuzz() {
 	record fuzz "$p" "$f"
 }
 
-run_integration() {
-	step "integration (as $TEST_USER: real podman, runsc, git, ptys)"
-	local uid gid home stage t out p=0 f=0
-	uid=$(id -u "$TEST_USER") || { record integration 0 1; return; }
+# run_as_user SUITE DIR: DIR/test-*.sh as the test account, against the
+# ASan binaries (and the compiled lazaret terminfo entry beside them).
+run_as_user() {
+	local suite=$1 dir=$2 uid gid home stage t out p=0 f=0
+	uid=$(id -u "$TEST_USER") || { record "$suite" 0 1; return; }
 	gid=$(id -g "$TEST_USER")
 	home=$(getent passwd "$TEST_USER" | cut -d: -f6)
 	# The checkout may not be readable by the test account: stage what the
@@ -147,9 +150,10 @@ run_integration() {
 	stage=$(mktemp -d /tmp/lz-stage.XXXXXX)
 	mkdir -p "$stage/bin" "$stage/tests"
 	cp "$ROOT"/build/asan/lazaret "$ROOT"/build/asan/lazaret-runsc "$stage/bin/"
-	cp -r "$ROOT/tests/integration" "$stage/tests/"
+	cp -r "$ROOT"/build/asan/terminfo "$stage/bin/"
+	cp -r "$ROOT/tests/integration" "$ROOT/tests/$dir" "$stage/tests/"
 	chmod -R a+rX "$stage"
-	for t in "$stage"/tests/integration/test-*.sh; do
+	for t in "$stage"/tests/"$dir"/test-*.sh; do
 		out=$(cd "$stage" && setpriv --reuid="$uid" --regid="$gid" \
 		    --init-groups env -i HOME="$home" USER="$TEST_USER" \
 		    LOGNAME="$TEST_USER" PATH=/usr/local/bin:/usr/bin:/bin \
@@ -158,10 +162,21 @@ run_integration() {
 		    bash "$t" 2>&1)
 		local rc=$?
 		printf '%s\n' "$out"
-		tally integration "$t" "$rc" "$out"
+		tally "$suite" "$t" "$rc" "$out"
 	done
 	rm -rf "$stage"
-	record integration "$p" "$f"
+	[ $((p + f)) -gt 0 ] || { echo "FAIL $suite: no test ran"; f=1; }
+	record "$suite" "$p" "$f"
+}
+
+run_integration() {
+	step "integration (as $TEST_USER: real podman, runsc, git, ptys)"
+	run_as_user integration integration
+}
+
+run_tui() {
+	step "tui (as $TEST_USER: the full-screen TUI in a private tmux server)"
+	run_as_user tui tui
 }
 
 run_network() {
@@ -202,6 +217,7 @@ for s in "${suites[@]}"; do
 	unit) run_unit ;;
 	fuzz) run_fuzz ;;
 	integration) run_integration ;;
+	tui) run_tui ;;
 	model) run_model ;;
 	network) run_network ;;
 	*) echo "test.sh: unknown suite '$s'" >&2; record "$s" 0 1 ;;

@@ -26,8 +26,6 @@ struct sink {
 };
 
 static void write_all(const char *buf, size_t len, void *user);
-static json_t *open_request(const struct lz_client *c, char **argv,
-    int argc, int tty);
 static const char *getenv_fn(const char *name);
 static void emit(struct lz_vtfilter *f, struct sink *s, const void *buf,
     size_t len);
@@ -73,13 +71,12 @@ write_all(const char *buf, size_t len, void *user)
 	}
 }
 
-static json_t *
-open_request(const struct lz_client *c, char **argv, int argc, int tty)
+json_t *
+lz_client_open_request(const struct lz_client *c, char **argv, int argc,
+    int tty, unsigned rows, unsigned cols, const char *term)
 {
-	const char *term = getenv("TERM");
 	char cwd[PATH_MAX], *ti = NULL;
 	const char *rel = "";
-	unsigned rows, cols;
 	size_t wl = strlen(c->domain.workspace), i;
 	json_t *req, *a, *env;
 
@@ -95,12 +92,14 @@ open_request(const struct lz_client *c, char **argv, int argc, int tty)
 		json_object_set_new(req, "argv", a);
 	}
 	if (tty) {
-		lz_tty_size(0, &rows, &cols);
 		json_object_set_new(req, "rows", json_integer(rows));
 		json_object_set_new(req, "cols", json_integer(cols));
 		if (term != NULL) {
 			json_object_set_new(req, "term", json_string(term));
-			if (lz_termdb_find(term, getenv_fn, &ti, NULL) == 0)
+			if ((strcmp(term, LZ_TERMDB_LAZARET) == 0 ?
+			    lz_termdb_lazaret_entry(NULL, getenv_fn, &ti,
+			    NULL) : lz_termdb_find(term, getenv_fn, &ti,
+			    NULL)) == 0)
 				json_object_set_new(req, "terminfo",
 				    json_string(ti));
 			free(ti);
@@ -146,7 +145,9 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		lz_frame_add_json(&b, LZ_FRAME_ATTACH, j);
 		session = lz_xstrdup(attach);
 	} else {
-		j = open_request(c, argv, argc, tty);
+		lz_tty_size(0, &rows, &cols);
+		j = lz_client_open_request(c, argv, argc, tty, rows, cols,
+		    getenv("TERM"));
 		lz_frame_add_json(&b, LZ_FRAME_OPEN, j);
 	}
 	json_decref(j);

@@ -18,4 +18,12 @@
 int lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
     char **argv, int argc, int tty, const char *attach);
 
+/*
+ * The OPEN request: argv (argc 0: the profile's command), the sandbox
+ * directory matching the current one, the profile's env values; with tty,
+ * the size and term with its compiled terminfo entry when one is found.
+ */
+json_t *lz_client_open_request(const struct lz_client *c, char **argv,
+    int argc, int tty, unsigned rows, unsigned cols, const char *term);
+
 #endif

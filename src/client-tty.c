@@ -16,13 +16,29 @@
 static struct termios saved;
 static int saved_fd = -1;
 static int sig_pipe[2] = { -1, -1 };
+static char leave[256];
+static size_t leave_len;
 
 static void on_signal(int signum);
+
+void
+lz_tty_on_restore(const char *bytes, size_t len)
+{
+	leave_len = 0;
+	if (len <= sizeof leave) {
+		memcpy(leave, bytes, len);
+		leave_len = len;
+	}
+}
 
 void
 lz_tty_restore(void)
 {
 	if (saved_fd >= 0) {
+		if (leave_len > 0 && write(saved_fd, leave, leave_len) < 0) {
+			/* Nothing better to do on the way out. */
+		}
+		leave_len = 0;
 		tcsetattr(saved_fd, TCSAFLUSH, &saved);
 		saved_fd = -1;
 	}

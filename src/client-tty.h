@@ -7,8 +7,15 @@
 #ifndef LZ_CLIENT_TTY_H
 #define LZ_CLIENT_TTY_H
 
+#include <stddef.h>
+
 /* Saves fd's settings and makes it raw. Returns 0 or -errno. */
 int lz_tty_raw(int fd);
+/*
+ * Bytes lz_tty_restore writes to the terminal first (at most 256: the
+ * TUI's way out of its screen), once.
+ */
+void lz_tty_on_restore(const char *bytes, size_t len);
 /* Puts the saved settings back (no-op when nothing was saved). */
 void lz_tty_restore(void);
 /* Rows and columns of fd, or 24x80 when it is not a terminal. */

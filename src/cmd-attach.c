@@ -1,8 +1,11 @@
 /*
- * cmd-attach.c: "lazaret attach [SESSION]": back to a detached terminal
- * session of the project's running Domain, its screen redrawn from the
- * coordinator's pane. SESSION is an ID or a unique prefix; without it the
- * only detached terminal session is taken.
+ * cmd-attach.c: "lazaret attach [--raw] [SESSION]": back to the detached
+ * terminal sessions of the project's running Domain, in the TUI, one pane
+ * each, their screens (and scrollback) redrawn from the coordinator's
+ * panes. SESSION is an ID or a unique prefix: only that one, taken over
+ * (after asking) when another client shows it. --raw attaches one session
+ * straight to the terminal, as 'lazaret run' shows it; without SESSION it
+ * takes the only detached one.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -14,9 +17,80 @@
 #include "src/client-session.h"
 #include "src/cmd-opts.h"
 #include "src/cmd.h"
+#include "src/tui.h"
+
+static void
+free_ids(char **ids)
+{
+	size_t i;
+
+	for (i = 0; ids != NULL && ids[i] != NULL; i++)
+		free(ids[i]);
+	free(ids);
+}
 
 static int pick(json_t *sessions, const char *want, char **out,
     struct lz_err *err);
+
+/* Every detached terminal session, or the one matching want. */
+static char **
+pick_all(json_t *sessions, const char *want, int *elsewhere,
+    struct lz_err *err)
+{
+	const char *id;
+	char **ids;
+	size_t i, n = 0;
+	json_t *s;
+
+	ids = lz_xcalloc(json_array_size(sessions) + 1, sizeof *ids);
+	*elsewhere = 0;
+	json_array_foreach(sessions, i, s) {
+		id = json_string_value(json_object_get(s, "session"));
+		if (id == NULL || !json_is_true(json_object_get(s, "tty")) ||
+		    strcmp(json_string_value(json_object_get(s, "state")) ?: "",
+		    "running") != 0)
+			continue;
+		if (want != NULL && strncmp(id, want, strlen(want)) != 0)
+			continue;
+		if (json_is_true(json_object_get(s, "attached"))) {
+			if (want == NULL)
+				continue;
+			*elsewhere = 1;
+		}
+		ids[n++] = lz_xstrdup(id);
+	}
+	/* The coordinator lists the newest first: panes go oldest first. */
+	for (i = 0; i < n / 2; i++) {
+		char *tmp = ids[i];
+
+		ids[i] = ids[n - 1 - i];
+		ids[n - 1 - i] = tmp;
+	}
+	if (n == 1 || (n > 1 && want == NULL))
+		return ids;
+	free_ids(ids);
+	if (n == 0)
+		lz_err_set(err, LZ_ENOTFOUND, "%s ('lazaret ls' lists the "
+		    "sessions)", want ? "no running terminal session with that "
+		    "ID" : "no detached terminal session");
+	else
+		lz_err_set(err, LZ_EINVAL, "%u sessions match; name one "
+		    "('lazaret ls' lists them)", (unsigned)n);
+	return NULL;
+}
+
+/* Asks on the plain terminal before taking a session from another client. */
+static int
+confirm_take(const char *id)
+{
+	char answer[16];
+
+	fprintf(stderr, "session %.12s is shown by another lazaret client; "
+	    "take it over? [y/N] ", id);
+	if (fgets(answer, sizeof answer, stdin) == NULL)
+		return 0;
+	return answer[0] == 'y' || answer[0] == 'Y';
+}
 
 /* Finds the detached pty session matching want (a prefix, or NULL). */
 static int
@@ -55,6 +129,7 @@ cmd_attach_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		LZ_CMD_OPTS_LONG,
+		{ "raw", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lz_cmd_opts o = { NULL, NULL, 0, 0 };
@@ -63,14 +138,16 @@ cmd_attach_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	struct lz_conn_client cc;
 	struct lz_client c;
 	struct lz_frame f;
-	char *id = NULL;
+	char *id = NULL, **ids = NULL;
 	json_t *j = NULL;
-	int ch, rc;
+	int ch, rc, raw = 0, elsewhere = 0;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, LZ_CMD_OPTS_SHORT, opts,
 	    NULL)) != -1) {
-		if (!lz_cmd_opts_take(&o, ch, optarg))
+		if (ch == 'r')
+			raw = 1;
+		else if (!lz_cmd_opts_take(&o, ch, optarg))
 			return lz_cmd_usage(&lz_cmd_attach);
 	}
 	if (o.help) {
@@ -96,16 +173,26 @@ cmd_attach_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		rc = lz_conn_wait(&cc, &f, &payload, &err);
 	if (rc == 0 && (j = lz_frame_json(&f, &err)) == NULL)
 		rc = LZ_EINVAL;
-	if (rc == 0)
+	if (rc == 0 && raw)
 		rc = pick(json_object_get(j, "sessions"), argc > optind ?
 		    argv[optind] : NULL, &id, &err);
+	else if (rc == 0 && (ids = pick_all(json_object_get(j, "sessions"),
+	    argc > optind ? argv[optind] : NULL, &elsewhere, &err)) == NULL)
+		rc = LZ_ENOTFOUND;
 	if (rc != 0) {
 		lz_cmd_error("%s", err.msg ? err.msg : "cannot attach");
 		rc = lz_client_exit_code(rc);
-	} else {
+	} else if (raw) {
 		rc = lz_client_session(&cc, &c, NULL, 0, 1, id);
 		rc = rc < 0 ? LZ_EXIT_FAILURE : rc;
+	} else if (elsewhere && !confirm_take(ids[0])) {
+		fprintf(stderr, "not attached\n");
+		rc = LZ_EXIT_BUSY;
+	} else {
+		lz_conn_close(&cc);
+		rc = lz_tui_run(&c, ctx->self, NULL, 0, ids, elsewhere);
 	}
+	free_ids(ids);
 	json_decref(j);
 	free(id);
 	lz_conn_close(&cc);
@@ -117,8 +204,8 @@ cmd_attach_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 
 const struct lz_cmd lz_cmd_attach = {
 	.name = "attach",
-	.usage = "[-p PROFILE] [-C DIR] [SESSION]",
-	.summary = "return to a detached terminal session",
+	.usage = "[-p PROFILE] [-C DIR] [--raw] [SESSION]",
+	.summary = "return to detached terminal sessions (in the TUI)",
 	.flags = 0,
 	.exec = cmd_attach_exec,
 };

@@ -44,10 +44,12 @@ extern const struct lz_cmd lz_cmd_attach;
 extern const struct lz_cmd lz_cmd_coordinator;
 extern const struct lz_cmd lz_cmd_doctor;
 extern const struct lz_cmd lz_cmd_ls;
+extern const struct lz_cmd lz_cmd_mux_bench;
 extern const struct lz_cmd lz_cmd_domain;
 extern const struct lz_cmd lz_cmd_profile;
 extern const struct lz_cmd lz_cmd_run;
 extern const struct lz_cmd lz_cmd_sandbox_helper;
+extern const struct lz_cmd lz_cmd_tui;
 
 /* Prints "lazaret: " and the message to stderr. */
 void lz_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

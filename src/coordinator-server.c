@@ -266,6 +266,10 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 	case LZ_FRAME_DETACH:
 		lz_coord_conn_close(c);
 		return;
+	case LZ_FRAME_HANGUP:
+		if (c->session != NULL)
+			lz_session_hangup(c->session);
+		return;
 	case LZ_FRAME_INPUT:
 		if (c->session != NULL)
 			lz_session_input(c->session, f->payload, f->len);

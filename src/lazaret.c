@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "src/cmd.h"
 
@@ -18,9 +19,11 @@ static const struct lz_cmd *const cmd_table[] = {
 	&lz_cmd_doctor,
 	&lz_cmd_domain,
 	&lz_cmd_ls,
+	&lz_cmd_mux_bench,
 	&lz_cmd_profile,
 	&lz_cmd_run,
 	&lz_cmd_sandbox_helper,
+	&lz_cmd_tui,
 };
 #define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])
 
@@ -41,7 +44,8 @@ usage(FILE *f)
 	}
 	fprintf(f, "\n'lazaret COMMAND --help' describes one command; "
 	    "'man lazaret' the rest.\n"
-	    "with no command, lazaret runs 'lazaret run'.\n");
+	    "with no command, lazaret opens the TUI ('lazaret tui') on a\n"
+	    "terminal and runs 'lazaret run' otherwise.\n");
 }
 
 void
@@ -68,6 +72,7 @@ main(int argc, char **argv)
 {
 	struct lz_cmd_ctx ctx = { 0, argv[0], NULL };
 	static char *run_argv[] = { "run", NULL };
+	static char *tui_argv[] = { "tui", NULL };
 	char *self;
 	size_t i;
 
@@ -85,6 +90,8 @@ main(int argc, char **argv)
 		printf("lazaret %s\n", LZ_VERSION);
 		return LZ_EXIT_OK;
 	}
+	if (argc < 2 && isatty(0) && isatty(1))
+		return lz_cmd_tui.exec(&ctx, 1, tui_argv);
 	if (argc < 2)
 		return lz_cmd_run.exec(&ctx, 1, run_argv);
 	if (argv[1][0] == '-') {

@@ -1,10 +1,11 @@
 /*
- * termdb.c: terminfo lookup in ncurses' order and atomic installation of
- * an entry (termdb.h). libc only: an entry is copied as bytes, never
- * parsed here.
+ * termdb.c: terminfo lookup in ncurses' order, the place of Lazaret's own
+ * entry, and atomic installation of an entry (termdb.h). libc only: an
+ * entry is copied as bytes, never parsed here.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ static int termdb_try(const char *dir, const char *term, char **path);
 static int termdb_dirs(const char *list, const char *term, char **path,
     struct lz_buf *tried);
 static int termdb_mkdir(const char *path, struct lz_err *err);
+static char *termdb_dirname(const char *path);
 
 int
 lz_termdb_check_name(const char *term, struct lz_err *err)
@@ -217,5 +219,77 @@ out:
 	free(dest);
 	free(tmp);
 	errno = saved;
+	return rc;
+}
+
+/* path up to its last '/' ("/" for "/x", "." for "x"), allocated. */
+static char *
+termdb_dirname(const char *path)
+{
+	const char *e = strrchr(path, '/');
+
+	if (e == NULL)
+		return lz_xstrdup(".");
+	while (e > path && e[-1] == '/')
+		e--;
+	if (e == path)
+		return lz_xstrdup("/");
+	return lz_xasprintf("%.*s", (int)(e - path), path);
+}
+
+int
+lz_termdb_lazaret_entry(const char *exe, const char *(*get)(const char *),
+    char **path, struct lz_err *err)
+{
+	struct lz_buf tried = LZ_BUF_INIT;
+	char self[PATH_MAX], *bindir = NULL, *prefix = NULL, *dir = NULL;
+	const char *v;
+	ssize_t n;
+	int rc = 0;
+
+	*path = NULL;
+	if ((v = get("LZ_TERMINFO_DIR")) != NULL && v[0] != '\0') {
+		/* Only there, so a test never reads an installed entry. */
+		lz_buf_adds(&tried, v);
+		if (!termdb_try(v, LZ_TERMDB_LAZARET, path))
+			goto notfound;
+		goto out;
+	}
+	if (exe == NULL) {
+		n = readlink("/proc/self/exe", self, sizeof self - 1);
+		if (n <= 0 || (size_t)n >= sizeof self - 1) {
+			rc = lz_err_set(err, LZ_ESYS, "cannot find the lazaret "
+			    "executable: readlink '/proc/self/exe': %s",
+			    n < 0 ? strerror(errno) : "name too long");
+			goto out;
+		}
+		self[n] = '\0';
+		exe = self;
+	}
+	bindir = termdb_dirname(exe);
+	prefix = termdb_dirname(bindir);
+	/* Installed: <prefix>/bin/lazaret beside <prefix>/share. */
+	dir = lz_xasprintf("%s%sshare/lazaret/terminfo", prefix,
+	    strcmp(prefix, "/") == 0 ? "" : "/");
+	lz_buf_adds(&tried, dir);
+	if (termdb_try(dir, LZ_TERMDB_LAZARET, path))
+		goto out;
+	free(dir);
+	/* The build tree: the entry compiled next to the binary. */
+	dir = lz_xasprintf("%s%sterminfo", bindir,
+	    strcmp(bindir, "/") == 0 ? "" : "/");
+	lz_buf_addf(&tried, ", %s", dir);
+	if (termdb_try(dir, LZ_TERMDB_LAZARET, path))
+		goto out;
+notfound:
+	rc = lz_err_set(err, LZ_ENOTFOUND, "no compiled '%s' terminfo entry "
+	    "(searched %s); reinstall lazaret or rebuild it (the build "
+	    "compiles termdb/lazaret.ti with tic)", LZ_TERMDB_LAZARET,
+	    tried.buf);
+out:
+	free(bindir);
+	free(prefix);
+	free(dir);
+	lz_buf_release(&tried);
 	return rc;
 }

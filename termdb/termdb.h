@@ -18,6 +18,8 @@
 #include "core/util.h"
 
 #define LZ_TERMDB_NAME_MAX 64
+/* Lazaret's own entry: the TERM of a pane (termdb/lazaret.ti). */
+#define LZ_TERMDB_LAZARET "lazaret"
 
 /* LZ_EINVAL unless term is a safe entry name. */
 int lz_termdb_check_name(const char *term, struct lz_err *err);
@@ -35,5 +37,19 @@ int lz_termdb_find(const char *term, const char *(*get)(const char *),
  */
 int lz_termdb_install(const char *src, const char *dest_dir,
     const char *term, struct lz_err *err);
+/*
+ * Finds the compiled "lazaret" entry that describes the pane emulator;
+ * *path is allocated for the caller. Where: only in $LZ_TERMINFO_DIR when
+ * get returns it non-empty (tests); else relative to exe, the running
+ * binary (NULL: /proc/self/exe), first <prefix>/share/lazaret/terminfo for
+ * an installed <prefix>/bin/lazaret, then <exe's dir>/terminfo for a
+ * binary in its build tree (cmake/terminfo.cmake). Both layouts as above.
+ * LZ_ENOTFOUND names the directories searched. The entry goes to a pane's
+ * sandbox as a host entry does: TERM=LZ_TERMDB_LAZARET and this path as
+ * the OPEN frame's "terminfo" (protocol/wire.md), which the coordinator
+ * copies with lz_termdb_install.
+ */
+int lz_termdb_lazaret_entry(const char *exe, const char *(*get)(const char *),
+    char **path, struct lz_err *err);
 
 #endif

@@ -110,7 +110,7 @@ tm send-keys -t lz "$LAZARET ls" Enter
 wait_for 'detached +yes .*bash' 15 && pass "lazaret ls shows the detached session" ||
     fail "lazaret ls does not show a detached session"
 clear_pane
-tm send-keys -t lz "$LAZARET attach" Enter
+tm send-keys -t lz "$LAZARET attach --raw" Enter
 wait_for '^mark-42' 15 && pass "lazaret attach redraws the session's screen" ||
     fail "the screen was not redrawn on attach"
 # SIGTERM to the client: terminal restored, session still there.
@@ -126,7 +126,7 @@ else
 	fail "could not find the lazaret client under the pane"
 fi
 clear_pane
-tm send-keys -t lz "$LAZARET attach" Enter
+tm send-keys -t lz "$LAZARET attach --raw" Enter
 wait_for '^mark-42' 15 && pass "the session survived its client's SIGTERM" ||
     fail "the session did not survive its client's SIGTERM"
 tm send-keys -t lz "exit" Enter

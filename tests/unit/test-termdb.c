@@ -2,7 +2,9 @@
  * test-termdb.c: terminfo lookup in ncurses' order with a controlled
  * environment (fake TERMINFO, HOME and TERMINFO_DIRS trees, both
  * layouts), the real /usr/share/terminfo/x/xterm, unsafe names refused,
- * and installation into a fresh directory.
+ * installation into a fresh directory, and where Lazaret's own entry is
+ * looked for (beside an installed binary, in a build tree, the override).
+ * What that entry claims is tested in test-termdb-lazaret.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,7 +24,7 @@
 #define put_base(rel, text) lz_test_put(base, rel, text)
 
 static char base[] = "/tmp/lz-test-termdb-XXXXXX";
-static const char *env_terminfo, *env_home, *env_dirs;
+static const char *env_terminfo, *env_home, *env_dirs, *env_lzdir;
 
 static const char *
 fake_get(const char *name)
@@ -33,6 +35,8 @@ fake_get(const char *name)
 		return env_home;
 	if (strcmp(name, "TERMINFO_DIRS") == 0)
 		return env_dirs;
+	if (strcmp(name, "LZ_TERMINFO_DIR") == 0)
+		return env_lzdir;
 	return NULL;
 }
 
@@ -183,6 +187,62 @@ test_install(void **state)
 	lz_err_release(&e);
 }
 
+static void
+expect_lazaret(const char *exe, const char *suffix)
+{
+	struct lz_err e = LZ_ERR_INIT;
+	char *path = NULL, want[512];
+
+	if (lz_termdb_lazaret_entry(exe, fake_get, &path, &e) != 0)
+		fail_msg("lazaret entry for '%s': %s", exe, e.msg);
+	snprintf(want, sizeof want, "%s/%s", base, suffix);
+	assert_string_equal(path, want);
+	free(path);
+}
+
+static void
+test_lazaret_entry(void **state)
+{
+	struct lz_err e = LZ_ERR_INIT;
+	char exe[512], dir[512];
+	char *path = NULL;
+
+	(void)state;
+	env_terminfo = env_home = env_dirs = env_lzdir = NULL;
+	/* Installed: <prefix>/bin/lazaret and <prefix>/share/lazaret. */
+	put_base("inst/share/lazaret/terminfo/l/lazaret", "I");
+	snprintf(exe, sizeof exe, "%s/inst/bin/lazaret", base);
+	expect_lazaret(exe, "inst/share/lazaret/terminfo/l/lazaret");
+	/* A build tree: <build>/lazaret and <build>/terminfo (hex layout). */
+	put_base("bt/terminfo/6c/lazaret", "B");
+	snprintf(exe, sizeof exe, "%s/bt/lazaret", base);
+	expect_lazaret(exe, "bt/terminfo/6c/lazaret");
+	/* Installed wins over a build tree beside it. */
+	put_base("inst/bin/terminfo/l/lazaret", "X");
+	snprintf(exe, sizeof exe, "%s/inst/bin/lazaret", base);
+	expect_lazaret(exe, "inst/share/lazaret/terminfo/l/lazaret");
+	/* The override is the only place looked at when set. */
+	snprintf(dir, sizeof dir, "%s/bt/terminfo", base);
+	env_lzdir = dir;
+	expect_lazaret(exe, "bt/terminfo/6c/lazaret");
+	snprintf(dir, sizeof dir, "%s/empty", base);
+	assert_int_equal(lz_termdb_lazaret_entry(exe, fake_get, &path, &e),
+	    LZ_ENOTFOUND);
+	assert_null(path);
+	assert_non_null(strstr(e.msg, dir));
+	env_lzdir = NULL;
+	/* Nothing there: the message names both places. */
+	assert_int_equal(lz_termdb_lazaret_entry("/lazaret", fake_get, &path,
+	    &e), LZ_ENOTFOUND);
+	assert_non_null(strstr(e.msg, "/share/lazaret/terminfo, /terminfo"));
+	snprintf(exe, sizeof exe, "%s/nowhere/bin/lazaret", base);
+	assert_int_equal(lz_termdb_lazaret_entry(exe, fake_get, &path, &e),
+	    LZ_ENOTFOUND);
+	assert_non_null(strstr(e.msg, "nowhere/share/lazaret/terminfo"));
+	assert_null(path);
+	lz_err_release(&e);
+}
+
 int
 main(void)
 {
@@ -191,6 +251,7 @@ main(void)
 		cmocka_unit_test(test_system),
 		cmocka_unit_test(test_bad_names),
 		cmocka_unit_test(test_install),
+		cmocka_unit_test(test_lazaret_entry),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,149 @@
+/*
+ * tui-draw.c: one frame: the panes (their mirrors, or the scrollback in
+ * copy mode), the borders between them, the status line, then overlays on
+ * top (help, session list; escalation prompts will go there too).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "src/tui.h"
+
+struct border_ctx {
+	struct tui *t;
+	struct lz_rect active;
+};
+
+/* Whether (row, col) touches the active pane's rectangle. */
+static int
+touches(struct lz_rect a, int row, int col)
+{
+	return row >= a.row - 1 && row <= a.row + a.rows &&
+	    col >= a.col - 1 && col <= a.col + a.cols;
+}
+
+static void
+border(int vertical, int row, int col, int len, void *user)
+{
+	struct border_ctx *b = user;
+	struct tui *t = b->t;
+	struct lz_pen pen = { 0, 0, 0 };
+	const char *ch;
+	int i, r, c;
+
+	ch = t->term.utf8 ? (vertical ? "\u2502" : "\u2500") :
+	    (vertical ? "|" : "-");
+	for (i = 0; i < len; i++) {
+		r = vertical ? row + i : row;
+		c = vertical ? col : col + i;
+		pen.fg = t->conf->color[touches(b->active, r, c) &&
+		    t->npanes > 1 ? LZ_TUI_ACTIVE_BORDER_FG : LZ_TUI_BORDER_FG];
+		lz_render_text(&t->r, r, c, 1, ch, &pen);
+	}
+}
+
+/* "1:bash* 2:vim": the panes by number, the active one starred. */
+static void
+pane_tabs(struct tui *t, struct lz_buf *b)
+{
+	const char *name, *sp;
+	int i, len;
+
+	for (i = 0; i < t->npanes; i++) {
+		struct tui_pane *p = t->panes[i];
+
+		name = lz_pane_title(p->pane);
+		if (name[0] == '\0')
+			name = p->command ? p->command : p->session;
+		sp = strchr(name, ' ');
+		len = sp ? (int)(sp - name) : (int)strlen(name);
+		if (len > 16)
+			len = 16;
+		lz_buf_addf(b, "%s%d:%.*s%s", i ? " " : "", i + 1, len, name,
+		    i == t->active ? (t->layout.zoomed >= 0 ? "*Z" : "*") : "");
+	}
+}
+
+static void
+status(struct tui *t)
+{
+	struct lz_pen pen = { t->conf->color[LZ_TUI_STATUS_FG],
+	    t->conf->color[LZ_TUI_STATUS_BG], 0 };
+	struct lz_buf left = LZ_BUF_INIT, right = LZ_BUF_INIT;
+	struct tui_pane *p = tui_active(t);
+	size_t detached = 0, i;
+	char clock[16];
+	time_t now = time(NULL);
+	int row = t->rows - 1, used;
+
+	lz_render_clear(&t->r, (struct lz_rect){ row, 0, 1, t->cols }, pen.bg);
+	if (t->c != NULL)
+		lz_buf_addf(&left, " lazaret %s %.8s | ",
+		    t->c->profile->name, t->c->domain.id);
+	else
+		lz_buf_adds(&left, " lazaret bench | ");
+	if (t->mode == TUI_CONFIRM)
+		lz_buf_adds(&left, t->question);
+	else if (t->mode == TUI_SEARCH)
+		lz_buf_addf(&left, "search %s: %.*s", t->search_up ? "up" :
+		    "down", (int)t->search_len, t->search);
+	else if (t->message[0] != '\0' && t->message_until >= now)
+		lz_buf_adds(&left, t->message);
+	else if (t->mode == TUI_COPY && p != NULL)
+		lz_buf_addf(&left, "[copy] %zu/%zu back  q quit  / ? search  "
+		    "Space select  Enter copy", p->back,
+		    lz_pane_scrollback_lines(p->pane));
+	else
+		pane_tabs(t, &left);
+	for (i = 0; i < t->nlist; i++)
+		detached += !t->list[i].attached;
+	strftime(clock, sizeof clock, "%H:%M", localtime(&now));
+	if (t->c != NULL)
+		lz_buf_addf(&right, " %zu session%s%s%.0zu%s | sandbox %s | %s ",
+		    t->nlist, t->nlist == 1 ? "" : "s", detached ? " (" : "",
+		    detached, detached ? " detached)" : "", t->failed ?
+		    "FAILED" : t->have_ctl ? "running" : "?", clock);
+	else
+		lz_buf_addf(&right, " %s ", clock);
+	used = lz_render_text(&t->r, row, 0, t->cols, left.buf ? left.buf : "",
+	    &pen);
+	if (used + (int)right.len < t->cols)
+		lz_render_text(&t->r, row, t->cols - (int)right.len,
+		    (int)right.len, right.buf, &pen);
+	lz_buf_release(&left);
+	lz_buf_release(&right);
+}
+
+void
+tui_draw(struct tui *t)
+{
+	struct border_ctx b = { t, { 0, 0, 0, 0 } };
+	const struct lz_pane_props *pr;
+	struct tui_pane *p, *act = tui_active(t);
+	int i;
+
+	lz_render_clear(&t->r, (struct lz_rect){ 0, 0, t->rows, t->cols }, 0);
+	for (i = 0; i < t->npanes; i++) {
+		p = t->panes[i];
+		if (p->rect.rows < 1)
+			continue;	/* hidden by a zoom */
+		lz_render_pane(&t->r, p->pane, p->rect, p->back);
+		if (p == act && (t->mode == TUI_COPY || t->mode == TUI_SEARCH))
+			tui_copy_draw(t, p);
+	}
+	if (act != NULL)
+		b.active = act->rect;
+	lz_layout_borders(&t->layout, border, &b);
+	status(t);
+	lz_render_cursor(&t->r, 0, 0, 0);
+	if (act != NULL && act->rect.rows > 0) {
+		pr = lz_pane_props(act->pane);
+		if (t->mode == TUI_COPY || t->mode == TUI_SEARCH)
+			lz_render_cursor(&t->r, act->rect.row + act->cy,
+			    act->rect.col + act->cx, 1);
+		else if (act->back == 0)
+			lz_render_cursor(&t->r, act->rect.row + pr->cursor_row,
+			    act->rect.col + pr->cursor_col, pr->cursor_visible);
+	}
+	tui_overlay_draw(t);
+}

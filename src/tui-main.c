@@ -1,0 +1,422 @@
+/*
+ * tui-main.c: the TUI's start, loop and exit (see tui.h). The host
+ * terminal is put back on every path: a normal quit, a detach, an error,
+ * SIGTERM or SIGHUP (client-tty.c writes the way out of the TUI's screen
+ * from the signal handler too) and the coordinator going away (every pane
+ * ends, the loop returns).
+ */
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/client-tty.h"
+#include "src/cmd.h"
+#include "src/tui.h"
+
+static void
+write_out(struct tui *t)
+{
+	const char *s = t->out.buf;
+	size_t len = t->out.len;
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(1, s, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			struct pollfd p = { 1, POLLOUT, 0 };
+
+			poll(&p, 1, 100);
+			continue;
+		}
+		if (n <= 0)
+			break;
+		s += n;
+		len -= (size_t)n;
+	}
+	lz_buf_reset(&t->out);
+}
+
+void
+tui_message(struct tui *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->message, sizeof t->message, fmt, ap);
+	va_end(ap);
+	t->message_until = time(NULL) + 4;
+	t->dirty = 1;
+}
+
+/* Lays the panes out in the terminal minus the status line. */
+void
+tui_layout(struct tui *t)
+{
+	struct lz_rect area = { 0, 0, t->rows > 1 ? t->rows - 1 : 1, t->cols };
+	struct lz_rect r;
+	int i;
+
+	lz_layout_arrange(&t->layout, area);
+	for (i = 0; i < t->npanes; i++) {
+		if (lz_layout_rect(&t->layout, t->panes[i]->id, &r) == 1)
+			tui_pane_resize(t, t->panes[i], r);
+		else
+			t->panes[i]->rect = (struct lz_rect){ 0, 0, 0, 0 };
+	}
+	t->dirty = 1;
+}
+
+static void
+tui_init(struct tui *t, struct lz_client *c, const char *self,
+    const struct lz_tui_conf *conf)
+{
+	/* Character widths and the UTF-8 test follow the user's locale. */
+	setlocale(LC_CTYPE, "");
+	memset(t, 0, sizeof *t);
+	t->c = c;
+	t->self = self;
+	t->conf = conf;
+	t->active = -1;
+	t->sigfd = -1;
+	t->ctl.fd = -1;
+	lz_layout_init(&t->layout);
+}
+
+static long
+ms_since(const struct timespec *a)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - a->tv_sec) * 1000L +
+	    (now.tv_nsec - a->tv_nsec) / 1000000L;
+}
+
+/* Keys typed in normal mode: to the active pane, up to an action. */
+static size_t
+input_normal(struct tui *t, const unsigned char *buf, size_t n)
+{
+	struct lz_buf keys = LZ_BUF_INIT, tr = LZ_BUF_INIT;
+	struct tui_pane *p;
+	enum lz_action a;
+	size_t used;
+
+	used = lz_keyin_feed(&t->keyin, t->conf, buf, n, &keys, &a);
+	if (keys.len > 0 && (p = tui_active(t)) != NULL) {
+		lz_keys_translate((unsigned char *)keys.buf, keys.len,
+		    lz_pane_props(p->pane)->app_cursor, &tr);
+		tui_pane_input(t, p, tr.buf, tr.len);
+		if (p->back > 0) {
+			p->back = 0;	/* typing shows the live screen */
+			t->dirty = 1;
+		}
+	}
+	if (a != LZ_ACT_NONE)
+		tui_action(t, a);
+	lz_buf_release(&keys);
+	lz_buf_release(&tr);
+	return used > 0 ? used : n;
+}
+
+/* One key in copy mode, a search, an overlay or a question. */
+static size_t
+input_mode(struct tui *t, const unsigned char *buf, size_t n)
+{
+	struct lz_key k;
+	size_t used = lz_key_next(buf, n, &k);
+
+	if (used == 0) {
+		/* A lone Escape (or a cut sequence) at the end of a read. */
+		memset(&k, 0, sizeof k);
+		k.b[0] = buf[0];
+		k.len = 1;
+		used = 1;
+	}
+	if (t->mode == TUI_COPY)
+		tui_copy_key(t, &k);
+	else if (t->mode == TUI_SEARCH)
+		tui_search_key(t, &k);
+	else
+		tui_overlay_key(t, &k);
+	t->dirty = 1;
+	return used;
+}
+
+static void
+input(struct tui *t)
+{
+	unsigned char buf[4096];
+	size_t off = 0;
+	ssize_t n;
+
+	n = read(0, buf, sizeof buf);
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+		/* The terminal is gone: like a detach. */
+		t->quit = 1;
+		t->detached = 1;
+		return;
+	}
+	while (n > 0 && off < (size_t)n && !t->quit) {
+		if (t->mode == TUI_NORMAL)
+			off += input_normal(t, buf + off, (size_t)n - off);
+		else
+			off += input_mode(t, buf + off, (size_t)n - off);
+	}
+}
+
+static void
+on_signals(struct tui *t)
+{
+	unsigned char sig;
+	unsigned rows, cols;
+
+	while (read(t->sigfd, &sig, 1) == 1) {
+		if (sig == SIGWINCH) {
+			lz_tty_size(0, &rows, &cols);
+			t->rows = (int)rows;
+			t->cols = (int)cols;
+			lz_render_resize(&t->r, t->rows, t->cols);
+			tui_layout(t);
+			continue;
+		}
+		/* SIGTERM, SIGHUP...: leave; the sessions keep running. */
+		t->quit = 1;
+		t->detached = 1;
+		snprintf(t->message, sizeof t->message, "stopped by %s",
+		    strsignal(sig));
+	}
+}
+
+/* Milliseconds poll may sleep. */
+static int
+timeout(struct tui *t)
+{
+	long left;
+
+	if (lz_keyin_pending(&t->keyin))
+		return 50;
+	if (t->dirty) {
+		left = TUI_FRAME_MS - ms_since(&t->last_frame);
+		return left > 0 ? (int)left : 0;
+	}
+	return t->bench ? -1 : 1000;
+}
+
+static void
+loop(struct tui *t)
+{
+	struct pollfd pfd[3 + TUI_MAX_PANES];
+	time_t last_tick = 0, now;
+	int i, n, base;
+
+	while (!t->quit) {
+		pfd[0] = (struct pollfd){ t->bench_quiet ? -1 : 0, POLLIN, 0 };
+		pfd[1] = (struct pollfd){ t->sigfd, POLLIN, 0 };
+		pfd[2] = (struct pollfd){ t->have_ctl ? t->ctl.fd : -1, POLLIN,
+		    0 };
+		base = 3;
+		for (i = 0; i < t->npanes; i++)
+			pfd[base + i] = (struct pollfd){ t->panes[i]->fd,
+			    POLLIN, 0 };
+		n = poll(pfd, (nfds_t)(base + t->npanes), timeout(t));
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n > 0 && (pfd[1].revents & POLLIN))
+			on_signals(t);
+		if (n > 0 && (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
+			input(t);
+		if (n > 0 && (pfd[2].revents & (POLLIN | POLLHUP | POLLERR)))
+			tui_ctl_read(t);
+		for (i = 0; n > 0 && i < t->npanes; i++) {
+			if (pfd[base + i].revents & (POLLIN | POLLHUP |
+			    POLLERR)) {
+				tui_pane_read(t, t->panes[i]);
+				t->dirty = 1;
+			}
+		}
+		if (lz_keyin_pending(&t->keyin) && n == 0)
+			tui_action(t, lz_keyin_timeout(&t->keyin, t->conf));
+		tui_remove_ended(t);
+		if (t->npanes == 0)
+			t->quit = 1;
+		now = time(NULL);
+		if (now != last_tick && !t->bench) {
+			last_tick = now;
+			t->dirty = 1;		/* the clock */
+			if (now % 2 == 0)
+				tui_list_refresh(t);
+		}
+		if (t->dirty && !t->bench_quiet &&
+		    ms_since(&t->last_frame) >= TUI_FRAME_MS) {
+			tui_draw(t);
+			lz_render_flush(&t->r, &t->out);
+			write_out(t);
+			clock_gettime(CLOCK_MONOTONIC, &t->last_frame);
+			t->dirty = 0;
+		}
+	}
+}
+
+/* Full screen on, with the way out registered for every exit path. */
+static int
+screen_enter(struct tui *t, struct lz_err *err)
+{
+	struct lz_buf leave = LZ_BUF_INIT;
+	unsigned rows, cols;
+
+	lz_tty_size(0, &rows, &cols);
+	t->rows = (int)rows;
+	t->cols = (int)cols;
+	if (lz_tty_raw(0) != 0)
+		return lz_err_set(err, LZ_ESYS, "cannot put the terminal in "
+		    "raw mode: %s", strerror(errno));
+	t->sigfd = lz_tty_signal_pipe();
+	lz_render_leave(&t->term, &leave);
+	lz_tty_on_restore(leave.buf, leave.len);
+	lz_buf_release(&leave);
+	lz_render_init(&t->r, &t->term, t->rows, t->cols);
+	lz_render_enter(&t->term, &t->out);
+	write_out(t);
+	return 0;
+}
+
+static void
+tui_free(struct tui *t)
+{
+	int i;
+
+	for (i = 0; i < t->npanes; i++)
+		tui_pane_free(t->panes[i]);
+	t->npanes = 0;
+	for (i = 0; i < (int)t->nlist; i++)
+		free(t->list[i].command);
+	free(t->list);
+	if (t->have_ctl)
+		lz_conn_close(&t->ctl);
+	lz_layout_free(&t->layout);
+	lz_render_free(&t->r);
+	lz_term_release(&t->term);
+	lz_buf_release(&t->out);
+	lz_buf_release(&t->paste);
+}
+
+/* Leaves the full screen and says what happened. */
+static int
+finish(struct tui *t)
+{
+	int i, status, left = t->npanes;
+
+	lz_tty_restore();
+	if (t->detached) {
+		for (i = 0; i < t->npanes; i++)
+			tui_pane_detach(t, t->panes[i]);
+		fprintf(stderr, "[detached%s%s: %d session%s keep%s running; "
+		    "'lazaret attach' returns to %s]\n", t->message[0] ?
+		    ", " : "", t->message, left, left == 1 ? "" : "s",
+		    left == 1 ? "s" : "", left == 1 ? "it" : "them");
+	} else if (t->message[0] != '\0' && (t->failed ||
+	    t->message_until >= time(NULL)))
+		fprintf(stderr, "lazaret: %s\n", t->message);
+	status = t->failed ? LZ_EXIT_FAILURE : t->last_status;
+	tui_free(t);
+	return status;
+}
+
+int
+lz_tui_run(struct lz_client *c, const char *self, char **argv, int argc,
+    char **attach, int take)
+{
+	struct lz_err err = LZ_ERR_INIT;
+	struct tui t;
+	unsigned rows, cols;
+	int i;
+
+	tui_init(&t, c, self, &c->cfg.tui);
+	if (lz_term_load(&t.term, NULL, 1, &err) != 0)
+		goto fail;
+	/* Panes are opened before the full screen, so errors print plainly. */
+	lz_tty_size(0, &rows, &cols);
+	t.rows = (int)rows;
+	t.cols = (int)cols;
+	tui_layout(&t);
+	if (attach != NULL) {
+		for (i = 0; attach[i] != NULL; i++)
+			tui_new_pane(&t, LZ_DIR_RIGHT, attach[i], take);
+	} else
+		tui_new_pane_argv(&t, argv, argc, &err);
+	if (t.npanes == 0) {
+		if (err.msg == NULL)
+			lz_err_set(&err, LZ_EINVAL, "%s", t.message[0] ?
+			    t.message : "no pane could be opened");
+		goto fail;
+	}
+	t.have_ctl = lz_conn_open(&t.ctl, c, self, 0, NULL) == 0;
+	if (screen_enter(&t, &err) != 0)
+		goto fail;
+	tui_layout(&t);
+	tui_list_refresh(&t);
+	t.message[0] = '\0';
+	loop(&t);
+	lz_err_release(&err);
+	return finish(&t);
+fail:
+	lz_tty_restore();
+	lz_cmd_error("%s", err.msg ? err.msg : "the TUI cannot start");
+	lz_err_release(&err);
+	tui_free(&t);
+	return LZ_EXIT_FAILURE;
+}
+
+int
+lz_tui_bench(char **argv, int argc, int quiet, unsigned rows, unsigned cols)
+{
+	struct lz_err err = LZ_ERR_INIT;
+	struct lz_tui_conf conf;
+	struct tui_pane *p;
+	struct tui t;
+	int rc;
+
+	lz_tui_conf_default(&conf);
+	tui_init(&t, NULL, NULL, &conf);
+	t.bench = 1;
+	t.bench_quiet = quiet;
+	(void)argc;
+	if (!quiet && (lz_term_load(&t.term, NULL, 1, &err) != 0 ||
+	    screen_enter(&t, &err) != 0))
+		goto fail;
+	if (quiet) {
+		t.rows = (int)rows + 1;
+		t.cols = (int)cols;
+		t.sigfd = lz_tty_signal_pipe();
+	}
+	tui_layout(&t);
+	p = tui_pane_spawn(&t, argv, (unsigned)(t.rows - 1),
+	    (unsigned)t.cols, &err);
+	if (p == NULL)
+		goto fail;
+	lz_layout_split(&t.layout, -1, p->id, LZ_DIR_RIGHT);
+	t.panes[t.npanes++] = p;
+	t.active = 0;
+	tui_layout(&t);
+	loop(&t);
+	lz_tty_restore();
+	rc = t.last_status;
+	tui_free(&t);
+	lz_tui_conf_release(&conf);
+	return rc;
+fail:
+	lz_tty_restore();
+	lz_cmd_error("%s", err.msg ? err.msg : "bench mode cannot start");
+	lz_err_release(&err);
+	tui_free(&t);
+	lz_tui_conf_release(&conf);
+	return LZ_EXIT_FAILURE;
+}

@@ -1,0 +1,169 @@
+/*
+ * tui.h: the full-screen TUI (`lazaret` on a terminal, `lazaret attach`).
+ * One process, one poll loop: the host terminal (keys in, frames out), a
+ * control connection to the Domain's coordinator (session list, status),
+ * and one connection per pane, each bound to one Client Session (one
+ * Client CLI ID per session, FR-10). Every pane keeps a mirror of the
+ * session's screen (ui/pane.h fed with the session's output; the
+ * coordinator's pane stays the one that answers the program and survives
+ * a detach); the renderer (ui/render.h) draws the mirrors once per frame.
+ *
+ * Files: tui-main.c (the loop, start and exit), tui-pane.c (pane sources:
+ * a session connection, or a host pty in bench mode), tui-draw.c (layout,
+ * borders, status line), tui-action.c (what bound keys do), tui-copy.c
+ * (scrollback, search, selection, OSC 52), tui-overlay.c (help, session
+ * list, questions).
+ */
+#ifndef LZ_TUI_H
+#define LZ_TUI_H
+
+#include <sys/types.h>
+#include <time.h>
+
+#include "src/client-conn.h"
+#include "ui/keys.h"
+#include "ui/layout.h"
+#include "ui/pane.h"
+#include "ui/render.h"
+#include "ui/term.h"
+
+#define TUI_MAX_PANES 64
+#define TUI_FRAME_MS 16
+
+enum tui_mode {
+	TUI_NORMAL,
+	TUI_COPY,		/* scrollback of the active pane */
+	TUI_SEARCH,		/* typing a search in copy mode */
+	TUI_HELP,
+	TUI_LIST,
+	TUI_CONFIRM,		/* a y/n question on the status line */
+};
+
+struct tui_pane {
+	int id;				/* layout leaf */
+	int is_pty;			/* bench mode: a host pty */
+	struct lz_conn_client cc;	/* session connection */
+	int fd;				/* cc.fd, or the pty master */
+	pid_t pid;			/* bench mode child */
+	char session[33];
+	char *command;			/* for the status line and list */
+	struct lz_pane *pane;		/* mirror of the session's screen */
+	struct lz_rect rect;
+	int ended;			/* EXIT or error: remove it */
+	int status;
+	/* Copy mode. */
+	size_t back;			/* lines scrolled back */
+	int cy, cx;			/* cursor in view coordinates */
+	int sel;			/* selection started */
+	long sel_line;
+	int sel_col;
+};
+
+struct tui_listent {
+	char session[33];
+	char *command;
+	int running, attached, here;
+};
+
+struct tui {
+	struct lz_client *c;		/* NULL in bench mode */
+	const char *self;
+	const struct lz_tui_conf *conf;
+	struct lz_term term;
+	struct lz_render r;
+	struct lz_layout layout;
+	struct tui_pane *panes[TUI_MAX_PANES];
+	int npanes;
+	int active;			/* index in panes, or -1 */
+	int next_id;
+	int rows, cols;			/* the host terminal */
+	struct lz_keyin keyin;
+	enum tui_mode mode;
+	int dirty;			/* draw at the next frame */
+	struct timespec last_frame;
+	char message[256];		/* on the status line until ... */
+	time_t message_until;
+	int sigfd;
+	int quit;			/* 1: leave the loop */
+	int detached;
+	int failed;			/* the Domain failed */
+	/* The control connection (session list, status). */
+	struct lz_conn_client ctl;
+	int have_ctl;
+	struct tui_listent *list;
+	size_t nlist;
+	int list_sel;
+	time_t list_asked;
+	/* A question waiting for y/n, and what yes does. */
+	char question[160];
+	void (*on_yes)(struct tui *t);
+	/* The last copied text. */
+	struct lz_buf paste;
+	char search[128];
+	size_t search_len;
+	int search_up;
+	int osc52;			/* the host terminal takes OSC 52 */
+	int bench;			/* bench mode: no coordinator */
+	int bench_quiet;		/* bench mode, detached: no drawing */
+	int last_status;		/* of the last session that ended */
+	struct lz_buf out;
+};
+
+/* tui-main.c */
+/*
+ * Runs the TUI. argv/argc: the first pane's command (bench mode: a host
+ * command); attach: session IDs to show instead of opening a new one
+ * (NULL-terminated), take: take over sessions attached elsewhere. Returns
+ * the exit code.
+ */
+int lz_tui_run(struct lz_client *c, const char *self, char **argv, int argc,
+    char **attach, int take);
+int lz_tui_bench(char **argv, int argc, int quiet, unsigned rows,
+    unsigned cols);
+void tui_message(struct tui *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void tui_layout(struct tui *t);
+
+/* tui-pane.c */
+struct tui_pane *tui_pane_open(struct tui *t, char **argv, int argc,
+    const char *attach, int take, unsigned rows, unsigned cols,
+    struct lz_err *err);
+struct tui_pane *tui_pane_spawn(struct tui *t, char **argv, unsigned rows,
+    unsigned cols, struct lz_err *err);
+/* Reads what the pane's source has; 0, or -1 when the pane ended. */
+int tui_pane_read(struct tui *t, struct tui_pane *p);
+void tui_pane_input(struct tui *t, struct tui_pane *p, const void *buf,
+    size_t len);
+void tui_pane_resize(struct tui *t, struct tui_pane *p, struct lz_rect r);
+void tui_pane_detach(struct tui *t, struct tui_pane *p);
+void tui_pane_hangup(struct tui *t, struct tui_pane *p);
+void tui_pane_free(struct tui_pane *p);
+struct tui_pane *tui_active(struct tui *t);
+
+/* tui-draw.c */
+void tui_draw(struct tui *t);
+
+/* tui-action.c */
+void tui_action(struct tui *t, enum lz_action a);
+/* Adds a pane beside the active one (dir: LZ_DIR_RIGHT or DOWN). */
+void tui_new_pane(struct tui *t, int dir, const char *attach, int take);
+/* The first pane: argv (argc 0: the profile's command). */
+void tui_new_pane_argv(struct tui *t, char **argv, int argc,
+    struct lz_err *err);
+void tui_remove_ended(struct tui *t);
+
+/* tui-copy.c */
+void tui_copy_enter(struct tui *t);
+void tui_copy_key(struct tui *t, const struct lz_key *k);
+void tui_search_key(struct tui *t, const struct lz_key *k);
+/* Marks the selection in the back buffer (after the pane is drawn). */
+void tui_copy_draw(struct tui *t, struct tui_pane *p);
+
+/* tui-overlay.c */
+void tui_ask(struct tui *t, const char *question, void (*on_yes)(struct tui *));
+void tui_overlay_key(struct tui *t, const struct lz_key *k);
+void tui_overlay_draw(struct tui *t);
+void tui_list_refresh(struct tui *t);
+void tui_ctl_read(struct tui *t);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * test-render.c: the frame diff, checked by the project's own emulator:
+ * what lz_render_flush writes for xterm-256color, fed into a fresh pane,
+ * must give back the cells that were drawn; a second frame writes only
+ * what changed; colours degrade to the nearest the terminal has.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ui/render.h"
+
+#define ROWS 6
+#define COLS 20
+
+static void
+load(struct lz_term *t)
+{
+	struct lz_err err = LZ_ERR_INIT;
+
+	if (lz_term_load(t, "xterm-256color", -1, &err) != 0)
+		fail_msg("%s", err.msg);
+	t->utf8 = 1;
+}
+
+/* Every cell of the render's back buffer equals the pane's. */
+static void
+assert_same(struct lz_render *r, struct lz_pane *p, int rgb)
+{
+	const struct lz_cell *a, *b;
+	int row, col;
+
+	for (row = 0; row < ROWS; row++) {
+		for (col = 0; col < COLS; col++) {
+			a = lz_render_at(r, row, col);
+			b = lz_pane_cell(p, row, col);
+			/* A blank is drawn as a space. */
+			if ((a->ch[0] ? a->ch[0] : ' ') != (b->ch[0] ?
+			    b->ch[0] : ' ') || a->attr != b->attr ||
+			    (rgb && (a->fg != b->fg || a->bg != b->bg)))
+				fail_msg("cell %d,%d: drew %x/%x/%x, got %x/%x"
+				    "/%x", row, col, a->ch[0], a->fg, a->attr,
+				    b->ch[0], b->fg, b->attr);
+		}
+	}
+}
+
+static void
+test_roundtrip(void **state)
+{
+	static const char src_text[] =
+	    "\033[31mred\033[0m \033[1;4mbold-ul\033[0m\r\n"
+	    "\033[38;2;10;200;120mrgb\033[0m \xe6\xbc\xa2\xe5\xad\x97 e\xcc\x81\r\n"
+	    "\033[7mreverse\033[0m \033[3mitalic\033[0m";
+	struct lz_pane *src = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+	struct lz_pane *dst = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+	struct lz_buf out = LZ_BUF_INIT;
+	struct lz_render r;
+	struct lz_term t;
+	size_t first;
+
+	(void)state;
+	load(&t);
+	t.rgb = 1;
+	lz_render_init(&r, &t, ROWS, COLS);
+	lz_pane_feed(src, src_text, sizeof src_text - 1);
+	lz_render_pane(&r, src, (struct lz_rect){ 0, 0, ROWS, COLS }, 0);
+	lz_render_cursor(&r, 2, 5, 1);
+	lz_render_flush(&r, &out);
+	lz_pane_feed(dst, out.buf, out.len);
+	assert_same(&r, dst, 1);
+	assert_int_equal(lz_pane_props(dst)->cursor_row, 2);
+	assert_int_equal(lz_pane_props(dst)->cursor_col, 5);
+	first = out.len;
+	/* One changed cell: a short update, and the same result. */
+	lz_buf_reset(&out);
+	lz_pane_feed(src, "\033[1;1HX", 7);
+	lz_render_pane(&r, src, (struct lz_rect){ 0, 0, ROWS, COLS }, 0);
+	lz_render_flush(&r, &out);
+	assert_true(out.len < 40);
+	assert_true(out.len < first / 4);
+	lz_pane_feed(dst, out.buf, out.len);
+	assert_same(&r, dst, 1);
+	/* Nothing changed: nothing but the cursor. */
+	lz_buf_reset(&out);
+	lz_render_pane(&r, src, (struct lz_rect){ 0, 0, ROWS, COLS }, 0);
+	lz_render_flush(&r, &out);
+	assert_null(memchr(out.buf, 'X', out.len));
+	lz_buf_release(&out);
+	lz_render_free(&r);
+	lz_term_release(&t);
+	lz_pane_free(src);
+	lz_pane_free(dst);
+}
+
+static void
+test_colour_degrade(void **state)
+{
+	struct lz_pane *dst = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+	struct lz_buf out = LZ_BUF_INIT;
+	struct lz_pen pen = { LZ_COLOR_RGB(10, 200, 120), 0, 0 };
+	struct lz_render r;
+	struct lz_term t;
+
+	(void)state;
+	load(&t);
+	t.rgb = 0;	/* xterm-256color has no RGB: the nearest index */
+	lz_render_init(&r, &t, ROWS, COLS);
+	lz_render_text(&r, 0, 0, COLS, "x", &pen);
+	lz_render_flush(&r, &out);
+	lz_pane_feed(dst, out.buf, out.len);
+	assert_int_equal(lz_pane_cell(dst, 0, 0)->fg,
+	    LZ_COLOR_INDEXED(lz_colour_rgb_to_256(0x0ac878)));
+	assert_int_equal(lz_colour_rgb_to_256(0xff0000), 196);
+	assert_int_equal(lz_colour_256_to_16(196), 9);
+	assert_int_equal(lz_colour_256_to_16(3), 3);
+	lz_buf_release(&out);
+	lz_render_free(&r);
+	lz_term_release(&t);
+	lz_pane_free(dst);
+}
+
+static void
+test_text_and_edges(void **state)
+{
+	struct lz_pane *src = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+	struct lz_pen pen = { 0, 0, 0 };
+	struct lz_render r;
+	struct lz_term t;
+
+	(void)state;
+	load(&t);
+	lz_render_init(&r, &t, ROWS, COLS);
+	/* Control characters in chrome text are shown as '?'. */
+	assert_int_equal(lz_render_text(&r, 0, 0, COLS, "a\033b", &pen), 3);
+	assert_int_equal(lz_render_at(&r, 0, 1)->ch[0], '?');
+	/* A wide character that does not fit is not half drawn. */
+	assert_int_equal(lz_render_text(&r, 1, 0, 3, "ab\xe6\xbc\xa2", &pen),
+	    2);
+	/* A pane drawn into a narrower rectangle: a cut wide char blanks. */
+	lz_pane_feed(src, "abc\xe6\xbc\xa2", 6);
+	lz_render_pane(&r, src, (struct lz_rect){ 2, 0, 1, 4 }, 0);
+	assert_int_equal(lz_render_at(&r, 2, 2)->ch[0], 'c');
+	assert_int_equal(lz_render_at(&r, 2, 3)->ch[0], 0);
+	assert_null(lz_render_at(&r, ROWS, 0));
+	lz_render_free(&r);
+	lz_term_release(&t);
+	lz_pane_free(src);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_colour_degrade),
+		cmocka_unit_test(test_text_and_edges),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
