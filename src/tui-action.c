@@ -8,6 +8,23 @@
 
 #include "src/tui.h"
 
+/* Focuses panes[i], remembering the pane that had the focus. */
+void
+tui_focus(struct tui *t, int i)
+{
+	struct tui_pane *cur = tui_active(t);
+
+	if (i < 0 || i >= t->npanes || i == t->active)
+		return;
+	if (cur != NULL)
+		t->last_id = cur->id;
+	t->active = i;
+	/* A zoom follows the focus. */
+	if (t->layout.zoomed >= 0)
+		t->layout.zoomed = t->panes[i]->id;
+	t->dirty = 1;
+}
+
 static void
 activate(struct tui *t, int id)
 {
@@ -15,8 +32,7 @@ activate(struct tui *t, int id)
 
 	for (i = 0; i < t->npanes; i++) {
 		if (t->panes[i]->id == id) {
-			t->active = i;
-			t->dirty = 1;
+			tui_focus(t, i);
 			return;
 		}
 	}
@@ -58,7 +74,7 @@ add_pane(struct tui *t, enum lz_dir dir, char **argv, int argc,
 	}
 	t->next_id = id + 1;
 	t->panes[t->npanes++] = p;
-	t->active = t->npanes - 1;
+	tui_focus(t, t->npanes - 1);
 	tui_layout(t);
 	return p;
 }
@@ -101,8 +117,14 @@ tui_remove_ended(struct tui *t)
 		for (j = i; j + 1 < t->npanes; j++)
 			t->panes[j] = t->panes[j + 1];
 		t->npanes--;
-		if (t->active >= t->npanes)
-			t->active = t->npanes - 1;
+		/* The focus goes back to where it was before. */
+		if (t->active == i) {
+			t->active = -1;
+			activate(t, t->last_id);
+			if (t->active < 0 && t->npanes > 0)
+				tui_focus(t, i < t->npanes ? i : t->npanes - 1);
+		} else if (t->active > i)
+			t->active--;
 		if (t->mode == TUI_COPY || t->mode == TUI_SEARCH)
 			t->mode = TUI_NORMAL;
 		tui_layout(t);
@@ -134,10 +156,7 @@ static void
 step(struct tui *t, int by)
 {
 	if (t->npanes > 0) {
-		t->active = (t->active + by + t->npanes) % t->npanes;
-		/* A zoom follows the active pane. */
-		if (t->layout.zoomed >= 0)
-			t->layout.zoomed = t->panes[t->active]->id;
+		tui_focus(t, (t->active + by + t->npanes) % t->npanes);
 		tui_layout(t);
 	}
 }

@@ -57,6 +57,11 @@ pane_tabs(struct tui *t, struct lz_buf *b)
 			name = p->command ? p->command : p->session;
 		sp = strchr(name, ' ');
 		len = sp ? (int)(sp - name) : (int)strlen(name);
+		/* A program's name, not its directory: /bin/bash is bash. */
+		for (sp = name + len; sp > name && sp[-1] != '/'; sp--)
+			;
+		len -= (int)(sp - name);
+		name = sp;
 		if (len > 16)
 			len = 16;
 		lz_buf_addf(b, "%s%d:%.*s%s", i ? " " : "", i + 1, len, name,
@@ -98,18 +103,28 @@ status(struct tui *t)
 	for (i = 0; i < t->nlist; i++)
 		detached += !t->list[i].attached;
 	strftime(clock, sizeof clock, "%H:%M", localtime(&now));
-	if (t->c != NULL)
-		lz_buf_addf(&right, " %zu session%s%s%.0zu%s | sandbox %s | %s ",
-		    t->nlist, t->nlist == 1 ? "" : "s", detached ? " (" : "",
-		    detached, detached ? " detached)" : "", t->failed ?
+	if (t->c != NULL) {
+		lz_buf_addf(&right, " %zu session%s", t->nlist,
+		    t->nlist == 1 ? "" : "s");
+		if (detached > 0)
+			lz_buf_addf(&right, " (%zu detached)", detached);
+		lz_buf_addf(&right, " | sandbox %s | %s ", t->failed ?
 		    "FAILED" : t->have_ctl ? "running" : "?", clock);
-	else
+	} else
 		lz_buf_addf(&right, " %s ", clock);
-	used = lz_render_text(&t->r, row, 0, t->cols, left.buf ? left.buf : "",
-	    &pen);
-	if (used + (int)right.len < t->cols)
-		lz_render_text(&t->r, row, t->cols - (int)right.len,
-		    (int)right.len, right.buf, &pen);
+	/*
+	 * The right part stays whole and the left one is cut to fit, except
+	 * for a question, a search or a message, which get the whole line.
+	 */
+	used = (int)right.len < t->cols / 2 ? (int)right.len : 0;
+	if (t->mode == TUI_CONFIRM || t->mode == TUI_SEARCH ||
+	    (t->message[0] != '\0' && t->message_until >= now))
+		used = 0;
+	if (used > 0)
+		lz_render_text(&t->r, row, t->cols - used, used, right.buf,
+		    &pen);
+	lz_render_text(&t->r, row, 0, t->cols - used, left.buf ? left.buf :
+	    "", &pen);
 	lz_buf_release(&left);
 	lz_buf_release(&right);
 }

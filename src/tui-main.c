@@ -85,6 +85,7 @@ tui_init(struct tui *t, struct lz_client *c, const char *self,
 	t->self = self;
 	t->conf = conf;
 	t->active = -1;
+	t->last_id = -1;
 	t->sigfd = -1;
 	t->ctl.fd = -1;
 	lz_layout_init(&t->layout);
@@ -190,7 +191,7 @@ on_signals(struct tui *t)
 		/* SIGTERM, SIGHUP...: leave; the sessions keep running. */
 		t->quit = 1;
 		t->detached = 1;
-		snprintf(t->message, sizeof t->message, "stopped by %s",
+		snprintf(t->why, sizeof t->why, "stopped by %s",
 		    strsignal(sig));
 	}
 }
@@ -319,13 +320,14 @@ finish(struct tui *t)
 		for (i = 0; i < t->npanes; i++)
 			tui_pane_detach(t, t->panes[i]);
 		fprintf(stderr, "[detached%s%s: %d session%s keep%s running; "
-		    "'lazaret attach' returns to %s]\n", t->message[0] ?
-		    ", " : "", t->message, left, left == 1 ? "" : "s",
+		    "'lazaret attach' returns to %s]\n", t->why[0] ?
+		    ", " : "", t->why, left, left == 1 ? "" : "s",
 		    left == 1 ? "s" : "", left == 1 ? "it" : "them");
 	} else if (t->message[0] != '\0' && (t->failed ||
 	    t->message_until >= time(NULL)))
 		fprintf(stderr, "lazaret: %s\n", t->message);
-	status = t->failed ? LZ_EXIT_FAILURE : t->last_status;
+	status = t->failed ? LZ_EXIT_FAILURE : t->detached ? LZ_EXIT_OK :
+	    t->last_status;
 	tui_free(t);
 	return status;
 }

@@ -126,9 +126,7 @@ list_enter(struct tui *t)
 	e = &t->list[t->list_sel];
 	t->mode = TUI_NORMAL;
 	if ((i = shown_here(t, e->session)) >= 0) {
-		t->active = i;
-		if (t->layout.zoomed >= 0)
-			t->layout.zoomed = t->panes[i]->id;
+		tui_focus(t, i);
 		tui_layout(t);
 		return;
 	}

@@ -75,6 +75,7 @@ struct tui {
 	struct tui_pane *panes[TUI_MAX_PANES];
 	int npanes;
 	int active;			/* index in panes, or -1 */
+	int last_id;			/* the pane focused before */
 	int next_id;
 	int rows, cols;			/* the host terminal */
 	struct lz_keyin keyin;
@@ -83,6 +84,7 @@ struct tui {
 	struct timespec last_frame;
 	char message[256];		/* on the status line until ... */
 	time_t message_until;
+	char why[64];			/* why the TUI stopped (a signal) */
 	int sigfd;
 	int quit;			/* 1: leave the loop */
 	int detached;
@@ -144,6 +146,7 @@ struct tui_pane *tui_active(struct tui *t);
 void tui_draw(struct tui *t);
 
 /* tui-action.c */
+void tui_focus(struct tui *t, int i);
 void tui_action(struct tui *t, enum lz_action a);
 /* Adds a pane beside the active one (dir: LZ_DIR_RIGHT or DOWN). */
 void tui_new_pane(struct tui *t, int dir, const char *attach, int take);
