@@ -9,20 +9,66 @@
 #include "core/util.h"
 #include "ui/grid.h"
 
-/* Scrollback encoding: bytes that never occur in UTF-8. */
-#define SB_PEN 0xff		/* followed by fg(4) bg(4) attr(2), LE */
-#define SB_COMB 0xfe		/* followed by a combining code point */
+/*
+ * Scrollback encoding: text as UTF-8, and tags in bytes UTF-8 never uses
+ * (put_utf8 writes no lead byte above 0xf4). A pen record comes only where
+ * the pen changes and names only what changed, so a line with a colour per
+ * character costs about three bytes a cell, a line of runs about one.
+ */
+#define SB_PEN 0xff		/* a mask byte (SB_M_*), then its fields */
+#define SB_COMB 0xfe		/* a combining code point follows */
 #define SB_WIDE 0xfd		/* the next character is a wide head */
 #define SB_BLANK 0xfc		/* a blank cell */
-#define SB_PEN_LEN 11
+#define SB_BLANKS 0xfb		/* a count byte (2-255): as many blanks */
+#define SB_FG 0xfa		/* an index byte: only fg changed, indexed */
+/*
+ * Pen mask: three bits for fg (bits 0-2) and for bg (bits 3-5), one for
+ * attr (bit 6, two bytes LE follow). Colour fields, in that order: none
+ * (unchanged), none (default), one byte (indexed), three bytes (RGB, R
+ * first), four bytes LE (anything else, kept as it is).
+ */
+#define SB_C_SAME 0
+#define SB_C_DEFAULT 1
+#define SB_C_INDEXED 2
+#define SB_C_RGB 3
+#define SB_C_RAW 4
+#define SB_M_BG_SHIFT 3
+#define SB_M_ATTR 0x40
+#define SB_PEN_MAX (2 + 4 + 4 + 2)
 /* The most one cell can take: pen, wide mark, base, three combining. */
-#define SB_CELL_MAX (SB_PEN_LEN + 1 + 4 + (LZ_CELL_CHARS - 1) * 5)
+#define SB_CELL_MAX (SB_PEN_MAX + 1 + 4 + (LZ_CELL_CHARS - 1) * 5)
 
 struct lz_sbline {
 	uint32_t len;		/* bytes of data */
 	uint32_t ncells;	/* cells encoded, continuation cells included */
 	unsigned char data[];
 };
+
+/*
+ * Scrollback lines live in blocks, one after the other in the order they
+ * were pushed: the oldest line is always in the oldest block and the
+ * newest at the end of the newest, so dropping and popping lines never
+ * calls malloc, and a line costs its header and encoding with no
+ * allocator overhead. Blocks start small (a pane that prints little keeps
+ * little) and double up to SB_BLOCK; one emptied block is kept for reuse.
+ */
+#define SB_BLOCK_MIN 4096
+#define SB_BLOCK (64 * 1024)
+#define SB_ALIGN 4		/* struct lz_sbline */
+
+struct lz_sbblock {
+	struct lz_sbblock *prev, *next;	/* older, newer */
+	size_t size, used, lines;
+	_Alignas(8) unsigned char data[];
+};
+
+/* The size a line takes in a block. */
+static size_t
+sbline_size(size_t len)
+{
+	return (sizeof(struct lz_sbline) + len + SB_ALIGN - 1) &
+	    ~(size_t)(SB_ALIGN - 1);
+}
 
 static const struct lz_cell blank_cell = { .width = 1 };
 
@@ -34,15 +80,39 @@ lz_cell_blank(struct lz_cell *c, uint32_t bg)
 	c->width = 1;
 }
 
+/* A plain blank is all zero but for its width. */
+static void
+blank_plain(struct lz_cell *c, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		c[i] = blank_cell;
+}
+
 static struct lz_cell *
 row_new(int cols)
 {
 	struct lz_cell *r = lz_xreallocarray(NULL, (size_t)cols, sizeof *r);
-	int i;
 
-	for (i = 0; i < cols; i++)
-		lz_cell_blank(&r[i], LZ_COLOR_DEFAULT);
+	blank_plain(r, cols);
 	return r;
+}
+
+static void
+touch(struct lz_grid *g, int y, int c1)
+{
+	if (c1 > g->cols)
+		c1 = g->cols;
+	if (g->len[y] < c1)
+		g->len[y] = c1;
+}
+
+void
+lz_grid_touch(struct lz_grid *g, int y, int c1)
+{
+	if (y >= 0 && y < g->rows)
+		touch(g, y, c1);
 }
 
 void
@@ -55,6 +125,7 @@ lz_grid_init(struct lz_grid *g, int rows, int cols)
 	g->rows = rows;
 	g->cols = cols;
 	g->row = lz_xcalloc((size_t)rows, sizeof *g->row);
+	g->len = lz_xcalloc((size_t)rows, sizeof *g->len);
 	for (i = 0; i < rows; i++)
 		g->row[i] = row_new(cols);
 }
@@ -69,7 +140,9 @@ lz_grid_free(struct lz_grid *g)
 	for (i = 0; i < g->rows; i++)
 		free(g->row[i]);
 	free(g->row);
+	free(g->len);
 	g->row = NULL;
+	g->len = NULL;
 }
 
 /*
@@ -77,7 +150,7 @@ lz_grid_free(struct lz_grid *g)
  * columns x - 1 and x of row r: a head must be followed by its
  * continuation, and a continuation must follow a head.
  */
-static void
+static inline void
 fix_pair(struct lz_cell *r, int cols, int x)
 {
 	int head = x > 0 && x - 1 < cols && r[x - 1].width == 2;
@@ -101,6 +174,7 @@ lz_grid_put(struct lz_grid *g, int row, int col, const uint32_t *chars,
 	r = g->row[row];
 	c = &r[col];
 	width = width == 2 ? 2 : 1;
+	touch(g, row, col + width);
 	if (width == 2 && col + 1 >= g->cols) {
 		/* No room for both halves: leave a blank, as at a margin. */
 		lz_cell_blank(c, pen->bg);
@@ -115,6 +189,7 @@ lz_grid_put(struct lz_grid *g, int row, int col, const uint32_t *chars,
 	c->bg = pen->bg;
 	c->attr = pen->attr;
 	c->width = (uint8_t)width;
+	c->pad = 0;
 	if (width == 2) {
 		c[1] = *c;
 		memset(c[1].ch, 0, sizeof c[1].ch);
@@ -130,7 +205,7 @@ lz_grid_erase(struct lz_grid *g, int r0, int r1, int c0, int c1, uint32_t bg,
     int selective)
 {
 	struct lz_cell *r;
-	int y, x;
+	int y, x, end;
 
 	if (r0 < 0)
 		r0 = 0;
@@ -144,13 +219,26 @@ lz_grid_erase(struct lz_grid *g, int r0, int r1, int c0, int c1, uint32_t bg,
 		return;
 	for (y = r0; y < r1; y++) {
 		r = g->row[y];
-		for (x = c0; x < c1; x++) {
-			if (selective && (r[x].attr & LZ_ATTR_PROTECTED))
-				continue;
-			lz_cell_blank(&r[x], bg);
+		/* Past len all is plain blank already. */
+		end = bg == LZ_COLOR_DEFAULT && c1 > g->len[y] ? g->len[y] : c1;
+		if (selective) {
+			for (x = c0; x < end; x++) {
+				if (!(r[x].attr & LZ_ATTR_PROTECTED))
+					lz_cell_blank(&r[x], bg);
+			}
+		} else if (bg == LZ_COLOR_DEFAULT) {
+			if (c0 < end)
+				blank_plain(r + c0, end - c0);
+		} else {
+			for (x = c0; x < end; x++)
+				lz_cell_blank(&r[x], bg);
 		}
 		fix_pair(r, g->cols, c0);
 		fix_pair(r, g->cols, c1);
+		if (bg != LZ_COLOR_DEFAULT)
+			touch(g, y, c1);
+		else if (!selective && c1 >= g->len[y] && c0 < g->len[y])
+			g->len[y] = c0;
 	}
 }
 
@@ -181,16 +269,26 @@ lz_grid_moverect(struct lz_grid *g, int dr0, int dc0, int sr0, int sc0,
 		    (size_t)ncols * sizeof(struct lz_cell));
 	}
 	for (i = 0; i < nrows; i++) {
+		touch(g, dr0 + i, dc0 + ncols);
 		fix_pair(g->row[dr0 + i], g->cols, dc0);
 		fix_pair(g->row[dr0 + i], g->cols, dc0 + ncols);
 	}
+}
+
+/* Moves n row pointers and their lengths from src to dst. */
+static void
+rotate(struct lz_grid *g, int dst, int src, int n)
+{
+	memmove(&g->row[dst], &g->row[src], (size_t)n * sizeof *g->row);
+	memmove(&g->len[dst], &g->len[src], (size_t)n * sizeof *g->len);
 }
 
 void
 lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
     void (*out)(const struct lz_cell *, int, void *), void *user)
 {
-	struct lz_cell **save;
+	struct lz_cell *save[64], **sp;
+	int lsave[64], *lp;
 	int height, k, i;
 
 	if (top < 0)
@@ -203,27 +301,38 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
 	k = n > 0 ? n : -n;
 	if (k > height)
 		k = height;
-	save = lz_xreallocarray(NULL, (size_t)k, sizeof *save);
+	/* The common scroll is a line or a few: no allocation for those. */
+	sp = save;
+	lp = lsave;
+	if (k > 64) {
+		sp = lz_xreallocarray(NULL, (size_t)k, sizeof *sp);
+		lp = lz_xreallocarray(NULL, (size_t)k, sizeof *lp);
+	}
 	if (n > 0) {
 		for (i = 0; i < k; i++) {
 			if (out != NULL)
-				out(g->row[top + i], g->cols, user);
-			save[i] = g->row[top + i];
+				out(g->row[top + i], g->len[top + i], user);
+			sp[i] = g->row[top + i];
+			lp[i] = g->len[top + i];
 		}
-		memmove(&g->row[top], &g->row[top + k],
-		    (size_t)(height - k) * sizeof *g->row);
-		memcpy(&g->row[bottom - k], save, (size_t)k * sizeof *save);
+		rotate(g, top, top + k, height - k);
+		memcpy(&g->row[bottom - k], sp, (size_t)k * sizeof *sp);
+		memcpy(&g->len[bottom - k], lp, (size_t)k * sizeof *lp);
 		for (i = bottom - k; i < bottom; i++)
 			lz_grid_erase(g, i, i + 1, 0, g->cols, bg, 0);
 	} else {
-		memcpy(save, &g->row[bottom - k], (size_t)k * sizeof *save);
-		memmove(&g->row[top + k], &g->row[top],
-		    (size_t)(height - k) * sizeof *g->row);
-		memcpy(&g->row[top], save, (size_t)k * sizeof *save);
+		memcpy(sp, &g->row[bottom - k], (size_t)k * sizeof *sp);
+		memcpy(lp, &g->len[bottom - k], (size_t)k * sizeof *lp);
+		rotate(g, top + k, top, height - k);
+		memcpy(&g->row[top], sp, (size_t)k * sizeof *sp);
+		memcpy(&g->len[top], lp, (size_t)k * sizeof *lp);
 		for (i = top; i < top + k; i++)
 			lz_grid_erase(g, i, i + 1, 0, g->cols, bg, 0);
 	}
-	free(save);
+	if (sp != save) {
+		free(sp);
+		free(lp);
+	}
 }
 
 void
@@ -232,7 +341,8 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 {
 	struct lz_cell **nrow;
 	struct lz_cell *r;
-	int i, keep, x;
+	int *nlen;
+	int i, keep;
 
 	if (rows < 1 || cols < 1)
 		LZ_BUG("grid resize to %d x %d", rows, cols);
@@ -242,7 +352,7 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 		drop_top = g->rows;
 	for (i = 0; i < drop_top; i++) {
 		if (out != NULL)
-			out(g->row[i], g->cols, user);
+			out(g->row[i], g->len[i], user);
 		free(g->row[i]);
 	}
 	keep = g->rows - drop_top;
@@ -252,20 +362,26 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 		keep = rows;
 	}
 	nrow = lz_xcalloc((size_t)rows, sizeof *nrow);
+	nlen = lz_xcalloc((size_t)rows, sizeof *nlen);
 	for (i = 0; i < keep; i++) {
 		r = g->row[drop_top + i];
+		nlen[i] = g->len[drop_top + i];
 		if (cols != g->cols) {
 			r = lz_xreallocarray(r, (size_t)cols, sizeof *r);
-			for (x = g->cols; x < cols; x++)
-				lz_cell_blank(&r[x], LZ_COLOR_DEFAULT);
+			if (cols > g->cols)
+				blank_plain(r + g->cols, cols - g->cols);
 			fix_pair(r, cols, cols);
+			if (nlen[i] > cols)
+				nlen[i] = cols;
 		}
 		nrow[i] = r;
 	}
 	for (; i < rows; i++)
 		nrow[i] = row_new(cols);
 	free(g->row);
+	free(g->len);
 	g->row = nrow;
+	g->len = nlen;
 	g->rows = rows;
 	g->cols = cols;
 }
@@ -346,17 +462,98 @@ is_plain_blank(const struct lz_cell *c)
 	return c->ch[0] == 0 && c->fg == 0 && c->bg == 0 && c->attr == 0;
 }
 
-static struct lz_sbline *
-sb_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
-    size_t *bufalloc)
+/* How a colour is stored (SB_C_*). */
+static unsigned
+color_kind(uint32_t c)
 {
-	struct lz_sbline *l;
+	if (c == LZ_COLOR_DEFAULT)
+		return SB_C_DEFAULT;
+	if ((c & 0xffffff00u) == LZ_COLOR_INDEXED(0))
+		return SB_C_INDEXED;
+	if (LZ_COLOR_KIND(c) == LZ_COLOR_KIND_RGB)
+		return SB_C_RGB;
+	return SB_C_RAW;
+}
+
+static size_t
+put_color(unsigned char *p, unsigned kind, uint32_t c)
+{
+	switch (kind) {
+	case SB_C_INDEXED:
+		p[0] = (unsigned char)c;
+		return 1;
+	case SB_C_RGB:
+		p[0] = (unsigned char)(c >> 16);
+		p[1] = (unsigned char)(c >> 8);
+		p[2] = (unsigned char)c;
+		return 3;
+	case SB_C_RAW:
+		put_u32(p, c);
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Writes the pen record that turns pen (fg, bg, attr) into c's; returns
+ * its size. The pen is passed by value so that the caller keeps it in
+ * registers: stores into the byte buffer could alias anything in memory.
+ */
+static size_t
+put_pen(unsigned char *p, uint32_t fg, uint32_t bg, uint16_t attr,
+    const struct lz_cell *c)
+{
+	unsigned mask, fk = SB_C_SAME, bk = SB_C_SAME;
+	size_t n = 2;
+
+	if (c->fg != fg)
+		fk = color_kind(c->fg);
+	if (c->bg != bg)
+		bk = color_kind(c->bg);
+	if (fk == SB_C_INDEXED && bk == SB_C_SAME && c->attr == attr) {
+		/* A new colour, nothing else: the usual change in a line. */
+		p[0] = SB_FG;
+		p[1] = (unsigned char)c->fg;
+		return 2;
+	}
+	mask = fk | bk << SB_M_BG_SHIFT;
+	n += put_color(p + n, fk, c->fg);
+	n += put_color(p + n, bk, c->bg);
+	if (c->attr != attr) {
+		mask |= SB_M_ATTR;
+		p[n++] = (unsigned char)c->attr;
+		p[n++] = (unsigned char)(c->attr >> 8);
+	}
+	p[0] = SB_PEN;
+	p[1] = (unsigned char)mask;
+	return n;
+}
+
+/*
+ * A cell stored as a blank: never written or erased, or the right half of
+ * a wide character that lost its head (the head takes its own).
+ */
+static int
+is_blank(const struct lz_cell *c)
+{
+	return c->ch[0] == 0 || c->ch[0] == LZ_CELL_CONT;
+}
+
+/*
+ * Encodes cells[0..ncols) into *buf (grown as needed); returns the size
+ * and sets *ncells to the cells it covers (trailing plain blanks dropped).
+ */
+static size_t
+sb_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
+    size_t *bufalloc, int *ncells)
+{
 	const struct lz_cell *c;
 	unsigned char *p;
-	uint32_t fg = 0, bg = 0;
-	uint16_t attr = 0;
 	size_t need, n = 0;
-	int last = ncols, i, k, head = 0;
+	uint32_t ch, fg = 0, bg = 0;
+	uint16_t attr = 0;
+	int last = ncols, i, k, run;
 
 	while (last > 0 && is_plain_blank(&cells[last - 1]))
 		last--;
@@ -368,41 +565,98 @@ sb_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
 	p = *buf;
 	for (i = 0; i < last; i++) {
 		c = &cells[i];
-		if (c->ch[0] == LZ_CELL_CONT && head) {
-			head = 0;
-			continue;
-		}
-		head = 0;
+		ch = c->ch[0];
 		if (c->fg != fg || c->bg != bg || c->attr != attr) {
+			n += put_pen(p + n, fg, bg, attr, c);
 			fg = c->fg;
 			bg = c->bg;
 			attr = c->attr;
-			p[n] = SB_PEN;
-			put_u32(p + n + 1, fg);
-			put_u32(p + n + 5, bg);
-			p[n + 9] = (unsigned char)attr;
-			p[n + 10] = (unsigned char)(attr >> 8);
-			n += SB_PEN_LEN;
 		}
-		if (c->ch[0] == 0 || c->ch[0] == LZ_CELL_CONT) {
-			p[n++] = SB_BLANK;
+		if (ch - 1 < 0x7f && c->ch[1] == 0 && c->width == 1) {
+			p[n++] = (unsigned char)ch;	/* plain ASCII */
+			continue;
+		}
+		if (is_blank(c)) {
+			/* A run of blanks of one pen: one tag and a count. */
+			for (run = 1; i + run < last && run < 255 &&
+			    is_blank(&cells[i + run]) && cells[i + run].fg == fg &&
+			    cells[i + run].bg == bg && cells[i + run].attr == attr;
+			    run++)
+				;
+			if (run == 1)
+				p[n++] = SB_BLANK;
+			else {
+				p[n++] = SB_BLANKS;
+				p[n++] = (unsigned char)run;
+			}
+			i += run - 1;
 			continue;
 		}
 		if (c->width == 2) {
 			p[n++] = SB_WIDE;
-			head = 1;
+			/* Its right half is implied. */
+			if (i + 1 < last && cells[i + 1].ch[0] == LZ_CELL_CONT)
+				i++;
 		}
-		n += put_utf8(p + n, c->ch[0]);
+		n += put_utf8(p + n, ch);
 		for (k = 1; k < LZ_CELL_CHARS && c->ch[k] != 0; k++) {
 			p[n++] = SB_COMB;
 			n += put_utf8(p + n, c->ch[k]);
 		}
 	}
-	l = lz_xmalloc(sizeof *l + n);
-	l->len = (uint32_t)n;
-	l->ncells = (uint32_t)last;
-	memcpy(l->data, p, n);
-	return l;
+	*ncells = last;
+	return n;
+}
+
+/* Reads a colour of kind k at p[*pos] into *c; -1 when it is cut short. */
+static int
+get_color(const unsigned char *p, size_t len, size_t *pos, unsigned k,
+    uint32_t *c)
+{
+	static const size_t size[] = { 0, 0, 1, 3, 4, 0, 0, 0 };
+
+	if (len - *pos < size[k])
+		return -1;
+	p += *pos;
+	switch (k) {
+	case SB_C_DEFAULT:
+		*c = LZ_COLOR_DEFAULT;
+		break;
+	case SB_C_INDEXED:
+		*c = LZ_COLOR_INDEXED(p[0]);
+		break;
+	case SB_C_RGB:
+		*c = LZ_COLOR_RGB(p[0], p[1], p[2]);
+		break;
+	case SB_C_RAW:
+		*c = get_u32(p);
+		break;
+	default:
+		break;
+	}
+	*pos += size[k];
+	return 0;
+}
+
+/* Reads the pen record at p[*pos] (past its tag); -1 when cut short. */
+static int
+get_pen(const unsigned char *p, size_t len, size_t *pos, struct lz_pen *pen)
+{
+	unsigned mask;
+
+	if (*pos >= len)
+		return -1;
+	mask = p[(*pos)++];
+	if (get_color(p, len, pos, mask & 7, &pen->fg) != 0 ||
+	    get_color(p, len, pos, mask >> SB_M_BG_SHIFT & 7, &pen->bg) != 0)
+		return -1;
+	if (mask & SB_M_ATTR) {
+		if (len - *pos < 2)
+			return -1;
+		pen->attr = (uint16_t)(p[*pos] | p[*pos + 1] << 8);
+		*pos += 2;
+	}
+	return 0;
 }
 
 /* Decodes l into out[0..ncols); the rest of out is blank. */
@@ -411,25 +665,47 @@ sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
 {
 	const unsigned char *p = l->data;
 	struct lz_cell *c;
-	uint32_t fg = 0, bg = 0;
-	uint16_t attr = 0;
+	struct lz_pen pen = { 0, 0, 0 };
 	size_t pos = 0;
-	int col = 0, wide, k;
+	int col = 0, wide, k, run;
 
 	while (pos < l->len && col < ncols) {
-		if (p[pos] == SB_PEN) {
-			if (l->len - pos < SB_PEN_LEN)
-				break;
-			fg = get_u32(p + pos + 1);
-			bg = get_u32(p + pos + 5);
-			attr = (uint16_t)(p[pos + 9] | p[pos + 10] << 8);
-			pos += SB_PEN_LEN;
+		switch (p[pos]) {
+		case SB_PEN:
+			pos++;
+			if (get_pen(p, l->len, &pos, &pen) != 0)
+				goto out;
 			continue;
+		case SB_FG:
+			if (l->len - pos < 2)
+				goto out;
+			pen.fg = LZ_COLOR_INDEXED(p[pos + 1]);
+			pos += 2;
+			continue;
+		case SB_BLANKS:
+			if (l->len - pos < 2)
+				goto out;
+			run = p[pos + 1];
+			pos += 2;
+			for (; run > 0 && col < ncols; run--, col++) {
+				lz_cell_blank(&out[col], pen.bg);
+				out[col].fg = pen.fg;
+				out[col].attr = pen.attr;
+			}
+			continue;
+		default:
+			break;
 		}
 		c = &out[col];
-		lz_cell_blank(c, bg);
-		c->fg = fg;
-		c->attr = attr;
+		lz_cell_blank(c, pen.bg);
+		c->fg = pen.fg;
+		c->attr = pen.attr;
+		if (p[pos] < 0x80 && (pos + 1 == l->len ||
+		    p[pos + 1] != SB_COMB)) {
+			c->ch[0] = p[pos++];	/* plain ASCII */
+			col++;
+			continue;
+		}
 		if (p[pos] == SB_BLANK) {
 			pos++;
 			col++;
@@ -454,7 +730,7 @@ sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
 		if (wide) {
 			if (col >= ncols) {
 				/* The right half would not fit. */
-				lz_cell_blank(c, bg);
+				lz_cell_blank(c, pen.bg);
 				break;
 			}
 			c->width = 2;
@@ -465,6 +741,7 @@ sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
 			col++;
 		}
 	}
+out:
 	for (; col < ncols; col++)
 		lz_cell_blank(&out[col], LZ_COLOR_DEFAULT);
 }
@@ -478,34 +755,106 @@ lz_sb_init(struct lz_sb *sb, size_t max_lines, size_t max_bytes)
 	sb->scratch_seq = UINT64_MAX;
 }
 
+/* Unlinks an emptied block; keeps it as the spare if it is a full one. */
+static void
+sb_block_done(struct lz_sb *sb, struct lz_sbblock *b)
+{
+	if (b->prev != NULL)
+		b->prev->next = b->next;
+	else
+		sb->first = b->next;
+	if (b->next != NULL)
+		b->next->prev = b->prev;
+	else
+		sb->last = b->prev;
+	if (sb->spare == NULL && b->size == SB_BLOCK) {
+		b->used = 0;
+		b->lines = 0;
+		sb->spare = b;
+	} else
+		free(b);
+}
+
+/* Room for a line of sz bytes at the end of the newest block. */
+static struct lz_sbline *
+sb_alloc(struct lz_sb *sb, size_t sz)
+{
+	struct lz_sbblock *b = sb->last;
+	size_t size;
+
+	if (b == NULL || b->size - b->used < sz) {
+		size = b == NULL ? SB_BLOCK_MIN : b->size * 2;
+		if (size > SB_BLOCK)
+			size = SB_BLOCK;
+		if (size < sz)
+			size = sz;	/* a line longer than a block */
+		if (size == SB_BLOCK && sb->spare != NULL) {
+			b = sb->spare;
+			sb->spare = NULL;
+		} else {
+			b = lz_xmalloc(sizeof *b + size);
+			b->size = size;
+		}
+		b->used = 0;
+		b->lines = 0;
+		b->next = NULL;
+		b->prev = sb->last;
+		if (sb->last != NULL)
+			sb->last->next = b;
+		else
+			sb->first = b;
+		sb->last = b;
+	}
+	b->used += sz;
+	b->lines++;
+	return (struct lz_sbline *)(void *)(b->data + b->used - sz);
+}
+
 static void
 sb_drop_oldest(struct lz_sb *sb)
 {
 	struct lz_sbline *l = sb->ring[sb->head];
+	struct lz_sbblock *b = sb->first;
 
 	sb->bytes -= sizeof *l + l->len;
-	free(l);
+	if (--b->lines == 0)
+		sb_block_done(sb, b);
 	sb->ring[sb->head] = NULL;
-	sb->head = (sb->head + 1) % sb->alloc;
+	if (++sb->head == sb->alloc)
+		sb->head = 0;
 	sb->count--;
 }
 
 void
 lz_sb_free(struct lz_sb *sb)
 {
-	while (sb->count > 0)
-		sb_drop_oldest(sb);
+	struct lz_sbblock *b, *next;
+
+	for (b = sb->first; b != NULL; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(sb->spare);
 	free(sb->ring);
 	free(sb->scratch);
 	free(sb->enc);
 	memset(sb, 0, sizeof *sb);
 }
 
+/* Slot i of the ring counted from the oldest line. */
+static size_t
+sb_slot(const struct lz_sb *sb, size_t i)
+{
+	i += sb->head;
+	return i >= sb->alloc ? i - sb->alloc : i;
+}
+
 void
 lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols)
 {
 	struct lz_sbline *l, **nring;
-	size_t nalloc, i;
+	size_t nalloc, i, n;
+	int ncells;
 
 	if (sb->max_lines == 0)
 		return;
@@ -518,14 +867,18 @@ lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols)
 			nalloc = sb->max_lines;
 		nring = lz_xcalloc(nalloc, sizeof *nring);
 		for (i = 0; i < sb->count; i++)
-			nring[i] = sb->ring[(sb->head + i) % sb->alloc];
+			nring[i] = sb->ring[sb_slot(sb, i)];
 		free(sb->ring);
 		sb->ring = nring;
 		sb->alloc = nalloc;
 		sb->head = 0;
 	}
-	l = sb_encode(cells, ncols, &sb->enc, &sb->encalloc);
-	sb->ring[(sb->head + sb->count) % sb->alloc] = l;
+	n = sb_encode(cells, ncols, &sb->enc, &sb->encalloc, &ncells);
+	l = sb_alloc(sb, sbline_size(n));
+	l->len = (uint32_t)n;
+	l->ncells = (uint32_t)ncells;
+	memcpy(l->data, sb->enc, n);
+	sb->ring[sb_slot(sb, sb->count)] = l;
 	sb->count++;
 	sb->pushed++;
 	sb->bytes += sizeof *l + l->len;
@@ -537,15 +890,19 @@ int
 lz_sb_pop(struct lz_sb *sb, struct lz_cell *out, int ncols)
 {
 	struct lz_sbline *l;
+	struct lz_sbblock *b = sb->last;
 	size_t slot;
 
 	if (sb->count == 0)
 		return -1;
-	slot = (sb->head + sb->count - 1) % sb->alloc;
+	slot = sb_slot(sb, sb->count - 1);
 	l = sb->ring[slot];
 	sb_decode(l, out, ncols);
 	sb->bytes -= sizeof *l + l->len;
-	free(l);
+	/* The newest line is the last thing in the newest block. */
+	b->used -= sbline_size(l->len);
+	if (--b->lines == 0)
+		sb_block_done(sb, b);
 	sb->ring[slot] = NULL;
 	sb->count--;
 	sb->pushed--;
@@ -574,7 +931,7 @@ lz_sb_cell(struct lz_sb *sb, size_t idx, int col)
 	if (idx >= sb->count || col < 0)
 		return NULL;
 	seq = sb->pushed - 1 - idx;
-	l = sb->ring[(sb->head + sb->count - 1 - idx) % sb->alloc];
+	l = sb->ring[sb_slot(sb, sb->count - 1 - idx)];
 	if (sb->scratch_seq != seq) {
 		if ((int)l->ncells > sb->scratch_cols) {
 			sb->scratch = lz_xreallocarray(sb->scratch, l->ncells,

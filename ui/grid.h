@@ -13,6 +13,12 @@
  *    colours it was erased with (background colour erase).
  *  - Rows are separately allocated and scrolled by rotating row pointers,
  *    so a full-width scroll costs O(rows), not O(rows * cols).
+ *  - len[y] bounds what row y holds: every cell at or right of it is a
+ *    plain blank (lz_cell_blank with LZ_COLOR_DEFAULT). It may be larger
+ *    than needed, never smaller. Erasing a row and handing it to the
+ *    scrollback then cost what the row holds, not its width: most rows
+ *    of a wide pane are short. Whoever writes row[y] directly must raise
+ *    len[y] (lz_grid_touch).
  */
 #ifndef LZ_GRID_H
 #define LZ_GRID_H
@@ -68,6 +74,7 @@ struct lz_cell {
 struct lz_grid {
 	int rows, cols;
 	struct lz_cell **row;
+	int *len;			/* see above */
 };
 
 /* Allocates a blank grid. rows and cols must be at least 1. */
@@ -84,6 +91,42 @@ void lz_cell_blank(struct lz_cell *c, uint32_t bg);
 void lz_grid_put(struct lz_grid *g, int row, int col, const uint32_t *chars,
     int nchars, int width, const struct lz_pen *pen);
 /*
+ * lz_grid_put of one character of width 1 without combining marks, for
+ * the hot path of plain text, inline. Returns 0, having done nothing, when
+ * a half of a wide character is there (call lz_grid_put); 1 otherwise.
+ */
+static inline int
+lz_grid_put1(struct lz_grid *g, int row, int col, uint32_t ch,
+    const struct lz_pen *pen)
+{
+	struct lz_cell *r, *c;
+	uint32_t fg = pen->fg, bg = pen->bg;
+	uint16_t attr = pen->attr;
+	int cols = g->cols;
+
+	if ((unsigned)row >= (unsigned)g->rows || (unsigned)col >= (unsigned)cols)
+		return 1;
+	r = g->row[row];
+	c = &r[col];
+	if (c->width != 1 || (col + 1 < cols &&
+	    r[col + 1].ch[0] == LZ_CELL_CONT))
+		return 0;
+	if (g->len[row] <= col)
+		g->len[row] = col + 1;
+	c->ch[0] = ch;
+	c->ch[1] = 0;
+	c->ch[2] = 0;
+	c->ch[3] = 0;
+	c->fg = fg;
+	c->bg = bg;
+	c->attr = attr;
+	c->pad = 0;
+	return 1;
+}
+
+/* Row y was written directly up to column c1 (excluded). */
+void lz_grid_touch(struct lz_grid *g, int y, int c1);
+/*
  * Blanks the rectangle [r0, r1) x [c0, c1) (clipped) with background bg;
  * selective (DECSED/DECSEL) keeps LZ_ATTR_PROTECTED cells.
  */
@@ -99,7 +142,8 @@ void lz_grid_moverect(struct lz_grid *g, int dr0, int dc0, int sr0, int sc0,
  * Scrolls full-width rows [top, bottom) up by n (n > 0: the top n rows
  * leave, blank rows with background bg enter at the bottom) or down by -n.
  * When out is not NULL and n > 0, the leaving rows are handed to out(row,
- * cols, user) first, top one first (the scrollback takes them).
+ * ncells, user) first, top one first (the scrollback takes them); ncells
+ * is at most cols and every cell past it is a plain blank.
  */
 void lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
     void (*out)(const struct lz_cell *, int, void *), void *user);
@@ -115,16 +159,21 @@ void lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 /*
  * The scrollback ring: lines that scrolled off the top of the primary
  * screen, newest at index 0. Lines are stored compactly (trailing blanks
- * dropped; text as UTF-8 with a pen record only where the pen changes,
- * about 1-2 bytes a cell for coloured text), and the ring is bounded by
- * both a line count and a byte count: pushing past either drops the oldest
- * lines. lz_sb_bytes counts line headers and encodings, not malloc's own
- * overhead (about 16 bytes a line).
+ * dropped; text as UTF-8 with a pen record only where the pen changes and
+ * only of what changed: about 1 byte a cell for text in colour runs, 3 for
+ * a 256-colour change on every cell), one after the other in blocks of up
+ * to 64 KiB, and the ring is bounded by both a line count and a byte
+ * count: pushing past either drops the oldest lines. lz_sb_bytes counts
+ * line headers (8 bytes) and encodings; on top come the ring (8 bytes a
+ * line) and the unused ends of the newest and oldest blocks (at most
+ * 128 KiB, plus one spare block).
  */
 struct lz_sbline;
+struct lz_sbblock;
 struct lz_sb {
 	struct lz_sbline **ring;	/* alloc slots, count used from head */
 	size_t alloc, head, count;
+	struct lz_sbblock *first, *last, *spare;	/* oldest, newest */
 	size_t max_lines, max_bytes, bytes;
 	uint64_t pushed;		/* lines ever pushed minus popped */
 	struct lz_cell *scratch;	/* one decoded line */

@@ -108,8 +108,13 @@ lz_keyin_feed(struct lz_keyin *k, const struct lz_tui_conf *t,
 			}
 			continue;
 		}
-		/* Bytes of this read that the key took. */
-		i += used - k->npend;
+		/*
+		 * Bytes of this read that the key took. A key shorter than
+		 * what was kept (an unfinished sequence cut by another ESC)
+		 * leaves garbage after the prefix: it is dropped with it.
+		 */
+		if (used > k->npend)
+			i += used - k->npend;
 		k->npend = 0;
 		k->after_prefix = 0;
 		*action = lookup(t, &key);

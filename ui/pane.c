@@ -63,7 +63,7 @@ struct lz_pane {
 
 	/* The guard: libvterm's parser state as the guard sees it. */
 	enum g_state gs;
-	int esc_ninter;
+	int esc_ninter, esc_inter;	/* intermediates: count, first */
 	int csi_leader, csi_nleader, csi_inter, csi_ninter;
 	int csi_argi, csi_ndigit;
 	long csi_args[G_CSI_SEP_MAX + 1];
@@ -134,7 +134,8 @@ mark(struct lz_pane *p, unsigned bits)
 static void
 mark_rows(struct lz_pane *p, int r0, int r1)
 {
-	int r;
+	uint64_t m;
+	int w, lo, hi;
 
 	if (r0 < 0)
 		r0 = 0;
@@ -143,12 +144,22 @@ mark_rows(struct lz_pane *p, int r0, int r1)
 	if (r0 >= r1)
 		return;
 	p->dirty |= LZ_PANE_DIRTY_CELLS;
-	for (r = r0; r < r1 && (r & 63) != 0; r++)
-		p->rowdirty[r >> 6] |= 1ull << (r & 63);
-	for (; r + 64 <= r1; r += 64)
-		p->rowdirty[r >> 6] = ~0ull;
-	for (; r < r1; r++)
-		p->rowdirty[r >> 6] |= 1ull << (r & 63);
+	for (w = r0 >> 6; w <= (r1 - 1) >> 6; w++) {
+		lo = w == r0 >> 6 ? r0 & 63 : 0;
+		hi = w == (r1 - 1) >> 6 ? ((r1 - 1) & 63) + 1 : 64;
+		m = hi == 64 ? ~0ull : (1ull << hi) - 1;
+		p->rowdirty[w] |= m & ~((1ull << lo) - 1);
+	}
+}
+
+/* Marks one row dirty: the per-glyph case, kept small to inline. */
+static inline void
+mark_row(struct lz_pane *p, int r)
+{
+	if ((unsigned)r >= (unsigned)p->rows)
+		return;
+	p->dirty |= LZ_PANE_DIRTY_CELLS;
+	p->rowdirty[r >> 6] |= 1ull << (r & 63);
 }
 
 static void
@@ -270,10 +281,10 @@ comb_learn(struct lz_pane *p, uint32_t cp)
 	}
 }
 
-static int
-cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
+/* A glyph with marks, wide or protected: the rest of cb_putglyph. */
+static int __attribute__((noinline))
+putglyph_full(struct lz_pane *p, const VTermGlyphInfo *info, VTermPos pos)
 {
-	struct lz_pane *p = user;
 	struct lz_pen pen = p->pen;
 	uint32_t ch[LZ_CELL_CHARS];
 	uint32_t c;
@@ -302,7 +313,28 @@ cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	if (info->protected_cell)
 		pen.attr |= LZ_ATTR_PROTECTED;
 	lz_grid_put(cur(p), pos.row, pos.col, ch, n, info->width, &pen);
-	mark_rows(p, pos.row, pos.row + 1);
+	mark_row(p, pos.row);
+	return 1;
+}
+
+static int
+cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
+{
+	struct lz_pane *p = user;
+	const uint32_t *chars = info->chars;
+	uint32_t c = chars[0];
+
+	/*
+	 * One character below the surrogates, width 1, no marks, no wide
+	 * neighbour: most of any output, kept short (no call but in tail
+	 * position, so no registers to save). putglyph_full does the rest.
+	 */
+	if (info->width != 1 || c == 0 || c >= 0xd800 || chars[1] != 0 ||
+	    info->protected_cell ||
+	    !lz_grid_put1(cur(p), pos.row, pos.col, c, &p->pen))
+		return putglyph_full(p, info, pos);
+	p->last_width = 1;
+	mark_row(p, pos.row);
 	return 1;
 }
 
@@ -587,6 +619,30 @@ sync_after(struct lz_pane *p, size_t i)
 }
 
 /* The guard. */
+
+/*
+ * Bytes the guard passes untouched in the ground state with no partial
+ * character: 1 for C0 controls libvterm executes (all but CAN, SUB, ESC)
+ * and DEL, 2 for printable ASCII (which ends a run of combining marks).
+ */
+static const unsigned char g_plain[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 1, 1, 1,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
 
 static void
 title_set(struct lz_pane *p, const char *s, size_t len)
@@ -902,6 +958,23 @@ string_start(struct lz_pane *p, size_t i, enum g_string kind)
 	p->str_long = 0;
 }
 
+/*
+ * DECALN (ESC # 8) at byte i fills the screen through putglyph but leaves
+ * libvterm's last glyph (what REP repeats) as it was: keep last_width in
+ * step, or a REP after it would pass the guard with libvterm's width
+ * still 0 and loop forever.
+ */
+static void
+decaln(struct lz_pane *p, size_t i)
+{
+	int w;
+
+	flush_to(p, i);		/* the text before it sets last_width */
+	w = p->last_width;
+	flush_to(p, i + 1);
+	p->last_width = w;
+}
+
 static void
 esc_byte(struct lz_pane *p, size_t i, unsigned char c)
 {
@@ -930,11 +1003,14 @@ esc_byte(struct lz_pane *p, size_t i, unsigned char c)
 		return;
 	}
 	if (c >= 0x20 && c <= 0x2f) {
-		p->esc_ninter++;
+		if (p->esc_ninter++ == 0)
+			p->esc_inter = c;
 		return;
 	}
 	if (c >= 0x30 && c < 0x7f) {
 		p->gs = G_GROUND;
+		if (p->esc_ninter == 1 && p->esc_inter == '#' && c == '8')
+			decaln(p, i);
 		if (p->esc_ninter != 0)
 			return;
 		if (c == 'c') {
@@ -1104,20 +1180,102 @@ after_input(struct lz_pane *p, unsigned was_dirty)
 		p->cb.damage(p->user);
 }
 
+/*
+ * Skips from byte i the bytes the guard leaves alone in the ground state
+ * (text and the C0 controls libvterm executes in place), so text costs a
+ * table look-up a byte. Stops at the first byte the guard must see, or
+ * where the pending write reaches LZ_PANE_WRITE_MAX; returns where.
+ */
+/*
+ * A whole CSI at u[i] (ESC [) before end that the guard has nothing to do
+ * with: no leader, no intermediate, no control inside, parameters within
+ * libvterm's limits, and a final byte other than REP's. Returns the index
+ * past it, or i when the guard must see it byte by byte.
+ */
+static size_t
+csi_plain(const unsigned char *u, size_t i, size_t end)
+{
+	size_t j = i + 2;
+	int nsep = 0, ndigit = 0;
+
+	if (j > end || u[i + 1] != '[')
+		return i;
+	for (; j < end; j++) {
+		if (u[j] >= '0' && u[j] <= '9') {
+			if (++ndigit > G_CSI_DIGIT_MAX)
+				return i;
+		} else if (u[j] == ';' || u[j] == ':') {
+			if (++nsep > G_CSI_SEP_MAX)
+				return i;
+			ndigit = 0;
+		} else
+			break;
+	}
+	if (j == end || u[j] < 0x40 || u[j] > 0x7e || u[j] == 'b')
+		return i;
+	return j + 1;
+}
+
+/*
+ * Skips from byte i the bytes the guard leaves alone in the ground state:
+ * text, the C0 controls libvterm executes in place and plain CSIs (SGR,
+ * cursor moves), so the usual output costs a table look-up a byte. Stops
+ * at the first byte the guard must see, or where the pending write
+ * reaches LZ_PANE_WRITE_MAX; returns where.
+ */
+static size_t
+ground_run(struct lz_pane *p, const unsigned char *u, size_t i, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = ones << 7;
+	size_t end = p->fseg + LZ_PANE_WRITE_MAX, text = 0, j;
+	uint64_t w;
+	unsigned char k;
+
+	if (end > len)
+		end = len;
+	while (i < end) {
+		/* Eight bytes at a time while all are printable ASCII. */
+		for (; i + 8 <= end; i += 8) {
+			memcpy(&w, u + i, 8);
+			if (((w - ones * 0x20) | (w + ones) | w) & high)
+				break;
+			text = 2;
+		}
+		for (; i < end; i++) {
+			k = g_plain[u[i]];
+			if (k == 0)
+				break;
+			text |= k & 2;
+		}
+		if (i == end || u[i] != 0x1b || (j = csi_plain(u, i, end)) == i)
+			break;
+		i = j;
+	}
+	if (text)
+		p->comb_run = 0;	/* as ground_byte does for text */
+	return i;
+}
+
 void
 lz_pane_feed(struct lz_pane *p, const char *buf, size_t len)
 {
+	const unsigned char *u = (const unsigned char *)buf;
 	unsigned was_dirty = p->dirty;
 	size_t i, room;
 
 	p->fbuf = buf;
 	p->fseg = 0;
 	for (i = 0; i < len; i++) {
+		if (p->gs == G_GROUND && p->u8need == 0) {
+			i = ground_run(p, u, i, len);
+			if (i == len)
+				break;
+		}
 		/* Keep writes bounded, never cutting a character. */
 		if (i - p->fseg >= LZ_PANE_WRITE_MAX &&
 		    (p->u8need == 0 || p->u8nheld == 0))
 			flush_to(p, p->u8need > 0 ? p->u8start : i);
-		guard_byte(p, i, (unsigned char)buf[i]);
+		guard_byte(p, i, u[i]);
 	}
 	if (p->u8need > 0) {
 		/* Hold a partial character until its last byte comes. */
@@ -1193,6 +1351,7 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 				line = p->scr[0].row[k];
 				if (lz_sb_pop(&p->sb, line, cols) != 0)
 					LZ_BUG("scrollback shorter than counted");
+				lz_grid_touch(&p->scr[0], k, cols);
 			}
 		}
 	}

@@ -64,8 +64,9 @@
  * Memory bound of one pane: two grids of rows x cols cells of 28 bytes
  * (rows <= LZ_PANE_MAX_ROWS, cols <= LZ_PANE_MAX_COLS), the scrollback
  * (at most LZ_PANE_SB_MAX_LINES lines and LZ_PANE_SB_MAX_BYTES bytes of
- * encoded lines, plus 8 bytes a line of ring and malloc's overhead), the
- * title and string buffers and libvterm's own state (a few KiB).
+ * encoded lines, plus 8 bytes a line of ring and up to three 64 KiB
+ * blocks' slack, see grid.h), the title and string buffers and libvterm's
+ * own state (a few KiB).
  */
 #ifndef LZ_PANE_H
 #define LZ_PANE_H

@@ -1,11 +1,11 @@
 /*
  * pane-throughput.c: ingest throughput of the pane emulator (ui/pane.c)
  * against libvterm 0.1.4's stock screen layer, on the same deterministic
- * 50 MB ANSI-heavy stream: coloured "ls -l"-like lines with about five SGR
- * sequences each, some CJK and emoji, fed in 4 KiB chunks into a 200x50
- * screen with 10,000 lines of scrollback. Prints MB/s (1 MB = 10^6 bytes),
- * best and median of the runs. Built and run by pane-throughput.sh; not a
- * ctest test.
+ * 50 MB ANSI-heavy stream (ansi-stream.h), fed from memory in 4 KiB chunks
+ * into a 200x50 screen with 10,000 lines of scrollback: the emulator alone,
+ * no pty (pane-pty.c is the figure against tmux). Prints MB/s (1 MB = 10^6
+ * bytes), best and median of the runs. Built and run by pane-throughput.sh;
+ * not a ctest test.
  *
  * Usage: pane-throughput [MB [runs [rows cols]]]
  */
@@ -19,48 +19,7 @@
 
 #include "core/util.h"
 #include "ui/pane.h"
-
-static uint32_t seed = 12345;
-
-static uint32_t
-rnd(void)
-{
-	seed = seed * 1103515245u + 12345u;
-	return seed >> 8;
-}
-
-static const char *const words[] = {
-	"main.c", "util.h", "README.md", "node_modules", "build", ".git",
-	"\xe6\x96\x87\xe6\xa1\xa3.txt", "\xe6\xb5\x8b\xe8\xaf\x95_data",
-	"\xf0\x9f\x9a\x80launch.sh", "Makefile", "src", "photo_\xf0\x9f\x93\xb7.jpg",
-	"libvterm-0.1.4.tar.gz", "CMakeLists.txt", "test-pane.c",
-};
-
-static void
-make_stream(struct lz_buf *b, size_t size)
-{
-	static const char *const month[] = { "Jan", "Feb", "Mar", "Nov" };
-	static const int colour[] = { 34, 32, 36, 35, 33, 31 };
-	uint32_t r;
-
-	while (b->len < size) {
-		r = rnd();
-		lz_buf_addf(b, "\033[0;%dm%c%s\033[0m %3u \033[33muser%u\033[0m "
-		    "\033[38;5;%umstaff\033[0m %9u %s %2u %02u:%02u "
-		    "\033[1;%dm%s\033[0m",
-		    r % 3 == 0 ? 34 : 0, r % 3 == 0 ? 'd' : '-',
-		    r % 2 ? "rwxr-xr-x" : "rw-r--r--", r % 40 + 1, r % 7,
-		    16 + r % 200, rnd() % 100000000, month[r % 4],
-		    rnd() % 28 + 1, rnd() % 24, rnd() % 60, colour[r % 6],
-		    words[rnd() % (sizeof words / sizeof *words)]);
-		if (r % 5 == 0)
-			lz_buf_addf(b, " -> \033[38;2;%u;%u;%um%s\033[0m",
-			    rnd() % 256, rnd() % 256, rnd() % 256,
-			    words[rnd() % (sizeof words / sizeof *words)]);
-		lz_buf_adds(b, "\r\n");
-	}
-	b->len = size;
-}
+#include "tests/bench/ansi-stream.h"
 
 static double
 now(void)
@@ -196,7 +155,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: pane-throughput [MB [runs [rows cols]]]\n");
 		return 2;
 	}
-	make_stream(&s, mb * 1000000);
+	ansi_stream(&s, mb * 1000000);
 	printf("stream: %zu bytes, 4 KiB chunks, %dx%d, %d runs\n", s.len,
 	    cols, rows, runs);
 	for (i = 0; i < runs; i++) {

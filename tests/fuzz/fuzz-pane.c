@@ -6,8 +6,9 @@
  * (the next two bytes give rows and columns) before it. Whatever comes in:
  * no crash, no leak (ASan), every cell reachable and consistent (a wide
  * head is followed by its continuation), the cursor on the screen, the
- * scrollback within its bounds, and the serialised screen replays into a
- * pane of the same size with the same cells.
+ * scrollback within its bounds, the serialised screen replays into a
+ * pane of the same size with the same cells, and every screen row comes
+ * back from the scrollback encoding (ui/grid.h) cell for cell.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -88,6 +89,32 @@ replay(const struct lz_pane *p)
 	lz_buf_release(&out);
 }
 
+/* Every row of the screen survives the scrollback's encoding as it is. */
+static void
+sb_round_trip(const struct lz_pane *p)
+{
+	const struct lz_cell *a, *b;
+	struct lz_cell row[LZ_PANE_MAX_COLS];
+	struct lz_sb sb;
+	int r, col, rows = (int)lz_pane_rows(p), cols = (int)lz_pane_cols(p);
+
+	lz_sb_init(&sb, 4, 1 << 20);
+	for (r = 0; r < rows; r++) {
+		for (col = 0; col < cols; col++)
+			row[col] = *lz_pane_cell(p, r, col);
+		lz_sb_push(&sb, row, cols);
+		for (col = 0; col < cols; col++) {
+			a = &row[col];
+			b = lz_sb_cell(&sb, 0, col);
+			if (b == NULL || memcmp(a->ch, b->ch, sizeof a->ch) != 0 ||
+			    a->fg != b->fg || a->bg != b->bg ||
+			    a->attr != b->attr || a->width != b->width)
+				abort();
+		}
+	}
+	lz_sb_free(&sb);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -115,6 +142,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check(p);
 	replay(p);
+	sb_round_trip(p);
 	lz_pane_free(p);
 	return 0;
 }

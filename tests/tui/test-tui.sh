@@ -199,12 +199,32 @@ else
 	fail "could not find the TUI process under the pane"
 fi
 
-# Quit: end both sessions; the Domain goes with the last one.
+# Two TUIs: the second takes one session over (after asking); the first
+# loses that pane with a message and keeps the other.
 outer "clear; $LAZARET attach; echo rc=\$? > $LZ_TMP/rc3; stty -g > $stty_after"
 wait_for '2 sessions' 30 || fail "second attach"
+newest=$("$LAZARET" ls -C "$proj" --json | jq -r 'max_by(.started) | .session')
+tm new-window -t lz -n two -c "$proj" "bash --norc --noprofile"
+tm send-keys -t lz:two -l "$LAZARET attach ${newest:0:12}"; tm send-keys -t lz:two Enter
+for i in $(seq 1 100); do
+	tm capture-pane -p -t lz:two | grep -q 'take it over' && break; sleep 0.1
+done
+tm capture-pane -p -t lz:two | grep -q 'take it over? \[y/N\]' &&
+    pass "attaching a session shown elsewhere asks first" || fail "no takeover question"
+tm send-keys -t lz:two y Enter
+for i in $(seq 1 200); do
+	tm capture-pane -p -t lz:two | grep -Eq '^ lazaret default .*1:bash\*' && break; sleep 0.1
+done
+tm capture-pane -p -t lz:two | grep -Eq '^ lazaret default .*1:bash\*' &&
+    pass "the second TUI shows the session it took over" || fail "second TUI has no pane"
+tm select-window -t lz:0
+wait_for 'took this session over' 15 && pass "the first TUI is told and drops that pane" ||
+    fail "no takeover message in the first TUI"
+gone '│' 10 && pass "the first TUI keeps its other pane, full width" || fail "layout after takeover"
+tm send-keys -t lz:two -l 'exit'; tm send-keys -t lz:two Enter
+
+# Quit: end the last session; the Domain goes with it.
 type_line 'kill %1; exit'
-tm send-keys -t lz "$P" o
-type_line 'exit'
 for i in $(seq 1 200); do [ -s "$LZ_TMP/rc3" ] && break; sleep 0.1; done
 [ -s "$LZ_TMP/rc3" ] && pass "the TUI exits when its last pane's session ends" ||
     fail "the TUI did not exit"

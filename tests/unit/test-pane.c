@@ -370,6 +370,56 @@ test_scrollback(void **state)
 	done(p, &c);
 }
 
+/*
+ * A row goes to scrollback and comes back cell for cell: every kind of
+ * colour, attributes (protected too), blanks with a background in and
+ * after the text, wide and combining characters, a colour per cell.
+ */
+static void
+test_scrollback_exact(void **state)
+{
+	static const char *const rows[] = {
+		"\033[31ma\033[38;5;200mb\033[38;2;1;2;3mc\033[48;5;9md"
+		"\033[48;2;250;0;7me\033[0m\033[1;3;4:3;5;7;9mf\033[0m"
+		"\033[1\"qP\033[0\"qq\033[44m  \033[3X\033[0m\033[4C x",
+		"\xe4\xb8\xad\033[32m\xf0\x9f\x9a\x80" "e\xcc\x81\xcc\x82"
+		"\033[45m\xe6\x96\x87\033[0m\033[5Cy\033[48;5;3m\033[K",
+		"\033[38;5;1m1\033[38;5;2m2\033[38;5;3m3\033[38;5;4m4"
+		"\033[38;5;5m5\033[38;5;6m6\033[38;5;7m7\033[38;5;8m8"
+		"\033[0m\033[2;1H\033[2@",
+	};
+	struct lz_cell snap[40];
+	const struct lz_cell *a, *b;
+	struct ctx c;
+	struct lz_pane *p;
+	size_t i;
+	int col;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof *rows; i++) {
+		p = mk(2, 40, 10, &c);
+		feed(p, rows[i]);
+		feed(p, "\033[0m\033[1;1H");
+		for (col = 0; col < 40; col++)
+			snap[col] = *cell(p, 0, col);
+		feed(p, "\033[2;1H\r\n\r\n");
+		assert_int_equal(lz_pane_scrollback_lines(p), 2);
+		for (col = 0; col < 40; col++) {
+			a = &snap[col];
+			b = lz_pane_scrollback_cell(p, 1, col);
+			assert_non_null(b);
+			if (memcmp(a->ch, b->ch, sizeof a->ch) != 0 ||
+			    a->fg != b->fg || a->bg != b->bg ||
+			    a->attr != b->attr || a->width != b->width)
+				fail_msg("row %zu col %d: %x/%x/%x/%x/%u, want "
+				    "%x/%x/%x/%x/%u", i, col, b->ch[0], b->fg,
+				    b->bg, b->attr, b->width, a->ch[0], a->fg,
+				    a->bg, a->attr, a->width);
+		}
+		done(p, &c);
+	}
+}
+
 static void
 test_scrollback_clamp(void **state)
 {
@@ -625,6 +675,14 @@ test_guard(void **state)
 	check_line(q, 0, "xxxx   !");
 	assert_int_equal(lz_pane_props(q)->cancelled_csi, 2);
 	lz_pane_free(q);
+	/* DECALN puts glyphs but is not one to repeat: no hang either. */
+	q = lz_pane_new(2, 4, 0, NULL, NULL);
+	feed(q, "\033#8\033[b");
+	check_line(q, 0, "EEEE");
+	assert_int_equal(lz_pane_props(q)->cancelled_csi, 1);
+	feed(q, "\033[Hx\033#8\033[2;1H\033[2b");
+	check_line(q, 1, "xxEE");
+	lz_pane_free(q);
 	/* CAN ends a CSI. */
 	feed(p, "\033[3;1H\033[31\030m");
 	assert_int_equal(cell(p, 2, 0)->ch[0], 'm');
@@ -718,6 +776,7 @@ main(void)
 		cmocka_unit_test(test_altscreen),
 		cmocka_unit_test(test_scroll_region),
 		cmocka_unit_test(test_scrollback),
+		cmocka_unit_test(test_scrollback_exact),
 		cmocka_unit_test(test_scrollback_clamp),
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_replies),
