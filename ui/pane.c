@@ -915,6 +915,26 @@ csi_modes(struct lz_pane *p, int set)
 	}
 }
 
+/*
+ * libvterm 0.1.4 acts on the first mode of a DECSET/DECRST only
+ * (CSI ? 12 ; 25 h leaves the cursor hidden): the CSI ending at byte i is
+ * taken back and each mode written as a sequence of its own.
+ */
+static void
+modes_one_by_one(struct lz_pane *p, size_t i, unsigned char c)
+{
+	char seq[24];
+	int k, n;
+
+	cancel_at(p, i);
+	for (k = 0; k <= p->csi_argi && k <= G_CSI_SEP_MAX; k++) {
+		if (p->csi_args[k] < 0)
+			continue;
+		n = snprintf(seq, sizeof seq, "\033[?%ld%c", p->csi_args[k], c);
+		vterm_input_write(p->vt, seq, (size_t)n);
+	}
+}
+
 /* The final byte of a CSI is byte i. */
 static void
 csi_final(struct lz_pane *p, size_t i, unsigned char c)
@@ -937,6 +957,8 @@ csi_final(struct lz_pane *p, size_t i, unsigned char c)
 	if (p->csi_leader == '?' && p->csi_nleader == 1 &&
 	    p->csi_ninter == 0 && (c == 'h' || c == 'l')) {
 		csi_modes(p, c == 'h');
+		if (p->csi_argi > 0)
+			modes_one_by_one(p, i, c);
 		/* ?1048l and ?1049l restore the cursor. */
 		sync_after(p, i);
 	} else if (p->csi_nleader == 0 && p->csi_ninter == 1 &&

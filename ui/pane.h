@@ -26,6 +26,8 @@
  *    buffer it doubles and rescans, which would grow without bound);
  *  - REP (CSI b) is cancelled while the last glyph has width 0 (before
  *    any text, or after a lone combining mark): libvterm loops forever;
+ *  - a DECSET/DECRST with several modes (CSI ? 12 ; 25 h) is written to
+ *    libvterm one mode at a time (0.1.4 acts on the first only);
  *  - after a cursor restore the cursor is clamped into the screen
  *    (libvterm does not clamp the saved cursor on resize).
  * So any bytes are safe to feed, and a pane is never fed the host output

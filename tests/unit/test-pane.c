@@ -584,6 +584,19 @@ test_modes(void **state)
 	assert_int_equal(pr->cursor_blink, 0);
 	assert_int_equal(pr->bells, 2);
 	assert_true(lz_pane_dirty(p) & LZ_PANE_DIRTY_BELL);
+	/*
+	 * Several modes in one DECSET reach libvterm one by one (0.1.4 acts
+	 * on the first only): the cursor comes back with ?12;25h, and the
+	 * alternate screen with ?25;1049h.
+	 */
+	feed(p, "\033[?12;25h");
+	assert_int_equal(pr->cursor_visible, 1);
+	feed(p, "\033[?25;1049h");
+	assert_int_equal(pr->altscreen, 1);
+	feed(p, "\033[?1049;25l");
+	assert_int_equal(pr->altscreen, 0);
+	assert_int_equal(pr->cursor_visible, 0);
+	feed(p, "\033[?25h");
 	feed(p, "\033[?2026l\033[?1002;2004l\033>");
 	assert_int_equal(pr->sync, 0);
 	assert_int_equal(pr->mouse, LZ_MOUSE_NONE);
