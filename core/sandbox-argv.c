@@ -13,6 +13,8 @@
 static void	 pushf(struct lz_tokens *t, const char *fmt, ...)
 		     __attribute__((format(printf, 2, 3)));
 static int	 id_valid(const char *id);
+static int	 exec_check(const struct lz_sandbox_exec *x,
+		     struct lz_err *err);
 static const char *env_get(const char *name);
 static int	 v_safe(const char *path);
 static int	 add_mount(struct lz_tokens *t, const struct lz_mount *m,
@@ -256,8 +258,8 @@ lz_sandbox_sidecar_name(const char *domain_id)
 
 int
 lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
-    const char *image, const char *policy, struct lz_tokens *out,
-    struct lz_err *err)
+    const char *image, const char *policy, const char *log,
+    struct lz_tokens *out, struct lz_err *err)
 {
 	if (!id_valid(domain_id))
 		return lz_err_set(err, LZ_EINVAL, "invalid Domain ID '%s' (16 "
@@ -266,12 +268,22 @@ lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
 	if (podman == NULL || policy == NULL || policy[0] == '\0')
 		return lz_err_set(err, LZ_EINVAL, "incomplete sidecar "
 		    "specification (podman and policy are needed)");
+	/* podman splits --log-opt values at commas. */
+	if (log != NULL && (log[0] != '/' || strchr(log, ',') != NULL))
+		return lz_err_set(err, LZ_EINVAL, "sidecar log path '%s' must "
+		    "be absolute and free of commas", log);
 	lz_tokens_push(out, podman);
 	lz_tokens_push(out, "run");
 	lz_tokens_push(out, "-d");
 	lz_tokens_push(out, "--name");
 	pushf(out, LZ_SANDBOX_NAME_PREFIX "%s" LZ_SANDBOX_SIDECAR_SUFFIX,
 	    domain_id);
+	if (log != NULL) {
+		lz_tokens_push(out, "--log-driver");
+		lz_tokens_push(out, "k8s-file");
+		lz_tokens_push(out, "--log-opt");
+		pushf(out, "path=%s", log);
+	}
 	lz_tokens_push(out, "--label");
 	pushf(out, LZ_SANDBOX_LABEL_DOMAIN "=%s", domain_id);
 	lz_tokens_push(out, "--label");
@@ -302,9 +314,9 @@ lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
 	return 0;
 }
 
-int
-lz_sandbox_argv_exec(const char *podman, const struct lz_sandbox_exec *x,
-    struct lz_tokens *out, struct lz_err *err)
+/* The checks every session command line makes (podman or runsc exec). */
+static int
+exec_check(const struct lz_sandbox_exec *x, struct lz_err *err)
 {
 	size_t i;
 
@@ -334,6 +346,18 @@ lz_sandbox_argv_exec(const char *podman, const struct lz_sandbox_exec *x,
 			return lz_err_set(err, LZ_EINVAL, "session environment "
 			    "entry '%s' has an invalid name", x->env->v[i]);
 	}
+	return 0;
+}
+
+int
+lz_sandbox_argv_exec(const char *podman, const struct lz_sandbox_exec *x,
+    struct lz_tokens *out, struct lz_err *err)
+{
+	size_t i;
+	int rc;
+
+	if ((rc = exec_check(x, err)) != 0)
+		return rc;
 	lz_tokens_push(out, podman);
 	lz_tokens_push(out, "exec");
 	lz_tokens_push(out, "-i");
@@ -348,6 +372,46 @@ lz_sandbox_argv_exec(const char *podman, const struct lz_sandbox_exec *x,
 		lz_tokens_push(out, x->env->v[i]);
 	}
 	pushf(out, LZ_SANDBOX_NAME_PREFIX "%s", x->domain_id);
+	for (i = 0; x->argv[i] != NULL; i++)
+		lz_tokens_push(out, x->argv[i]);
+	return 0;
+}
+
+int
+lz_sandbox_argv_runsc_exec(const char *shim, const char *root,
+    const char *container_id, const struct lz_sandbox_exec *x,
+    struct lz_tokens *out, struct lz_err *err)
+{
+	size_t i, n;
+	int rc;
+
+	if ((rc = exec_check(x, err)) != 0)
+		return rc;
+	n = container_id != NULL ? strlen(container_id) : 0;
+	if (n != 64 || strspn(container_id, "0123456789abcdef") != n)
+		return lz_err_set(err, LZ_EINVAL, "invalid container ID '%s'",
+		    container_id ? container_id : "(none)");
+	if (shim == NULL || shim[0] != '/' || root == NULL || root[0] != '/')
+		return lz_err_set(err, LZ_EINVAL, "runsc exec needs the "
+		    "absolute paths of the shim and of runsc's state root");
+	/* runsc splits every --env value at commas. */
+	for (i = 0; x->env != NULL && i < x->env->n; i++) {
+		if (strchr(x->env->v[i], ',') != NULL)
+			return lz_err_set(err, LZ_EINVAL, "session environment "
+			    "entry '%s' has a comma, which runsc exec cannot "
+			    "pass", x->env->v[i]);
+	}
+	lz_tokens_push(out, shim);
+	lz_tokens_push(out, "--root");
+	lz_tokens_push(out, root);
+	lz_tokens_push(out, "exec");
+	lz_tokens_push(out, "--cwd");
+	lz_tokens_push(out, x->cwd ? x->cwd : LZ_SANDBOX_WORKDIR);
+	for (i = 0; x->env != NULL && i < x->env->n; i++) {
+		lz_tokens_push(out, "--env");
+		lz_tokens_push(out, x->env->v[i]);
+	}
+	lz_tokens_push(out, container_id);
 	for (i = 0; x->argv[i] != NULL; i++)
 		lz_tokens_push(out, x->argv[i]);
 	return 0;

@@ -82,6 +82,9 @@ struct lz_sandbox_spec {
 	const char *netpolicy;
 	const char *netpolicy_sent;
 	const char *sidecar_image;
+	/* The sidecar's log file (removed first, then read for "ready");
+	 * NULL: "podman logs" is asked. */
+	const char *sidecar_log;
 };
 
 /* What "podman exec" of one session needs; every string borrowed. */
@@ -101,7 +104,8 @@ char *lz_sandbox_sidecar_name(const char *domain_id);
 /*
  * Builds the Network Sidecar's "podman run -d" into out (empty):
  *
- *   PODMAN run -d --name lz-ID-net --label lazaret.domain=ID
+ *   PODMAN run -d --name lz-ID-net [--log-driver k8s-file --log-opt path=LOG]
+ *     --label lazaret.domain=ID
  *     --label lazaret.role=sidecar --runtime crun --pull=never
  *     --network slirp4netns:allow_host_loopback=false,enable_ipv6=false
  *     --cap-drop all --cap-add NET_ADMIN
@@ -111,12 +115,15 @@ char *lz_sandbox_sidecar_name(const char *domain_id);
  *     --entrypoint /lazaret-netpolicy IMAGE POLICY-TEXT
  *
  * The policy travels as the program's one argument (visible in "podman
- * inspect", which holds nothing secret). LZ_EINVAL for a bad Domain ID or
- * an empty policy.
+ * inspect", which holds nothing secret). log, when not NULL, is the file
+ * conmon writes the sidecar's output to, which the start reads directly
+ * (a "podman logs" call is 0.1-0.15 s on the critical path). LZ_EINVAL for
+ * a bad Domain ID, an empty policy, or a log path that is relative or has a
+ * comma (podman splits --log-opt at commas).
  */
 int lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
-    const char *image, const char *policy, struct lz_tokens *out,
-    struct lz_err *err);
+    const char *image, const char *policy, const char *log,
+    struct lz_tokens *out, struct lz_err *err);
 
 /*
  * Builds "PODMAN run -d ..." (above) into out, which must be empty.
@@ -134,6 +141,23 @@ int lz_sandbox_argv_run(const char *podman, const struct lz_sandbox_spec *s,
  * cwd or an env entry without '='.
  */
 int lz_sandbox_argv_exec(const char *podman, const struct lz_sandbox_exec *x,
+    struct lz_tokens *out, struct lz_err *err);
+
+/*
+ * Builds a session's direct "runsc exec" (through the shim, which adds
+ * its flags and execs runsc) into out (empty):
+ *
+ *   SHIM --root ROOT exec --cwd DIR [--env K=V ...] CONTAINER_ID ARGV...
+ *
+ * runsc takes the user, capabilities and base environment from the
+ * container's own spec, as podman exec does, and the later of two equal
+ * names wins. The checks of lz_sandbox_argv_exec, and LZ_EINVAL for a
+ * container ID that is not 64 hex digits, relative paths, or an env
+ * value with a comma (runsc's --env splits at commas: the caller then
+ * uses podman exec).
+ */
+int lz_sandbox_argv_runsc_exec(const char *shim, const char *root,
+    const char *container_id, const struct lz_sandbox_exec *x,
     struct lz_tokens *out, struct lz_err *err);
 
 /*

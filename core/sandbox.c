@@ -4,8 +4,12 @@
  * and runs them with lz_spawn_capture; the State Anchor mounts are made by
  * the "__anchor" helper inside "podman unshare".
  */
+#include <sys/syscall.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,6 +23,7 @@
 #include "core/spawn.h"
 
 #define ANCHOR_MOUNT_WHAT "State Anchor mount (podman unshare)"
+#define ANCHOR_UMOUNT_WHAT "State Anchor unmount (podman unshare)"
 
 static int	 run_podman(const struct lz_sandbox_ctx *c,
 		     const struct lz_tokens *argv, struct lz_spawn_result *res,
@@ -31,6 +36,13 @@ static int	 anchors_argv(const struct lz_sandbox_ctx *c,
 		     const struct lz_mountplan *plan, const char *domain_root,
 		     const char *image, struct lz_tokens *t, size_t *n,
 		     struct lz_err *err);
+static void	 helper_argv(const struct lz_sandbox_ctx *c, const char *verb,
+		     struct lz_tokens *t);
+static int	 umount_argv(const struct lz_sandbox_ctx *c,
+		     const char *domain_root, const char *image,
+		     struct lz_tokens *t);
+static void	 keep_first(int r, struct lz_err *sub, int *rc,
+		     struct lz_err *err);
 static void	 trim(struct lz_buf *b);
 static char	*stderr_text(const struct lz_spawn_result *res);
 static int	 image_exists(const struct lz_sandbox_ctx *c, const char *image);
@@ -41,13 +53,20 @@ static int	 list_external(const struct lz_sandbox_ctx *c,
 		     struct lz_sandbox_list *out);
 static int	 take_id(struct lz_buf *out, char **id, const char *what,
 		     struct lz_err *err);
-static long	 now_ms(void);
 static int	 sidecar_run(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s, char **id,
 		     struct lz_err *err);
 static int	 sidecar_ready(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s, const char *id,
+		     int *pidfd, struct lz_err *err);
+static int	 sidecar_output(const struct lz_sandbox_ctx *c,
+		     const struct lz_sandbox_spec *s,
+		     const struct lz_tokens *logs, int ms,
+		     struct lz_spawn_result *res, struct lz_err *err);
+static int	 read_small(const char *path, struct lz_buf *b,
 		     struct lz_err *err);
+static int	 find_ready(const char *out,
+		     char got[LZ_NETPOLICY_DIGEST_LEN + 1]);
 
 int
 lz_sandbox_ctx_init(struct lz_sandbox_ctx *c, const char *podman,
@@ -198,6 +217,21 @@ image_exists(const struct lz_sandbox_ctx *c, const char *image)
 	return rc;
 }
 
+/* "PODMAN unshare -- SELF __anchor VERB -P PODMAN" into t. */
+static void
+helper_argv(const struct lz_sandbox_ctx *c, const char *verb,
+    struct lz_tokens *t)
+{
+	lz_tokens_push(t, c->podman);
+	lz_tokens_push(t, "unshare");
+	lz_tokens_push(t, "--");
+	lz_tokens_push(t, c->self);
+	lz_tokens_push(t, "__anchor");
+	lz_tokens_push(t, verb);
+	lz_tokens_push(t, "-P");
+	lz_tokens_push(t, c->podman);
+}
+
 /*
  * Prepares the directories of plan's ANCHOR entries and builds the
  * helper's argv in t; *n gets the number of anchors (0: nothing to run).
@@ -212,14 +246,7 @@ anchors_argv(const struct lz_sandbox_ctx *c, const struct lz_mountplan *plan,
 	int rc = 0;
 
 	*n = 0;
-	lz_tokens_push(t, c->podman);
-	lz_tokens_push(t, "unshare");
-	lz_tokens_push(t, "--");
-	lz_tokens_push(t, c->self);
-	lz_tokens_push(t, "__anchor");
-	lz_tokens_push(t, "mount");
-	lz_tokens_push(t, "-P");
-	lz_tokens_push(t, c->podman);
+	helper_argv(c, "mount", t);
 	lz_tokens_push(t, "-i");
 	lz_tokens_push(t, image);
 	lz_tokens_push(t, "--");
@@ -269,36 +296,42 @@ lz_sandbox_anchors_mount(const struct lz_sandbox_ctx *c,
 	return rc;
 }
 
+/*
+ * The unmount helper's argv in t; 0 when nothing of ours can be mounted
+ * (no anchors directory, no image), and then t stays empty.
+ */
+static int
+umount_argv(const struct lz_sandbox_ctx *c, const char *domain_root,
+    const char *image, struct lz_tokens *t)
+{
+	char *dir = lz_xasprintf("%s/anchors", domain_root);
+
+	if (access(dir, F_OK) != 0 && errno == ENOENT && image == NULL) {
+		free(dir);
+		return 0;
+	}
+	helper_argv(c, "umount", t);
+	if (image != NULL) {
+		lz_tokens_push(t, "-i");
+		lz_tokens_push(t, image);
+	}
+	lz_tokens_push(t, "-u");
+	lz_tokens_push(t, dir);
+	free(dir);
+	return 1;
+}
+
 int
 lz_sandbox_anchors_umount(const struct lz_sandbox_ctx *c,
     const char *domain_root, const char *image, struct lz_err *err)
 {
 	struct lz_tokens t = LZ_TOKENS_INIT;
 	struct lz_spawn_result res;
-	char *dir = lz_xasprintf("%s/anchors", domain_root);
 	int rc = 0;
 
 	lz_spawn_result_init(&res);
-	/* No anchors directory, no image: nothing of ours can be mounted. */
-	if (access(dir, F_OK) != 0 && errno == ENOENT && image == NULL)
-		goto out;
-	lz_tokens_push(&t, c->podman);
-	lz_tokens_push(&t, "unshare");
-	lz_tokens_push(&t, "--");
-	lz_tokens_push(&t, c->self);
-	lz_tokens_push(&t, "__anchor");
-	lz_tokens_push(&t, "umount");
-	lz_tokens_push(&t, "-P");
-	lz_tokens_push(&t, c->podman);
-	if (image != NULL) {
-		lz_tokens_push(&t, "-i");
-		lz_tokens_push(&t, image);
-	}
-	lz_tokens_push(&t, "-u");
-	lz_tokens_push(&t, dir);
-	rc = run_podman(c, &t, &res, "State Anchor unmount (podman unshare)", err);
-out:
-	free(dir);
+	if (umount_argv(c, domain_root, image, &t))
+		rc = run_podman(c, &t, &res, ANCHOR_UMOUNT_WHAT, err);
 	lz_spawn_result_release(&res);
 	lz_tokens_release(&t);
 	return rc;
@@ -322,15 +355,6 @@ take_id(struct lz_buf *out, char **id, const char *what, struct lz_err *err)
 	return 0;
 }
 
-static long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /* "podman run -d" of the Network Sidecar; *id gets its container ID. */
 static int
 sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
@@ -341,9 +365,14 @@ sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	int rc;
 
 	lz_spawn_result_init(&res);
+	/* A line left by an earlier sidecar must never read as "ready". */
+	if (s->sidecar_log != NULL && unlink(s->sidecar_log) != 0 &&
+	    errno != ENOENT)
+		return lz_err_set(err, LZ_ESYS, "cannot remove '%s': %s",
+		    s->sidecar_log, strerror(errno));
 	rc = lz_sandbox_argv_sidecar(c->podman, s->domain_id, s->sidecar_image,
-	    s->netpolicy_sent != NULL ? s->netpolicy_sent : s->netpolicy, &t,
-	    err);
+	    s->netpolicy_sent != NULL ? s->netpolicy_sent : s->netpolicy,
+	    s->sidecar_log, &t, err);
 	if (rc == 0)
 		rc = run_podman(c, &t, &res, "podman run (network sidecar)",
 		    err);
@@ -361,15 +390,16 @@ sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 
 int
 lz_sandbox_sidecar_check(const char *text, const char *id,
-    const char *domain_id, int *running, int *exit_code, struct lz_err *err)
+    const char *domain_id, struct lz_sidecar_state *st, struct lz_err *err)
 {
 	json_error_t je;
 	json_t *root, *o, *labels, *state, *v;
 	const char *got;
 	int rc = 0;
 
-	*running = 0;
-	*exit_code = -1;
+	st->running = 0;
+	st->exit_code = -1;
+	st->pid = 0;
 	if ((root = json_loads(text, 0, &je)) == NULL)
 		return lz_err_set(err, LZ_EINVAL, "cannot parse podman's "
 		    "inspect of the network sidecar: %s (line %d)", je.text,
@@ -400,33 +430,159 @@ lz_sandbox_sidecar_check(const char *text, const char *id,
 		goto out;
 	}
 	state = json_object_get(o, "State");
-	*running = json_is_true(json_object_get(state, "Running"));
+	st->running = json_is_true(json_object_get(state, "Running"));
 	v = json_object_get(state, "ExitCode");
 	if (json_is_integer(v))
-		*exit_code = (int)json_integer_value(v);
+		st->exit_code = (int)json_integer_value(v);
+	v = json_object_get(state, "Pid");
+	if (json_is_integer(v) && json_integer_value(v) > 0 &&
+	    json_integer_value(v) <= INT_MAX)
+		st->pid = (pid_t)json_integer_value(v);
 out:
 	json_decref(root);
 	return rc;
 }
 
+void
+lz_sandbox_log_split(const char *text, struct lz_buf *out, struct lz_buf *err)
+{
+	const char *p = text, *nl, *f[3];
+	struct lz_buf *b;
+	int i;
+
+	for (; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		/* "TIME STREAM TAG TEXT": the three spaces before TEXT. */
+		f[0] = memchr(p, ' ', (size_t)(nl - p));
+		for (i = 1; i < 3 && f[i - 1] != NULL; i++)
+			f[i] = memchr(f[i - 1] + 1, ' ', (size_t)(nl -
+			    f[i - 1] - 1));
+		if (i < 3 || f[2] == NULL)
+			continue;
+		if (f[1] - f[0] == 7 && strncmp(f[0] + 1, "stdout", 6) == 0)
+			b = out;
+		else if (f[1] - f[0] == 7 && strncmp(f[0] + 1, "stderr", 6) == 0)
+			b = err;
+		else
+			continue;
+		lz_buf_add(b, f[2] + 1, (size_t)(nl - f[2] - 1));
+		/* "P" is a partial line, continued by the next entry. */
+		if (f[2] - f[1] != 2 || f[1][1] != 'P')
+			lz_buf_addch(b, '\n');
+	}
+}
+
+/*
+ * The sidecar's output so far, stdout in res->out and stderr in
+ * res->err: from its log file (polled every 5 ms for up to ms, until a
+ * "ready" line or any error output shows), or from one "podman logs".
+ */
+static int
+sidecar_output(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
+    const struct lz_tokens *logs, int ms, struct lz_spawn_result *res,
+    struct lz_err *err)
+{
+	struct timespec pause = { 0, 5 * 1000 * 1000 };
+	struct lz_buf text = LZ_BUF_INIT;
+	int64_t until = lz_spawn_now_ms() + ms;
+	int rc = 0;
+
+	if (s->sidecar_log == NULL)
+		return run_podman(c, logs, res, "podman logs (network sidecar)",
+		    err);
+	for (;;) {
+		lz_buf_reset(&res->out);
+		lz_buf_reset(&res->err);
+		lz_buf_reset(&text);
+		if ((rc = read_small(s->sidecar_log, &text, err)) != 0)
+			break;
+		lz_sandbox_log_split(text.buf, &res->out, &res->err);
+		if (find_ready(res->out.buf, NULL) || res->err.len > 0 ||
+		    lz_spawn_now_ms() >= until)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	lz_buf_release(&text);
+	return rc;
+}
+
+/*
+ * Reads path (at most 1 MiB) into b; a file not there yet is empty.
+ */
+static int
+read_small(const char *path, struct lz_buf *b, struct lz_err *err)
+{
+	char chunk[4096];
+	ssize_t n;
+	int fd, rc = 0;
+
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return errno == ENOENT ? 0 : lz_err_set(err, LZ_ESYS,
+		    "cannot open '%s': %s", path, strerror(errno));
+	while (b->len < 1024 * 1024 && (n = read(fd, chunk, sizeof chunk)) !=
+	    0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = lz_err_set(err, LZ_ESYS, "cannot read '%s': %s",
+			    path, strerror(errno));
+			break;
+		}
+		lz_buf_add(b, chunk, (size_t)n);
+	}
+	close(fd);
+	return rc;
+}
+
+/*
+ * 1 when out has a line "ready <digest>"; the digest goes to got (when
+ * not NULL).
+ */
+static int
+find_ready(const char *out, char got[LZ_NETPOLICY_DIGEST_LEN + 1])
+{
+	const char *p;
+
+	for (p = out; (p = strstr(p, "ready ")) != NULL; p++) {
+		if (p != out && p[-1] != '\n')
+			continue;
+		if (strlen(p + 6) < LZ_NETPOLICY_DIGEST_LEN)
+			return 0;
+		if (got != NULL) {
+			memcpy(got, p + 6, LZ_NETPOLICY_DIGEST_LEN);
+			got[LZ_NETPOLICY_DIGEST_LEN] = '\0';
+		}
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * Waits for "ready <digest>" from the sidecar, then checks the digest and
- * that the container is ours and still running.
+ * that the container is ours and still running; *pidfd gets a pidfd of
+ * its process, opened once all that held. Each round's "podman inspect"
+ * runs while the output is read (they are independent), so a sidecar
+ * that is ready at once costs one inspect, not logs + inspect.
  */
 static int
 sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
-    const char *id, struct lz_err *err)
+    const char *id, int *pidfd, struct lz_err *err)
 {
 	struct lz_tokens logs = LZ_TOKENS_INIT, insp = LZ_TOKENS_INIT;
-	struct lz_spawn_result res;
-	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	struct lz_spawn_result res, ires;
+	struct lz_spawn_opts o;
+	struct lz_spawn_proc ip;
+	struct lz_sidecar_state st;
+	struct lz_err sub = LZ_ERR_INIT;
+	struct pollfd pfd;
 	char want[LZ_NETPOLICY_DIGEST_LEN + 1], got[LZ_NETPOLICY_DIGEST_LEN + 1];
-	const char *p;
-	char *text;
-	long deadline = now_ms() + LZ_SANDBOX_SIDECAR_READY_MS;
-	int rc, running, code, ready;
+	char *text = NULL;
+	int64_t deadline = lz_spawn_now_ms() + LZ_SANDBOX_SIDECAR_READY_MS;
+	int rc, r, ready;
 
+	*pidfd = -1;
 	lz_spawn_result_init(&res);
+	lz_spawn_result_init(&ires);
+	podman_opts(c, &o);
 	if ((rc = lz_netpolicy_digest(s->netpolicy, strlen(s->netpolicy), want,
 	    err)) != 0)
 		goto out;
@@ -441,48 +597,69 @@ sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	lz_tokens_push(&insp, "json");
 	lz_tokens_push(&insp, id);
 	for (;;) {
-		if ((rc = run_podman(c, &logs, &res, "podman logs (network "
-		    "sidecar)", err)) != 0)
+		if ((rc = lz_spawn_start((const char *const *)insp.v, &o, &ip,
+		    err)) != 0)
 			goto out;
-		ready = 0;
-		for (p = res.out.buf; (p = strstr(p, "ready ")) != NULL; p++) {
-			if (p != res.out.buf && p[-1] != '\n')
-				continue;
-			if (strlen(p + 6) < LZ_NETPOLICY_DIGEST_LEN)
-				break;
-			memcpy(got, p + 6, LZ_NETPOLICY_DIGEST_LEN);
-			got[LZ_NETPOLICY_DIGEST_LEN] = '\0';
-			ready = 1;
-			break;
-		}
+		/* Always reaped; an output failure is the news then. */
+		rc = sidecar_output(c, s, &logs, 250, &res, err);
+		r = lz_spawn_wait(&ip, &ires, rc == 0 ? err : &sub);
+		r = podman_done(r, &ires, "podman inspect (network sidecar)",
+		    rc == 0 ? err : &sub);
+		lz_err_release(&sub);
+		if (rc == 0)
+			rc = r;
+		if (rc != 0)
+			goto out;
+		ready = find_ready(res.out.buf, got);
+		free(text);
 		text = stderr_text(&res);
-		if ((rc = run_podman(c, &insp, &res, "podman inspect (network "
-		    "sidecar)", err)) != 0) {
-			free(text);
-			goto out;
-		}
-		rc = lz_sandbox_sidecar_check(res.out.buf, id, s->domain_id,
-		    &running, &code, err);
+		rc = lz_sandbox_sidecar_check(ires.out.buf, id, s->domain_id,
+		    &st, err);
 		if (rc == 0 && ready && strcmp(got, want) != 0)
 			rc = lz_err_set(err, LZ_EUNSAFE, "network sidecar "
 			    "installed policy %.16s..., but Lazaret compiled "
 			    "%.16s...: the policy changed on its way; the "
 			    "sandbox is not started", got, want);
-		else if (rc == 0 && !running)
+		else if (rc == 0 && !st.running)
 			rc = lz_err_set(err, LZ_ESYS, "network sidecar exited "
-			    "(status %d) before the sandbox started: %s", code,
-			    text);
-		else if (rc == 0 && !ready && now_ms() > deadline)
+			    "(status %d) before the sandbox started: %s",
+			    st.exit_code, text);
+		else if (rc == 0 && !ready && lz_spawn_now_ms() > deadline)
 			rc = lz_err_set(err, -ETIMEDOUT, "network sidecar did "
 			    "not report ready within %d ms: %s",
 			    LZ_SANDBOX_SIDECAR_READY_MS, text);
-		free(text);
 		if (rc != 0 || ready)
-			goto out;
-		nanosleep(&pause, NULL);
+			break;
+	}
+	if (rc != 0)
+		goto out;
+	/*
+	 * The inspect may have run before "ready" was printed: the pidfd,
+	 * taken now, must still show the process alive after it.
+	 */
+	if (st.pid <= 0)
+		rc = lz_err_set(err, LZ_ESYS, "network sidecar '%.12s' has no "
+		    "process ID in podman's inspect", id);
+	else if ((*pidfd = (int)syscall(SYS_pidfd_open, st.pid, 0)) < 0)
+		rc = lz_err_set(err, LZ_ESYS, "network sidecar exited before "
+		    "the sandbox started (pidfd_open %ld: %s): %s",
+		    (long)st.pid, strerror(errno), text);
+	else {
+		pfd.fd = *pidfd;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		if (poll(&pfd, 1, 0) != 0)
+			rc = lz_err_set(err, LZ_ESYS, "network sidecar exited "
+			    "before the sandbox started: %s", text);
+	}
+	if (rc != 0 && *pidfd >= 0) {
+		close(*pidfd);
+		*pidfd = -1;
 	}
 out:
+	free(text);
 	lz_spawn_result_release(&res);
+	lz_spawn_result_release(&ires);
 	lz_tokens_release(&logs);
 	lz_tokens_release(&insp);
 	return rc;
@@ -494,7 +671,7 @@ lz_sandbox_start(const struct lz_sandbox_ctx *c,
     char **container_id, struct lz_err *err)
 {
 	return lz_sandbox_start_net(c, s, domain_root, container_id, NULL,
-	    err);
+	    NULL, err);
 }
 
 /*
@@ -505,7 +682,8 @@ lz_sandbox_start(const struct lz_sandbox_ctx *c,
 int
 lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
-    char **container_id, char **sidecar_id, struct lz_err *err)
+    char **container_id, char **sidecar_id, int *sidecar_pidfd,
+    struct lz_err *err)
 {
 	struct lz_tokens t = LZ_TOKENS_INIT, at = LZ_TOKENS_INIT;
 	struct lz_spawn_result res;
@@ -515,11 +693,13 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
 	struct lz_sandbox_spec net;
 	char *sid = NULL, *network = NULL;
 	size_t nanchors;
-	int rc, r, have_image, helper_running = 0;
+	int rc, r, have_image, helper_running = 0, pidfd = -1;
 
 	*container_id = NULL;
 	if (sidecar_id != NULL)
 		*sidecar_id = NULL;
+	if (sidecar_pidfd != NULL)
+		*sidecar_pidfd = -1;
 	lz_spawn_result_init(&res);
 	net = *s;
 	if ((rc = anchors_argv(c, s->plan, domain_root, s->image, &at,
@@ -537,7 +717,7 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
 	if (s->netpolicy != NULL) {
 		rc = sidecar_run(c, s, &sid, err);
 		if (rc == 0)
-			rc = sidecar_ready(c, s, sid, err);
+			rc = sidecar_ready(c, s, sid, &pidfd, err);
 	}
 	if (helper_running) {
 		/* Always reaped; the sidecar's failure, if any, is the news. */
@@ -565,6 +745,10 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
 		*sidecar_id = sid;
 		sid = NULL;
 	}
+	if (sidecar_pidfd != NULL) {
+		*sidecar_pidfd = pidfd;
+		pidfd = -1;
+	}
 	goto out;
 fail:
 	if (helper_running) {
@@ -583,6 +767,8 @@ fail:
 		    err && err->msg ? err->msg : "sandbox start failed",
 		    undo.msg);
 out:
+	if (pidfd >= 0)
+		close(pidfd);
 	free(sid);
 	free(network);
 	lz_err_release(&undo);
@@ -622,6 +808,17 @@ remove_ids(const struct lz_sandbox_ctx *c, const struct lz_tokens *ids,
 	return rc;
 }
 
+/* Keeps the first failure: r with sub's message, into rc and err. */
+static void
+keep_first(int r, struct lz_err *sub, int *rc, struct lz_err *err)
+{
+	if (r != 0 && *rc == 0) {
+		*rc = r;
+		lz_err_set(err, r, "%s", sub->msg ? sub->msg : "failed");
+	}
+	lz_err_release(sub);
+}
+
 int
 lz_sandbox_stop(const struct lz_sandbox_ctx *c, const char *domain_id,
     const char *domain_root, const char *image, struct lz_err *err)
@@ -630,20 +827,22 @@ lz_sandbox_stop(const struct lz_sandbox_ctx *c, const char *domain_id,
 	    LZ_SANDBOX_ROLE_SIDECAR, NULL };
 	struct lz_sandbox_list l = LZ_SANDBOX_LIST_INIT;
 	struct lz_sandbox_list all = LZ_SANDBOX_LIST_INIT;
-	struct lz_tokens ids = LZ_TOKENS_INIT;
+	struct lz_tokens ids = LZ_TOKENS_INIT, ut = LZ_TOKENS_INIT;
 	struct lz_err sub = LZ_ERR_INIT;
+	struct lz_spawn_result res;
+	struct lz_spawn_opts o;
+	struct lz_spawn_proc helper;
 	char *name;
 	size_t i, k;
-	int rc = 0, r, complete;
+	int rc = 0, r, complete, helper_running = 0;
 
+	lz_spawn_result_init(&res);
 	/* Everything, storage-only leftovers included, in one call. */
 	complete = list_external(c, &all) == 0;
 	if (complete)
 		lz_sandbox_list_select(&all, domain_id, &l);
-	else if ((r = lz_sandbox_list(c, domain_id, &l, &sub)) != 0) {
-		rc = lz_err_set(err, r, "%s", sub.msg);
-		lz_err_release(&sub);
-	}
+	else if ((r = lz_sandbox_list(c, domain_id, &l, &sub)) != 0)
+		keep_first(r, &sub, &rc, err);
 	/* Sandbox, then sidecar, then anything else with the label. */
 	for (k = 0; k < sizeof order / sizeof *order; k++) {
 		/* Without the full listing, its name too: a podman killed in
@@ -668,20 +867,30 @@ lz_sandbox_stop(const struct lz_sandbox_ctx *c, const char *domain_id,
 			    0))
 				lz_tokens_push(&ids, l.v[i].id);
 		}
-		r = remove_ids(c, &ids, &sub);
-		if (r != 0 && rc == 0) {
-			rc = r;
-			lz_err_set(err, r, "%s", sub.msg);
-		}
-		lz_err_release(&sub);
+		keep_first(remove_ids(c, &ids, &sub), &sub, &rc, err);
 		lz_tokens_release(&ids);
+		/*
+		 * Only the sandbox uses the anchors: once it is gone they are
+		 * unmounted while the sidecar is removed (0.3-0.5 s off a
+		 * teardown the next start of this Domain waits for).
+		 */
+		if (k == 0 && umount_argv(c, domain_root, image, &ut)) {
+			podman_opts(c, &o);
+			r = lz_spawn_start((const char *const *)ut.v, &o,
+			    &helper, &sub);
+			if (r != 0)
+				lz_err_prefix(&sub, r, "%s", ANCHOR_UMOUNT_WHAT);
+			keep_first(r, &sub, &rc, err);
+			helper_running = r == 0;
+		}
 	}
-	r = lz_sandbox_anchors_umount(c, domain_root, image, &sub);
-	if (r != 0 && rc == 0) {
-		rc = r;
-		lz_err_set(err, r, "%s", sub.msg);
+	if (helper_running) {
+		r = lz_spawn_wait(&helper, &res, &sub);
+		keep_first(podman_done(r, &res, ANCHOR_UMOUNT_WHAT, &sub), &sub,
+		    &rc, err);
 	}
-	lz_err_release(&sub);
+	lz_spawn_result_release(&res);
+	lz_tokens_release(&ut);
 	lz_sandbox_list_release(&l);
 	lz_sandbox_list_release(&all);
 	return rc;

@@ -24,6 +24,8 @@
 #ifndef LZ_SANDBOX_H
 #define LZ_SANDBOX_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 
 #include "core/sandbox-argv.h"
@@ -65,26 +67,44 @@ int lz_sandbox_start(const struct lz_sandbox_ctx *c,
     char **container_id, struct lz_err *err);
 /*
  * lz_sandbox_start, also giving the Network Sidecar's container ID in
- * *sidecar_id (NULL when s->netpolicy is NULL). With s->netpolicy the
- * order is: sidecar "podman run -d", its readiness ("ready <digest>" in
- * "podman logs", within LZ_SANDBOX_SIDECAR_READY_MS), the digest compared
- * with the SHA-256 of s->netpolicy and the container checked ("podman
- * inspect": the ID podman printed, labels lazaret.domain=ID and
- * lazaret.role=sidecar, running); then the anchors and the sandbox with
+ * *sidecar_id and a pidfd of its process in *sidecar_pidfd (NULL and -1
+ * when s->netpolicy is NULL; either pointer may be NULL). With
+ * s->netpolicy the order is: sidecar "podman run -d" (at the same time as
+ * the anchor helper), its readiness ("ready <digest>" in its log file
+ * s->sidecar_log, or "podman logs", within LZ_SANDBOX_SIDECAR_READY_MS),
+ * the digest compared with the SHA-256 of s->netpolicy and the container
+ * checked ("podman inspect": the ID podman printed, labels
+ * lazaret.domain=ID and lazaret.role=sidecar, running, and its process
+ * still alive after "ready"); then the sandbox with
  * "--network=container:<sidecar ID>". A sidecar that exits, times out or
  * reports another digest fails the start before the sandbox exists, and
  * the message says why (with the sidecar's own error line).
  */
 int lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
-    char **container_id, char **sidecar_id, struct lz_err *err);
+    char **container_id, char **sidecar_id, int *sidecar_pidfd,
+    struct lz_err *err);
+
+struct lz_sidecar_state {
+	int running;		/* State.Running */
+	int exit_code;		/* State.ExitCode, or -1 */
+	pid_t pid;		/* State.Pid, or 0 */
+};
+
 /*
  * Checks podman's "inspect --format json" of the sidecar (pure): entry 0
- * has Id id, the Domain and sidecar labels, and *running gets
- * State.Running. LZ_EUNSAFE when the ID or a label differs.
+ * has Id id and the Domain and sidecar labels; st gets its state.
+ * LZ_EUNSAFE when the ID or a label differs.
  */
 int lz_sandbox_sidecar_check(const char *inspect_json, const char *id,
-    const char *domain_id, int *running, int *exit_code, struct lz_err *err);
+    const char *domain_id, struct lz_sidecar_state *st, struct lz_err *err);
+/*
+ * Splits conmon's k8s-file log text ("TIME STREAM F|P TEXT" lines; P is
+ * a partial line) into the stdout and stderr text (pure). An unfinished
+ * last line is left out.
+ */
+void lz_sandbox_log_split(const char *text, struct lz_buf *out,
+    struct lz_buf *err);
 
 /*
  * Tears Domain domain_id down, in FR-7's order: removes ("podman rm -f -t
@@ -94,10 +114,11 @@ int lz_sandbox_sidecar_check(const char *inspect_json, const char *id,
  * named lz-ID-net, then any other with the label. The containers are
  * found with one "podman ps -a --external" (lz_sandbox_list_select), so
  * a step with nothing to remove runs no podman; when that listing fails,
- * the label listing is used and both names are removed blindly. Then it
- * unmounts every anchor overlay under
- * domain_root/anchors and, when image is not NULL, "podman image unmount"s
- * it. Assumes nothing is gone: each step runs whatever happened before,
+ * the label listing is used and both names are removed blindly. Once
+ * the sandbox's removal has been tried, it unmounts every anchor overlay
+ * under domain_root/anchors (and, when image is not NULL, "podman image
+ * unmount"s it) while the sidecar is being removed: nothing but the
+ * sandbox uses the anchors. Assumes nothing is gone: each step runs whatever happened before,
  * and every step is tried even when an earlier one failed (the first
  * failure is returned). Running it on a stopped Domain changes nothing
  * and returns 0.

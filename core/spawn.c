@@ -34,7 +34,6 @@ static int	 fd_high(int fd);
 static void	 child_run(const char *path, const char *const *argv,
 		     const char *const *envp, const char *cwd, int in,
 		     int out, int errfd, int report);
-static int64_t	 now_ms(void);
 static int	 read_into(int fd, struct lz_buf *b, size_t cap, int *trunc);
 static int	 pump(pid_t pid, int out, int errfd, int64_t deadline,
 		     size_t cap, struct lz_spawn_result *res);
@@ -132,8 +131,8 @@ child_run(const char *path, const char *const *argv, const char *const *envp,
 	_exit(127);
 }
 
-static int64_t
-now_ms(void)
+int64_t
+lz_spawn_now_ms(void)
 {
 	struct timespec ts;
 
@@ -194,7 +193,7 @@ pump(pid_t pid, int out, int errfd, int64_t deadline, size_t cap,
 			break;
 		wait_ms = -1;
 		if (deadline > 0) {
-			wait_ms = (int)(deadline - now_ms());
+			wait_ms = (int)(deadline - lz_spawn_now_ms());
 			if (wait_ms <= 0) {
 				rc = 1;
 				break;
@@ -277,7 +276,7 @@ lz_spawn_start(const char *const *argv, const struct lz_spawn_opts *opts,
 	}
 
 	if (opts->timeout_ms > 0)
-		p->deadline = now_ms() + opts->timeout_ms;
+		p->deadline = lz_spawn_now_ms() + opts->timeout_ms;
 	pid = fork();
 	if (pid == -1) {
 		rc = lz_err_set(err, LZ_ESYS, "cannot run '%s': fork: %s",

@@ -101,6 +101,9 @@ int lz_spawn_start(const char *const *argv, const struct lz_spawn_opts *opts,
 int lz_spawn_wait(struct lz_spawn_proc *p, struct lz_spawn_result *res,
     struct lz_err *err);
 
+/* CLOCK_MONOTONIC in milliseconds (the clock of lz_spawn_proc.deadline). */
+int64_t lz_spawn_now_ms(void);
+
 /*
  * Finds name in the colon-separated search path (an empty element is
  * skipped, not taken as "."), returning an allocated absolute or relative

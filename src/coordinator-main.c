@@ -132,7 +132,8 @@ start(int ready_fd, struct lz_err *err)
 	struct lz_domain *d = &lz_coord.cfg.domain;
 	struct lz_buf warn = LZ_BUF_INIT;
 	char *p, *line, *save = NULL;
-	int rc, fd;
+	uint64_t t0 = uv_hrtime();
+	int rc, fd, pidfd = -1;
 
 	lz_id_random(lz_coord.id, LZ_ID_COORDINATOR_BYTES);
 	lz_coord.sock_path = lz_xasprintf("%s/control.sock", d->runtime);
@@ -146,7 +147,7 @@ start(int ready_fd, struct lz_err *err)
 	/* Made (0700) with the other bound directories by lz_domain_up. */
 	lz_coord.terminfo = lz_xasprintf("%s/terminfo", d->runtime);
 	rc = lz_domain_up(&lz_coord.cfg, lz_coord.self, &lz_coord.container,
-	    &warn, err);
+	    &pidfd, &warn, err);
 	/* Warnings go to the starting client, which shows them. */
 	for (line = strtok_r(warn.buf, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
@@ -156,9 +157,9 @@ start(int ready_fd, struct lz_err *err)
 	lz_buf_release(&warn);
 	if (rc != 0)
 		return rc;
-	fprintf(stderr, "coordinator %s: sandbox %s started\n", lz_coord.id,
-	    lz_coord.container);
-	rc = lz_coord_watch_sidecar(err);
+	fprintf(stderr, "coordinator %s: sandbox %s started in %ld ms\n",
+	    lz_coord.id, lz_coord.container, (long)((uv_hrtime() - t0) / 1000000));
+	rc = lz_coord_watch_sidecar(pidfd, err);
 	if (rc != 0)
 		return rc;
 	rc = lz_coord_listen(err);

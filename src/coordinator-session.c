@@ -1,10 +1,14 @@
 /*
  * coordinator-session.c: Client Session processes. Each session is one
- * "podman exec" into the Domain's sandbox, on a pty the coordinator owns
- * (interactive) or on three pipes (a command: stdout and stderr stay
- * apart). Output goes to the attached client as frames; the exit status is
- * sent once the process has ended and its output is drained. Until the
- * multiplexer adds detach, a session whose client goes away is hung up.
+ * process in the Domain's sandbox ("runsc exec" under the relay of
+ * coordinator-relay.c, or "podman exec" as the fallback), on a pty the
+ * coordinator owns (interactive) or on three pipes (a command: stdout and
+ * stderr stay apart). Output goes to the attached client as frames; the
+ * exit status is sent once the process has ended and its output is
+ * drained. A pty session whose client goes away (or detaches) keeps
+ * running with its pane; a pipe session is hung up. ATTACH binds another
+ * connection to a pty session, after up to "history" lines of scrollback
+ * and the screen; a takeover first lets the other client go.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +26,9 @@
 #include "core/spawn.h"
 #include "protocol/frame.h"
 #include "src/coordinator.h"
+#include "src/coordinator-relay.h"
 #include "termdb/termdb.h"
+#include "ui/pane-history.h"
 
 static int spawn_child(struct lz_session *s, char *const *argv, int tty,
     struct winsize *ws, int fds[3], struct lz_err *err);
@@ -33,8 +39,6 @@ static void on_stream_closed(uv_handle_t *h);
 static void maybe_finish(struct lz_session *s);
 static void pane_reply(const char *buf, size_t len, void *user);
 
-/* Lines of scrollback each pty session keeps (the pane caps bytes too). */
-#define PANE_SCROLLBACK 2000
 
 static const struct lz_pane_cb pane_cb = { pane_reply, NULL };
 
@@ -97,11 +101,10 @@ spawn_child(struct lz_session *s, char *const *argv, int tty,
 			if (fd != report[1])
 				close(fd);
 		}
-		execv(argv[0], argv);
-		e = errno;
-		if (write(report[1], &e, sizeof e) < 0)
-			_exit(126);
-		_exit(127);
+		/* Not podman: a direct runsc exec, under the relay. */
+		if (strcmp(argv[0], lz_coord.podman) != 0)
+			lz_relay_run(argv, tty, report[1]);
+		lz_relay_exec(argv, report[1]);
 	}
 	close(report[1]);
 	report[1] = -1;
@@ -200,7 +203,9 @@ build_argv(struct lz_session *s, json_t *req, struct lz_tokens *av,
 	x.cwd = s->cwd;
 	x.env = &env;
 	x.argv = cmd.v;
-	rc = lz_sandbox_argv_exec(lz_coord.podman, &x, av, err);
+	/* runsc exec directly when it can, else podman exec. */
+	if (lz_relay_argv(&x, av) != 0)
+		rc = lz_sandbox_argv_exec(lz_coord.podman, &x, av, err);
 	lz_tokens_copy(&s->argv, &cmd);
 out:
 	lz_tokens_release(&env);
@@ -241,7 +246,8 @@ lz_session_open(struct lz_conn *c, json_t *req, struct lz_err *err)
 	s->started = time(NULL);
 	/* The pane keeps the screen for reattaching and answers queries. */
 	if (s->tty)
-		s->pane = lz_pane_new(ws.ws_row, ws.ws_col, PANE_SCROLLBACK,
+		s->pane = lz_pane_new(ws.ws_row, ws.ws_col,
+		    lz_coord.cfg.cfg.tui.history,
 		    &pane_cb, s);
 	s->in_fd = fds[0];
 	s->conn = c;
@@ -359,7 +365,32 @@ lz_session_detach(struct lz_session *s)
 		lz_session_hangup(s);
 }
 
-/* ATTACH: {"session", "rows", "cols"}; the screen goes first. */
+/*
+ * The session's client is told and let go before another one binds it:
+ * one Client CLI ID per session (FR-10), so there is never a moment with
+ * two. The old connection closes, as after a detach.
+ */
+static void
+take_over(struct lz_session *s)
+{
+	struct lz_conn *old = s->conn;
+	struct lz_buf b = LZ_BUF_INIT;
+	json_t *j;
+
+	j = json_pack("{s:s,s:s}", "code", "taken", "message",
+	    "another lazaret client took this session over");
+	lz_frame_add_json(&b, LZ_FRAME_ERROR, j);
+	json_decref(j);
+	lz_coord_send(old, &b);
+	old->session = NULL;
+	s->conn = NULL;
+	lz_coord_conn_close(old);
+}
+
+/*
+ * ATTACH: {"session", "rows", "cols", "takeover"?, "history"?}; the
+ * screen goes first, after up to "history" lines of scrollback.
+ */
 int
 lz_session_attach(struct lz_conn *c, json_t *req, struct lz_err *err)
 {
@@ -370,6 +401,7 @@ lz_session_attach(struct lz_conn *c, json_t *req, struct lz_err *err)
 	    "cols"));
 	struct lz_buf screen = LZ_BUF_INIT, b = LZ_BUF_INIT;
 	struct lz_session *s;
+	json_int_t history;
 
 	for (s = lz_coord.sessions; s != NULL; s = s->next) {
 		if (id != NULL && strcmp(s->id, id) == 0)
@@ -382,14 +414,20 @@ lz_session_attach(struct lz_conn *c, json_t *req, struct lz_err *err)
 		return lz_err_set(err, LZ_EINVAL, "session %.12s runs a "
 		    "command without a terminal; there is no screen to "
 		    "attach to", s->id);
-	if (s->conn != NULL)
+	if (s->conn != NULL && !json_is_true(json_object_get(req,
+	    "takeover")))
 		return lz_err_set(err, LZ_EBUSY, "session %.12s is attached "
 		    "to another client (one client per session, FR-10)",
 		    s->id);
+	if (s->conn != NULL)
+		take_over(s);
 	s->conn = c;
 	c->session = s;
 	if (rows > 0 && cols > 0 && rows < 10000 && cols < 10000)
 		lz_session_resize(s, rows, cols);
+	history = json_integer_value(json_object_get(req, "history"));
+	if (history > 0)
+		lz_pane_render_history(s->pane, (size_t)history, &screen);
 	lz_buf_adds(&screen, "\033[H\033[2J");
 	lz_pane_render_ansi(s->pane, &screen);
 	for (size_t off = 0; off < screen.len; off += LZ_FRAME_MAX)

@@ -7,7 +7,9 @@
  *
  * Files: coordinator-main.c (start-up, signals, teardown),
  * coordinator-server.c (socket, connections, frame dispatch),
- * coordinator-session.c (session processes, ptys, output relay).
+ * coordinator-session.c (session processes, ptys, output relay),
+ * coordinator-relay.c (sessions through runsc exec and their relay),
+ * coordinator-watch.c (the Network Sidecar's pidfd, Domain failure).
  */
 #ifndef LZ_COORDINATOR_H
 #define LZ_COORDINATOR_H
@@ -99,7 +101,7 @@ void lz_session_reap(void);
 json_t *lz_session_list(void);
 
 /* coordinator-watch.c */
-int lz_coord_watch_sidecar(struct lz_err *err);
+int lz_coord_watch_sidecar(int pidfd, struct lz_err *err);
 void lz_coord_unwatch(void);
 void lz_coord_fail(const char *why);
 

@@ -186,16 +186,25 @@ make_control_dirs(const struct lz_client *c, struct lz_err *err)
 	return fd < 0 ? fd : 0;
 }
 
+char *
+lz_domain_shim(const char *self)
+{
+	const char *slash = strrchr(self, '/');
+
+	return lz_xasprintf("%.*slazaret-runsc", slash != NULL ?
+	    (int)(slash - self + 1) : 0, self);
+}
+
 int
 lz_domain_up(const struct lz_client *c, const char *self, char **container,
-    struct lz_buf *warn, struct lz_err *err)
+    int *sidecar_pidfd, struct lz_buf *warn, struct lz_err *err)
 {
 	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
 	struct lz_sandbox_ctx ctx;
 	struct lz_sandbox_spec spec;
 	struct lz_ignored ig;
 	struct lz_buf policy = LZ_BUF_INIT, tampered = LZ_BUF_INIT;
-	char *shim = NULL, *dir = NULL, *resolv = NULL;
+	char *shim = NULL, *resolv = NULL, *log = NULL;
 	int rc, have_ctx = 0;
 
 	memset(&ig, 0, sizeof ig);
@@ -222,10 +231,7 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	/* After every anchor, so it lies over the /etc anchor. */
 	lz_mountplan_add(&mp, LZ_MOUNT_BIND, resolv, "/etc/resolv.conf", 1,
 	    "DNS resolvers (Lazaret's)");
-	/* The shim lives beside this binary (setup installs both). */
-	dir = lz_xstrdup(self);
-	*strrchr(dir, '/') = '\0';
-	shim = lz_xasprintf("%s/lazaret-runsc", dir);
+	shim = lz_domain_shim(self);
 	if (access(shim, X_OK) != 0) {
 		rc = lz_err_set(err, LZ_ENOTFOUND, "runtime shim '%s' is "
 		    "missing: %s (run scripts/setup.sh)", shim, strerror(errno));
@@ -244,7 +250,12 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	spec.network = "none";	/* replaced by container:<sidecar ID> */
 	spec.netpolicy = policy.buf;
 	spec.netpolicy_sent = tampered.len > 0 ? tampered.buf : NULL;
-	rc = lz_sandbox_start(&ctx, &spec, c->domain.root, container, err);
+	/* Read directly: "podman logs" would cost a podman start. */
+	log = lz_xasprintf("%s/sidecar.log", c->domain.runtime);
+	if (strchr(log, ',') == NULL)
+		spec.sidecar_log = log;
+	rc = lz_sandbox_start_net(&ctx, &spec, c->domain.root, container, NULL,
+	    sidecar_pidfd, err);
 	if (rc == 0)
 		mark_image(c, 1);
 out:
@@ -253,7 +264,7 @@ out:
 	lz_ignored_release(&ig);
 	lz_mountplan_release(&mp);
 	free(shim);
-	free(dir);
+	free(log);
 	free(resolv);
 	lz_buf_release(&policy);
 	lz_buf_release(&tampered);

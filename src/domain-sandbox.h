@@ -14,10 +14,16 @@
 /*
  * self: this lazaret binary, re-executed inside podman's namespace. Lines
  * the developer must read at launch (a core.hooksPath inside the
- * workspace) are added to warnings.
+ * workspace) are added to warnings. *container gets the sandbox's
+ * container ID and *sidecar_pidfd a pidfd of the Network Sidecar's
+ * process, checked alive after its readiness (the caller watches it and
+ * closes it).
  */
 int lz_domain_up(const struct lz_client *c, const char *self,
-    char **container, struct lz_buf *warnings, struct lz_err *err);
+    char **container, int *sidecar_pidfd, struct lz_buf *warnings,
+    struct lz_err *err);
+/* The runtime shim beside self (setup installs both); allocated. */
+char *lz_domain_shim(const char *self);
 int lz_domain_down(const struct lz_client *c, const char *self,
     struct lz_err *err);
 

@@ -10,8 +10,9 @@
 # without: the same from BASEDIR, a build from before the sidecar
 #          (--network=none); skipped when BASEDIR has no such build
 # sidecar: the sidecar phase alone as the coordinator runs it: podman run
-#          -d of the sidecar image, podman logs until "ready", podman
-#          inspect (then podman rm, not timed)
+#          -d of the sidecar image with its log in a file of ours, that
+#          file read until "ready" while podman inspect runs (then podman
+#          rm, not timed)
 # Prints medians (ms). Not a test: run it on purpose.
 set -euo pipefail
 runs=5
@@ -35,15 +36,17 @@ mkproj() {
 ms() { date +%s%N | cut -c1-13; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # cold DIR BINDIR: one "lazaret run -- true" in a fresh project, in ms;
-# then waits until the Domain's containers are gone.
+# then waits until that Domain's containers are gone.
 cold() {
-	local t0 t1 i
+	local t0 t1 i id
 	mkproj "$1"
+	id=$(cd "$1" && "$2/lazaret" domain show --json | jq -r .domain_id)
 	t0=$(ms)
 	(cd "$1" && "$2/lazaret" run -- true) >/dev/null 2>&1
 	t1=$(ms)
+	# This Domain's containers only: other Domains of the account may run.
 	for i in $(seq 1 100); do
-		[ -z "$(podman ps -a --filter label=lazaret.domain --format '{{.ID}}' 2>/dev/null)" ] && break
+		[ -z "$(podman ps -a --filter "label=lazaret.domain=$id" --format '{{.ID}}' 2>/dev/null)" ] && break
 		sleep 0.1
 	done
 	echo $((t1 - t0))
@@ -54,14 +57,19 @@ img=localhost/lazaret/netpolicy:$("$bindir/lazaret" --version | cut -d' ' -f2)
 sidecar() {
 	local t0 t1 id
 	t0=$(ms)
+	rm -f "$tmp/sidecar.log"
 	id=$(podman run -d --name lz-bench-net --runtime crun --pull=never \
+	    --log-driver k8s-file --log-opt path="$tmp/sidecar.log" \
 	    --network slirp4netns:allow_host_loopback=false,enable_ipv6=false \
 	    --cap-drop all --cap-add NET_ADMIN \
 	    --sysctl net.ipv6.conf.all.disable_ipv6=1 \
 	    --sysctl net.ipv6.conf.default.disable_ipv6=1 --read-only \
 	    --entrypoint /lazaret-netpolicy "$img" "$policy" 2>/dev/null)
-	until podman logs "$id" 2>/dev/null | grep -q '^ready '; do sleep 0.02; done
-	podman inspect --format json "$id" >/dev/null 2>&1
+	podman inspect --format json "$id" >/dev/null 2>&1 &
+	until grep -q ' stdout F ready ' "$tmp/sidecar.log" 2>/dev/null; do
+		sleep 0.005
+	done
+	wait $!
 	t1=$(ms)
 	podman rm -f -t 0 "$id" >/dev/null 2>&1
 	echo $((t1 - t0))
@@ -81,6 +89,7 @@ fi
 printf '%-34s %s\n' "sidecar phase alone (ms)" "$(printf '%s\n' "${side[@]}" | median)  [${side[*]}]"
 # Domain storage of the bench projects (anchors) is the account's own.
 for d in "$tmp"/*; do
+	[ -d "$d" ] || continue
 	id=$(cd "$d" && "$bindir/lazaret" domain show 2>/dev/null | sed -n 's/^domain //p')
 	[ -n "$id" ] && podman unshare rm -rf "${XDG_DATA_HOME:-$HOME/.local/share}/lazaret/domains/$id"
 done

@@ -4,8 +4,8 @@
 # exit status and separate streams, Git inside (DX-3, FR-3), Git Sentry
 # (SR-4), Ignored Workspace State (SR-13), State Anchors across restarts
 # (FR-4, DX-2), isolation (SR-3, SR-12), shared sandbox and teardown
-# (FR-2, FR-6), recovery after kill -9 (FR-7), a changed configuration, a
-# missing image. Under CI a missing podman or runsc is a failure.
+# (FR-2, FR-6), recovery after kill -9 (FR-7), a changed configuration,
+# sessions through runsc exec and the podman exec fallback, a missing image. Under CI a missing podman or runsc is a failure.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -103,6 +103,22 @@ n=$(podman ps -q --filter "label=lazaret.domain=$id" --filter label=lazaret.role
 mkdir -p "$proj/sub"
 run env -C "$proj/sub" "$LAZARET" run -- pwd
 expect "a run below the top level starts in the matching directory" 0 "^/workspace/sub$"
+
+# Sessions run through runsc exec directly (coordinator-relay.c): the
+# container's user and environment, stdin, and a process left behind does
+# not hold the session open (the relay ends with runsc exec, as conmon did).
+run "$LAZARET" run -- sh -c 'echo "$(id -u) $HOME $PATH"'
+expect "a session runs as the container's user with its environment" 0 \
+    "^0 /root .*/usr/local/bin"
+run "$LAZARET" run -- sh -c 'tr a-z A-Z' <<<"comma,separated input"
+expect "stdin reaches a command session" 0 "^COMMA,SEPARATED INPUT$"
+t0=$SECONDS
+run timeout 60 "$LAZARET" run -- sh -c 'sleep 40 & echo left-behind'
+if [ "$LZ_RC" = 0 ] && [ "$LZ_OUT" = left-behind ] && [ $((SECONDS - t0)) -lt 20 ]; then
+	pass "a session ends with its process, not with what it left running"
+else
+	fail "a session with a background process: rc $LZ_RC, $((SECONDS - t0)) s"
+fi
 
 # SR-3, SR-12: nothing of the host beyond the workspace; no host namespaces.
 run "$LAZARET" run -- sh -c "ls '$HOME' 2>&1; ls '$droot' 2>&1; grep -c '$USER' /etc/passwd"
@@ -225,6 +241,19 @@ wait_gone || fail "teardown after writing commondir: $(leftovers)"
 run "$LAZARET" run -- true
 expect "SR-4: a sandbox-written .git/commondir stops the next launch" 5 "commondir' exists"
 rm -f "$proj/.git/commondir"
+
+# podman exec stays the fallback (LAZARET_SESSION_EXEC=podman in the
+# coordinator's environment); the two tell themselves apart by the status
+# of a command that cannot start: podman's 127, runsc's 128.
+run "$LAZARET" run -- /no/such/command
+expect "runsc exec: a command that cannot start" 128 "no such file"
+wait_gone || fail "teardown after the runsc exec check: $(leftovers)"
+run env LAZARET_SESSION_EXEC=podman "$LAZARET" run -- sh -c 'echo fallback; exit 3'
+expect "podman exec fallback: output and status" 3 "^fallback$"
+wait_gone || fail "teardown after the fallback check: $(leftovers)"
+run env LAZARET_SESSION_EXEC=podman "$LAZARET" run -- /no/such/command
+expect "podman exec fallback: a command that cannot start" 127
+wait_gone || fail "teardown after the fallback check: $(leftovers)"
 
 # A missing image: a clear error and nothing half-started.
 printf '[profile default]\nimage = localhost/lazaret/nope:1\n' > "$XDG_CONFIG_HOME/lazaret/config.ini"

@@ -398,21 +398,113 @@ test_sidecar(void **state)
 
 	(void)state;
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", &t, NULL), 0);
+	    "0123456789abcdef", NULL, "P\n", NULL, &t, NULL), 0);
 	assert_int_equal(t.n, sizeof want / sizeof want[0]);
 	for (i = 0; i < t.n; i++)
 		assert_string_equal(t.v[i], want[i]);
 	lz_tokens_release(&t);
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman", "../x",
-	    NULL, "P\n", &t, &e), LZ_EINVAL);
+	/* A log file: conmon's k8s-file at that path, after the name. */
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
+	    "0123456789abcdef", NULL, "P\n", "/run/l/sidecar.log", &t, NULL),
+	    0);
+	assert_int_equal(t.n, sizeof want / sizeof want[0] + 4);
+	assert_string_equal(t.v[4], "lz-0123456789abcdef-net");
+	assert_string_equal(t.v[5], "--log-driver");
+	assert_string_equal(t.v[6], "k8s-file");
+	assert_string_equal(t.v[7], "--log-opt");
+	assert_string_equal(t.v[8], "path=/run/l/sidecar.log");
+	assert_string_equal(t.v[9], want[5]);
+	lz_tokens_release(&t);
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
+	    "0123456789abcdef", NULL, "P\n", "/run/a,b/log", &t, &e),
+	    LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "", &t, &e), LZ_EINVAL);
+	    "0123456789abcdef", NULL, "P\n", "rel/log", &t, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman", "../x",
+	    NULL, "P\n", NULL, &t, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
+	    "0123456789abcdef", NULL, "", NULL, &t, &e), LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(t.n, 0);
 	name = lz_sandbox_sidecar_name("0123456789abcdef");
 	assert_string_equal(name, "lz-0123456789abcdef-net");
 	free(name);
+}
+
+/* A session's direct runsc exec: the shim, runsc's root, the full ID. */
+static void
+test_runsc_exec(void **state)
+{
+	static const char cid[] = "0123456789abcdef0123456789abcdef"
+	    "0123456789abcdef0123456789abcdef";
+	struct lz_tokens t = LZ_TOKENS_INIT, env = LZ_TOKENS_INIT;
+	struct lz_sandbox_exec x;
+	struct lz_err e = LZ_ERR_INIT;
+	char *cmd[] = { "git", "-c", "a=b", NULL };
+	const char *want[] = { "/bin/shim", "--root", "/run/user/1/runsc",
+	    "exec", "--cwd", "/workspace/sub", "--env", "TERM=xterm", "--env",
+	    "A=b=c", cid, "git", "-c", "a=b" };
+	size_t i;
+
+	(void)state;
+	memset(&x, 0, sizeof x);
+	x.domain_id = ID;
+	x.tty = 1;
+	x.cwd = "/workspace/sub";
+	lz_tokens_push(&env, "TERM=xterm");
+	lz_tokens_push(&env, "A=b=c");
+	x.env = &env;
+	x.argv = cmd;
+	assert_int_equal(lz_sandbox_argv_runsc_exec("/bin/shim",
+	    "/run/user/1/runsc", cid, &x, &t, &e), 0);
+	assert_int_equal(t.n, sizeof want / sizeof *want);
+	for (i = 0; i < t.n; i++)
+		assert_string_equal(t.v[i], want[i]);
+	lz_tokens_release(&t);
+	x.cwd = NULL;
+	x.env = NULL;
+	assert_int_equal(lz_sandbox_argv_runsc_exec("/bin/shim",
+	    "/run/user/1/runsc", cid, &x, &t, &e), 0);
+	assert_string_equal(t.v[5], "/workspace");
+	assert_string_equal(t.v[6], cid);
+	lz_tokens_release(&t);
+	/* Refused (podman exec is used instead): a comma, a short ID. */
+	lz_tokens_push(&env, "X=a,b");
+	x.env = &env;
+	assert_int_equal(lz_sandbox_argv_runsc_exec("/bin/shim",
+	    "/run/user/1/runsc", cid, &x, &t, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	x.env = NULL;
+	assert_int_equal(lz_sandbox_argv_runsc_exec("/bin/shim",
+	    "/run/user/1/runsc", "0123", &x, &t, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(lz_sandbox_argv_runsc_exec("shim",
+	    "/run/user/1/runsc", cid, &x, &t, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(t.n, 0);
+	lz_tokens_release(&env);
+}
+
+/* conmon's k8s-file log: streams apart, P lines joined, a torn end left. */
+static void
+test_log_split(void **state)
+{
+	struct lz_buf out = LZ_BUF_INIT, err = LZ_BUF_INIT;
+
+	(void)state;
+	lz_sandbox_log_split("2026-11-30T08:17:00.1+00:00 stdout F ready ab\n"
+	    "2026-11-30T08:17:00.2+00:00 stderr P lazaret-netpolicy: \n"
+	    "2026-11-30T08:17:00.3+00:00 stderr F no route\n"
+	    "garbage\n"
+	    "2026-11-30T08:17:00.4+00:00 stdout F x y z\n"
+	    "2026-11-30T08:17:00.5+00:00 stdout F ready cd", &out, &err);
+	assert_string_equal(out.buf, "ready ab\nx y z\n");
+	assert_string_equal(err.buf, "lazaret-netpolicy: no route\n");
+	lz_buf_release(&out);
+	lz_buf_release(&err);
 }
 
 int
@@ -428,6 +520,8 @@ main(void)
 		cmocka_unit_test(test_list_parse),
 		cmocka_unit_test(test_list_select),
 		cmocka_unit_test(test_sidecar),
+		cmocka_unit_test(test_log_split),
+		cmocka_unit_test(test_runsc_exec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

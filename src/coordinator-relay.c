@@ -1,0 +1,370 @@
+/*
+ * coordinator-relay.c: sessions through a direct "runsc exec" and the
+ * relay that stands where conmon stood (coordinator-relay.h).
+ *
+ * What the session's process gets is what podman exec gave it: runsc
+ * builds it from the container's own spec (user, supplementary groups,
+ * capabilities, base environment), with the session's cwd and
+ * environment on top; the mounts are the container's, so Git Sentry's
+ * are unchanged. One difference: a command that cannot be started ends
+ * with runsc's status 128 and message, where podman said 126 or 127.
+ */
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "core/spawn.h"
+#include "src/coordinator.h"
+#include "src/coordinator-relay.h"
+#include "src/domain-sandbox.h"
+
+#define RELAY_ENV "LAZARET_SESSION_EXEC"
+#define RELAY_BUF 16384
+#define RELAY_DRAIN_MS 1000	/* output already written, after the end */
+
+/* One direction of the copy; from and to are -1 once closed. */
+struct relay_dir {
+	int from, to;
+	int input;		/* the session's stdin: EOF closes to */
+	char buf[RELAY_BUF];
+	size_t len, off;
+};
+
+static int	 relay_spawn(char *const *argv, int tty, int fds[3],
+		     pid_t *pid);
+static void	 relay_loop(struct relay_dir *d, size_t n, int sfd, int tty,
+		     int master, pid_t pid) __attribute__((__noreturn__));
+static int	 dir_read(struct relay_dir *d);
+static void	 dir_write(struct relay_dir *d);
+static void	 drain(struct relay_dir *d, size_t n);
+static void	 finish(int status) __attribute__((__noreturn__));
+
+int
+lz_relay_argv(const struct lz_sandbox_exec *x, struct lz_tokens *av)
+{
+	const char *how = getenv(RELAY_ENV);
+	char *root, *state, *shim;
+	int rc;
+
+	if ((how != NULL && strcmp(how, "podman") == 0) ||
+	    lz_coord.container == NULL)
+		return -1;
+	root = lz_xasprintf("%s/runsc", lz_coord.cfg.paths.xdg_runtime);
+	/* runsc's own record of the sandbox (its state file's name). */
+	state = lz_xasprintf("%s/%s_sandbox:%s.state", root,
+	    lz_coord.container, lz_coord.container);
+	shim = lz_domain_shim(lz_coord.self);
+	rc = access(state, R_OK) != 0 ? -1 :
+	    lz_sandbox_argv_runsc_exec(shim, root, lz_coord.container, x, av,
+	    NULL);
+	if (rc != 0)
+		lz_tokens_release(av);
+	free(root);
+	free(state);
+	free(shim);
+	return rc;
+}
+
+void
+lz_relay_exec(char *const *argv, int report)
+{
+	int e;
+
+	execv(argv[0], argv);
+	e = errno;
+	if (write(report, &e, sizeof e) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+/*
+ * Starts argv on a new pty (tty; fds[0] gets the master) or on three new
+ * pipes (fds[0] its stdin, fds[1] stdout, fds[2] stderr), in a session of
+ * its own with that pty as its terminal, as runsc exec -d does for conmon.
+ * Returns 0, or the errno of a failed exec.
+ */
+static int
+relay_spawn(char *const *argv, int tty, int fds[3], pid_t *pid)
+{
+	struct winsize ws;
+	sigset_t none;
+	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	int ok[2], slave = -1, e = 0, i;
+	ssize_t r;
+
+	if (pipe2(ok, O_CLOEXEC) != 0)
+		return errno;
+	if (tty) {
+		memset(&ws, 0, sizeof ws);
+		ioctl(0, TIOCGWINSZ, &ws);
+		if (openpty(&fds[0], &slave, NULL, NULL, &ws) != 0)
+			e = errno;
+		else
+			fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+		fds[1] = fds[2] = -1;
+	} else {
+		for (i = 0; i < 3 && e == 0; i++) {
+			if (pipe2(p[i], O_CLOEXEC) != 0)
+				e = errno;
+		}
+		fds[0] = p[0][1];
+		fds[1] = p[1][0];
+		fds[2] = p[2][0];
+	}
+	/*
+	 * _Fork: no atfork handlers. libuv's would remake its signal pipe
+	 * under the descriptor numbers it remembers, which here are ours.
+	 */
+	if (e == 0 && (*pid = _Fork()) < 0)
+		e = errno;
+	if (e == 0 && *pid == 0) {
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		setsid();
+		if (tty) {
+			ioctl(slave, TIOCSCTTY, 0);
+			for (i = 0; i < 3; i++)
+				dup2(slave, i);
+		} else {
+			dup2(p[0][0], 0);
+			dup2(p[1][1], 1);
+			dup2(p[2][1], 2);
+		}
+		lz_relay_exec(argv, ok[1]);
+	}
+	close(ok[1]);
+	if (e == 0) {
+		while ((r = read(ok[0], &e, sizeof e)) < 0 && errno == EINTR)
+			;
+		if (r != sizeof e)
+			e = 0;
+		else
+			waitpid(*pid, NULL, 0);
+	}
+	close(ok[0]);
+	if (slave >= 0)
+		close(slave);
+	for (i = 0; i < 3; i++) {
+		/* The child's ends; ours are in fds. */
+		if (p[i][i == 0 ? 0 : 1] >= 0)
+			close(p[i][i == 0 ? 0 : 1]);
+	}
+	return e;
+}
+
+void
+lz_relay_run(char *const *argv, int tty, int report)
+{
+	static const int sigs[] = { SIGCHLD, SIGWINCH, SIGHUP, SIGTERM,
+	    SIGINT, SIGQUIT };
+	struct relay_dir d[3];
+	struct termios t;
+	sigset_t set;
+	size_t i, n;
+	pid_t pid = -1;
+	int fds[3], sfd, e;
+
+	/* The coordinator's handlers (libuv's) must not run here. */
+	sigemptyset(&set);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		signal(sigs[i], SIG_DFL);
+		sigaddset(&set, sigs[i]);
+	}
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	e = sfd < 0 ? errno : relay_spawn(argv, tty, fds, &pid);
+	if (e != 0) {
+		if (write(report, &e, sizeof e) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(report);
+	/* As podman exec -t: the outer terminal is raw, the inner one cooks. */
+	if (tty && tcgetattr(0, &t) == 0) {
+		cfmakeraw(&t);
+		tcsetattr(0, TCSANOW, &t);
+	}
+	memset(d, 0, sizeof d);
+	d[0].from = 0;
+	/* A pty's master carries both ways: each direction its own fd. */
+	d[0].to = tty ? dup(fds[0]) : fds[0];
+	d[0].input = !tty;	/* a pty gets no EOF by closing */
+	d[1].from = tty ? fds[0] : fds[1];
+	d[1].to = 1;
+	n = 2;
+	if (!tty) {
+		d[2].from = fds[2];
+		d[2].to = 2;
+		n = 3;
+	}
+	for (i = 0; i < n; i++) {
+		fcntl(d[i].from, F_SETFL, fcntl(d[i].from, F_GETFL) |
+		    O_NONBLOCK);
+		fcntl(d[i].to, F_SETFL, fcntl(d[i].to, F_GETFL) | O_NONBLOCK);
+	}
+	relay_loop(d, n, sfd, tty, fds[0], pid);
+}
+
+/*
+ * Copies until the child has ended, then drains. Signals come through
+ * sfd: a window-size change goes to the inner pty (whose session, runsc
+ * exec, passes it into the sandbox), the others to runsc exec.
+ */
+static void
+relay_loop(struct relay_dir *d, size_t n, int sfd, int tty, int master,
+    pid_t pid)
+{
+	struct pollfd pfd[7];
+	struct signalfd_siginfo si;
+	struct winsize ws;
+	size_t i, k;
+	int st = 0, done = 0;
+
+	while (!done) {
+		k = 0;
+		pfd[k].fd = sfd;
+		pfd[k++].events = POLLIN;
+		for (i = 0; i < n; i++) {
+			pfd[k].fd = d[i].len == 0 ? d[i].from : -1;
+			pfd[k++].events = POLLIN;
+			pfd[k].fd = d[i].len > 0 ? d[i].to : -1;
+			pfd[k++].events = POLLOUT;
+		}
+		if (poll(pfd, k, -1) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < n; i++) {
+			if (pfd[1 + 2 * i].revents != 0)
+				(void)dir_read(&d[i]);
+			if (pfd[2 + 2 * i].revents != 0)
+				dir_write(&d[i]);
+		}
+		while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+			if (si.ssi_signo == SIGWINCH && tty) {
+				if (ioctl(0, TIOCGWINSZ, &ws) == 0)
+					ioctl(master, TIOCSWINSZ, &ws);
+			} else if (si.ssi_signo == SIGCHLD) {
+				if (waitpid(pid, &st, WNOHANG) == pid)
+					done = 1;
+			} else
+				kill(pid, (int)si.ssi_signo);
+		}
+	}
+	if (!done) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	drain(d, n);
+	finish(st);
+}
+
+/* Fills d's buffer from its source; -1 at EOF or error (source closed). */
+static int
+dir_read(struct relay_dir *d)
+{
+	ssize_t r;
+
+	if (d->from < 0 || d->len > 0)
+		return 0;
+	while ((r = read(d->from, d->buf, sizeof d->buf)) < 0 &&
+	    errno == EINTR)
+		;
+	if (r > 0) {
+		d->len = (size_t)r;
+		d->off = 0;
+		return 1;
+	}
+	if (r < 0 && errno == EAGAIN)
+		return 0;
+	/* EOF, or EIO from a pty whose other side is gone. */
+	close(d->from);
+	d->from = -1;
+	if (d->input && d->to >= 0) {
+		close(d->to);
+		d->to = -1;
+	}
+	return -1;
+}
+
+/* Writes what d holds; a reader that went away loses the rest. */
+static void
+dir_write(struct relay_dir *d)
+{
+	ssize_t r;
+
+	if (d->to < 0) {
+		d->len = 0;
+		return;
+	}
+	while ((r = write(d->to, d->buf + d->off, d->len - d->off)) < 0 &&
+	    errno == EINTR)
+		;
+	if (r < 0 && errno == EAGAIN)
+		return;
+	if (r < 0) {
+		d->len = 0;
+		return;
+	}
+	d->off += (size_t)r;
+	if (d->off == d->len)
+		d->len = 0;
+}
+
+/*
+ * After the child ended: what the output sources hold now goes out (a
+ * process left behind may write on, so a source is left at its first
+ * empty read, and all of it within RELAY_DRAIN_MS).
+ */
+static void
+drain(struct relay_dir *d, size_t n)
+{
+	int64_t until = lz_spawn_now_ms() + RELAY_DRAIN_MS;
+	struct pollfd p;
+	size_t i;
+
+	/* d[0] is the input. */
+	for (i = 1; i < n; i++) {
+		while (lz_spawn_now_ms() < until) {
+			if (d[i].len > 0) {
+				p.fd = d[i].to;
+				p.events = POLLOUT;
+				if (p.fd < 0 || poll(&p, 1, (int)(until -
+				    lz_spawn_now_ms())) <= 0) {
+					d[i].len = 0;
+					break;
+				}
+				dir_write(&d[i]);
+				continue;
+			}
+			if (dir_read(&d[i]) <= 0)
+				break;
+		}
+	}
+}
+
+/* Ends the relay as the child ended: its exit code, or its signal. */
+static void
+finish(int status)
+{
+	sigset_t set;
+	int sig;
+
+	if (!WIFSIGNALED(status))
+		_exit(WEXITSTATUS(status));
+	sig = WTERMSIG(status);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	kill(getpid(), sig);
+	_exit(128 + sig);
+}
