@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 
 /* A coordinator with no session for this long stops (its client died). */
 #define IDLE_MS 15000
+#define TRIM_MS 5000
 
 struct lz_coord lz_coord;
 
@@ -67,7 +69,7 @@ close_handles(void)
 	uv_handle_t *hs[] = { (uv_handle_t *)&lz_coord.server,
 	    (uv_handle_t *)&lz_coord.sig_term, (uv_handle_t *)&lz_coord.sig_int,
 	    (uv_handle_t *)&lz_coord.sig_hup, (uv_handle_t *)&lz_coord.sig_chld,
-	    (uv_handle_t *)&lz_coord.idle };
+	    (uv_handle_t *)&lz_coord.idle, (uv_handle_t *)&lz_coord.trim };
 	size_t i;
 
 	lz_coord_close_all_conns();
@@ -115,6 +117,21 @@ on_signal(uv_signal_t *h, int signum)
 		for (s = lz_coord.sessions; s != NULL; s = s->next)
 			if (s->pid > 0)
 				kill(-s->pid, SIGKILL);
+	}
+}
+
+/*
+ * Output floods leave freed heap that glibc keeps: hand it back to the
+ * system once things are quiet again, so the resident size follows what
+ * the panes hold (ui/pane.h's bound), not the largest burst.
+ */
+static void
+on_trim(uv_timer_t *t)
+{
+	(void)t;
+	if (lz_coord.trim_wanted) {
+		lz_coord.trim_wanted = 0;
+		malloc_trim(0);
 	}
 }
 
@@ -225,6 +242,7 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	uv_signal_start(&lz_coord.sig_hup, on_signal, SIGHUP);
 	uv_signal_start(&lz_coord.sig_chld, on_signal, SIGCHLD);
 	uv_timer_init(lz_coord.loop, &lz_coord.idle);
+	uv_timer_init(lz_coord.loop, &lz_coord.trim);
 	if (start(ready_fd, &err) != 0) {
 		lz_buf_addf(&msg, "error: %s\n", err.msg);
 		fprintf(stderr, "coordinator: %s", msg.buf);
@@ -239,6 +257,7 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	if (ready_fd >= 0)
 		close(ready_fd);
 	uv_timer_start(&lz_coord.idle, on_idle, IDLE_MS, 0);
+	uv_timer_start(&lz_coord.trim, on_trim, TRIM_MS, TRIM_MS);
 	uv_run(lz_coord.loop, UV_RUN_DEFAULT);
 	/* Every handle is closed: tear down in FR-7 order. */
 	unlink(lz_coord.sock_path);

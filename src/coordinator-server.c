@@ -85,14 +85,21 @@ on_connection(uv_stream_t *server, int status)
 	uv_read_start((uv_stream_t *)&c->pipe, lz_coord_alloc, on_read);
 }
 
-/* A read buffer for any of the coordinator's streams; on_read frees it. */
+/*
+ * The read buffer of every coordinator stream: one, reused. Each read
+ * callback consumes its bytes before it returns (libuv runs them one at a
+ * time on this thread), so nothing is freed, and a flood of output does
+ * not churn the heap with a 64 KiB block a read.
+ */
 void
 lz_coord_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 {
+	static char block[65536];
+
 	(void)h;
 	(void)hint;
-	buf->base = lz_xmalloc(65536);
-	buf->len = 65536;
+	buf->base = block;
+	buf->len = sizeof block;
 }
 
 static void
@@ -105,12 +112,10 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 	int rc;
 
 	if (n < 0) {
-		free(buf->base);
 		lz_coord_conn_close(c);
 		return;
 	}
 	lz_buf_add(&c->in, buf->base, (size_t)n);
-	free(buf->base);
 	while (!c->closing && (rc = lz_frame_decode((unsigned char *)
 	    c->in.buf + off, c->in.len - off, &f, &used, &err)) == 1) {
 		dispatch(c, &f);

@@ -187,6 +187,16 @@ build_argv(struct lz_session *s, json_t *req, struct lz_tokens *av,
 		if (ti != NULL && lz_coord.terminfo != NULL &&
 		    lz_termdb_install(ti, lz_coord.terminfo, term, NULL) == 0)
 			lz_tokens_push(&env, "TERMINFO=/run/lazaret/terminfo");
+		/*
+		 * A multiplexer pane draws 24-bit colour and UTF-8 whatever the
+		 * host terminal is; programs that read COLORTERM or the locale
+		 * rather than terminfo learn it here. The profile's env, added
+		 * after, may set LANG itself.
+		 */
+		if (strcmp(term, LZ_TERMDB_LAZARET) == 0) {
+			lz_tokens_push(&env, "COLORTERM=truecolor");
+			lz_tokens_push(&env, "LANG=C.UTF-8");
+		}
 	}
 	/* Only the names the trusted profile lists pass through. */
 	e = json_object_get(req, "env");
@@ -289,12 +299,13 @@ on_out(uv_stream_t *st, ssize_t n, const uv_buf_t *buf)
 
 	if (n > 0 && s->pane != NULL)
 		lz_pane_feed(s->pane, buf->base, (size_t)n);
+	if (n > 0)
+		lz_coord.trim_wanted = 1;
 	if (n > 0 && s->conn != NULL) {
 		lz_frame_add(&b, (uv_pipe_t *)st == &s->err ? LZ_FRAME_STDERR :
 		    LZ_FRAME_OUTPUT, buf->base, (size_t)n);
 		lz_coord_send(s->conn, &b);
 	}
-	free(buf->base);
 	if (n < 0)	/* EOF, or EIO from a pty whose slave is gone */
 		uv_close((uv_handle_t *)st, on_stream_closed);
 }

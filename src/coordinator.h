@@ -73,6 +73,8 @@ struct lz_coord {
 	uv_pipe_t server;
 	uv_signal_t sig_term, sig_int, sig_hup, sig_chld;
 	uv_timer_t idle;
+	uv_timer_t trim;		/* malloc_trim after output (5 s) */
+	int trim_wanted;
 	struct lz_conn *conns;
 	struct lz_session *sessions;
 	unsigned nsessions;

@@ -204,6 +204,8 @@ timeout(struct tui *t)
 
 	if (lz_keyin_pending(&t->keyin))
 		return 50;
+	if (t->bench_quiet)
+		return -1;	/* nothing is drawn: wait for bytes */
 	if (t->dirty) {
 		left = TUI_FRAME_MS - ms_since(&t->last_frame);
 		return left > 0 ? (int)left : 0;

@@ -34,6 +34,7 @@ while getopts c:n:m:M o; do
 	esac
 done
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tests/bench/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lz-pane-bench.XXXXXX")
 sock=lz-pane-bench-$$
 trap 'tmux -L "$sock" kill-server >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
@@ -59,20 +60,12 @@ tmux_run() {
 	taskset -c "$cpu" tmux -L "$sock" wait done
 	t1=$(date +%s%N)
 	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
-	echo "$size $t0 $t1" | awk '{ printf "%.1f", $1 / 1e6 / (($3 - $2) / 1e9) }'
+	mbps "$size" "$t0" "$t1"
 }
 
 lz_run() {
 	taskset -c "$cpu" "$tmp/pane-pty" "$file" 1 50 200 |
 		awk '{ print $NF == "MB/s" ? $(NF - 1) : $NF }'
-}
-
-median() {
-	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-
-best() {
-	sort -n | tail -1
 }
 
 echo "stream: $size bytes ($mb MB), 200x50, cat on a pty, CPU $cpu, $runs runs each"
@@ -90,10 +83,8 @@ ml=$(median <"$tmp/lz")
 mt=$(median <"$tmp/tmux")
 bl=$(best <"$tmp/lz")
 bt=$(best <"$tmp/tmux")
-printf '%-6s %14s %14s   ratio %s\n' median "$ml" "$mt" \
-	"$(awk -v a="$ml" -v b="$mt" 'BEGIN { printf "%.2f", a / b }')"
-printf '%-6s %14s %14s   ratio %s\n' best "$bl" "$bt" \
-	"$(awk -v a="$bl" -v b="$bt" 'BEGIN { printf "%.2f", a / b }')"
+printf '%-6s %14s %14s   ratio %s\n' median "$ml" "$mt" "$(ratio "$ml" "$mt")"
+printf '%-6s %14s %14s   ratio %s\n' best "$bl" "$bt" "$(ratio "$bl" "$bt")"
 echo "loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "$mem" = 1 ]; then
 	echo "in memory (no pty), 4 KiB chunks:"

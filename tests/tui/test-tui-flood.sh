@@ -100,6 +100,7 @@ c2=$(rss_kb "$coord")
 
 # End both sessions; the Domain goes.
 type_line 'exit'
+wait_for ' 1 session \|' 30 || fail "the first session did not end"
 tm send-keys -t lz C-c
 type_line 'exit'
 for i in $(seq 1 150); do

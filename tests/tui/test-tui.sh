@@ -74,6 +74,10 @@ wait_for '^term=lazaret colors=256' 10 &&
 type_line 'echo one-$((6*7))'
 wait_for '^one-42' 10 && pass "keys reach the pane and output comes back" ||
     fail "no echo in pane 1"
+type_line 'echo "ct=$COLORTERM lang=$LANG" 漢字-ok'
+wait_for '^ct=truecolor lang=C.UTF-8 漢字-ok' 10 &&
+    pass "a pane says 24-bit colour and UTF-8; wide characters typed and shown" ||
+    fail "COLORTERM/LANG or UTF-8 input in the pane"
 
 # Split side by side: a second session in the same sandbox.
 tm send-keys -t lz "$P" '|'

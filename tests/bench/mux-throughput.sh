@@ -1,0 +1,128 @@
+#!/bin/bash
+# mux-throughput.sh: the multiplexer's throughput against tmux 3.3a in one
+# run (issue 6 figures), everything pinned to one CPU, 200x50 panes, the
+# deterministic 50 MB ANSI-heavy stream of ansi-stream.h:
+#
+#   detached  lazaret __mux-bench -q (the TUI's pane pipeline: pty, pane,
+#             frame loop, no drawing) vs tmux new -d running the same cat;
+#   attached  lazaret __mux-bench drawing on a 51x200 pty that `script`
+#             drains vs an attached tmux client on the same;
+#   e2e (-e)  the cat inside the sandbox: `lazaret tui -- cat FILE` vs
+#             tmux running `lazaret run -t -- cat FILE` (the raw terminal session), on a
+#             warm Domain of a throwaway project (run as the account that
+#             runs Lazaret).
+#
+#   tests/bench/mux-throughput.sh [-c CPU] [-n RUNS] [-m MB] [-b BINDIR] [-e]
+#
+# Prints each run, the medians and the ratios (lazaret / tmux; the goal for
+# detached and attached is >= 1.5). Not a test: run it on purpose.
+set -euo pipefail
+cpu=1
+runs=3
+mb=50
+bindir=/usr/local/bin
+e2e=0
+while getopts c:n:m:b:e o; do
+	case $o in
+	c) cpu=$OPTARG ;;
+	n) runs=$OPTARG ;;
+	m) mb=$OPTARG ;;
+	b) bindir=$OPTARG ;;
+	e) e2e=1 ;;
+	*) exit 2 ;;
+	esac
+done
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tests/bench/lib.sh"
+lz=$bindir/lazaret
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/lz-mux-bench.XXXXXX")
+sock=lz-mux-bench-$$
+keeper=
+cleanup() {
+	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
+	[ -n "$keeper" ] && kill "$keeper" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+${CC:-cc} -std=gnu11 -O2 -DNDEBUG -I"$ROOT" -o "$tmp/ansi-stream" \
+	"$ROOT/tests/bench/ansi-stream.c" "$ROOT/core/util.c"
+mkdir -p "$tmp/proj"
+file=$tmp/proj/stream.ans
+"$tmp/ansi-stream" "$mb" "$file"
+size=$(stat -c %s "$file")
+
+# on_pty CMD: runs CMD on a 51x200 pty whose output is drained; prints ns.
+on_pty() {
+	local t0 t1
+	t0=$(date +%s%N)
+	taskset -c "$cpu" script -qec "stty rows 51 cols 200; $1" /dev/null \
+	    </dev/null >/dev/null 2>&1
+	t1=$(date +%s%N)
+	echo "$t0 $t1"
+}
+detached_lz() {
+	local t0 t1
+	t0=$(date +%s%N)
+	taskset -c "$cpu" "$lz" __mux-bench -q -r 50 -c 200 -- cat "$file"
+	t1=$(date +%s%N)
+	mbps "$size" "$t0" "$t1"
+}
+detached_tmux() {
+	local t0 t1
+	t0=$(date +%s%N)
+	taskset -c "$cpu" tmux -L "$sock" -f /dev/null new -d -x 200 -y 50 \
+	    "cat '$file'; tmux wait -S done"
+	taskset -c "$cpu" tmux -L "$sock" wait done
+	t1=$(date +%s%N)
+	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
+	mbps "$size" "$t0" "$t1"
+}
+attached_lz() {
+	mbps "$size" $(on_pty "$lz __mux-bench -r 50 -c 200 -- cat '$file'")
+}
+attached_tmux() {
+	mbps "$size" $(on_pty "tmux -L $sock -f /dev/null new -x 200 -y 50 \
+	    \"cat '$file'\"")
+}
+e2e_lz() {
+	mbps "$size" $(on_pty "cd '$tmp/proj' && '$lz' tui -- cat stream.ans")
+}
+e2e_tmux() {
+	mbps "$size" $(on_pty "cd '$tmp/proj' && tmux -L $sock -f /dev/null \
+	    new -x 200 -y 50 \"'$lz' run -t -- cat stream.ans\"")
+}
+
+# compare NAME: runs NAME_lz and NAME_tmux alternately, prints the table.
+compare() {
+	local name=$1 i a b
+	: >"$tmp/a"; : >"$tmp/b"
+	for i in $(seq "$runs"); do
+		a=$("${name}_lz"); b=$("${name}_tmux")
+		echo "$a" >>"$tmp/a"; echo "$b" >>"$tmp/b"
+		printf '%-9s %-6s %12s %12s\n' "$name" "$i" "$a" "$b"
+	done
+	a=$(median <"$tmp/a"); b=$(median <"$tmp/b")
+	printf '%-9s %-6s %12s %12s   ratio %s\n' "$name" median "$a" "$b" \
+	    "$(ratio "$a" "$b")"
+}
+
+echo "stream: $size bytes, 200x50, CPU $cpu, $runs runs each," \
+    "loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-9s %-6s %12s %12s\n' mode run "lazaret MB/s" "tmux MB/s"
+compare detached
+compare attached
+if [ "$e2e" = 1 ]; then
+	git -C "$tmp/proj" init -q
+	# A keeper session holds the Domain up, so runs measure a warm one.
+	(cd "$tmp/proj" && exec "$lz" run -- sleep 100000) >/dev/null 2>&1 &
+	keeper=$!
+	for i in $(seq 1 300); do
+		(cd "$tmp/proj" && "$lz" ls 2>/dev/null | grep -q sleep) && break
+		sleep 0.2
+	done
+	compare e2e
+	kill "$keeper" 2>/dev/null || true
+	keeper=
+	sleep 2
+fi
+echo "loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)"
