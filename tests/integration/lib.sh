@@ -60,6 +60,27 @@ lz_make_project() {
 		commit -qm init
 }
 
+# leftovers: what a Domain left behind, using the caller's $id (Domain ID),
+# $rt (runtime directory) and $droot (Domain Root): its containers, its
+# control socket, anchor mounts in podman's namespace. Silent when none.
+leftovers() {
+	local n
+	n=$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)
+	[ "$n" = 0 ] || { echo "containers: $n"; return 1; }
+	[ ! -S "$rt/control.sock" ] || { echo "socket left"; return 1; }
+	! podman unshare grep -q "$droot/anchors" /proc/self/mountinfo ||
+	    { echo "anchor mounts left"; return 1; }
+}
+# wait_gone: waits up to 30 s for leftovers to find nothing.
+wait_gone() {
+	local i
+	for i in $(seq 1 150); do
+		leftovers >/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
 # run CMD...: runs it, keeping stdout, stderr and the exit code.
 run() {
 	local o e

@@ -39,22 +39,6 @@ id=$("$LAZARET" domain show --json | jq -r .domain_id)
 rt=$XDG_RUNTIME_DIR/lazaret/$id
 droot=$XDG_DATA_HOME/lazaret/domains/$id
 
-leftovers() {
-	local n
-	n=$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)
-	[ "$n" = 0 ] || { echo "containers: $n"; return 1; }
-	[ ! -S "$rt/control.sock" ] || { echo "socket left"; return 1; }
-	! podman unshare grep -q "$droot/anchors" /proc/self/mountinfo ||
-	    { echo "anchor mounts left"; return 1; }
-}
-wait_gone() {
-	local i
-	for i in $(seq 1 150); do
-		leftovers >/dev/null && return 0
-		sleep 0.2
-	done
-	return 1
-}
 lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
 lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
 # start_keeper: a long session that keeps the Domain up ($keeper), waited

@@ -1,0 +1,59 @@
+#!/bin/bash
+# test-startup-kill.sh: FR-7 for start-up (issues 4 and 5): kill -9 of the
+# coordinator at several points of a Domain's start (before, during and
+# after the Network Sidecar's start, the anchors' mount and the sandbox's
+# start) and of the client with it; each time the next `lazaret run` starts
+# cleanly, and after it nothing is left: no container with the Domain's
+# label, no control socket, no anchor mount.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v podman >/dev/null || ! command -v runsc >/dev/null; then
+	[ "${CI:-}" = true ] && { fail "podman and runsc are required"; finish; exit 1; }
+	echo "startup-kill: 0 passed, 0 failed, 1 skipped (no podman/runsc)"
+	exit 0
+fi
+export XDG_CONFIG_HOME=${XDG_CONFIG_HOME:-$HOME/.config}
+export XDG_DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share}
+rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
+proj=$LZ_TMP/proj
+lz_make_project "$proj"
+cd "$proj" || exit 1
+id=$("$LAZARET" domain show --json | jq -r .domain_id)
+rt=$XDG_RUNTIME_DIR/lazaret/$id
+droot=$XDG_DATA_HOME/lazaret/domains/$id
+lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
+lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
+
+# What of the Domain exists right now, for the log.
+stage() {
+	local s="" n
+	n=$(podman ps -a --filter "label=lazaret.domain=$id" --format '{{.Labels}}' 2>/dev/null)
+	[[ $n == *lazaret.role:sidecar* ]] && s+=" sidecar"
+	[[ $n == *lazaret.role:sandbox* ]] && s+=" sandbox"
+	podman unshare grep -q "$droot/anchors" /proc/self/mountinfo 2>/dev/null && s+=" anchors"
+	echo "${s:- nothing yet}"
+}
+
+for delay in 0.2 0.5 0.8 1.1 1.5 2.0 3.0; do
+	"$LAZARET" run -- sleep 30 </dev/null >/dev/null 2>&1 &
+	client=$!
+	sleep "$delay"
+	cpid=$(cat "$rt/coordinator.pid" 2>/dev/null || true)
+	what=$(stage)
+	[ -n "$cpid" ] && kill -9 "$cpid" 2>/dev/null
+	kill -9 "$client" 2>/dev/null
+	wait "$client" 2>/dev/null
+	run "$LAZARET" run -- echo started-again
+	if [ "$LZ_RC" = 0 ] && [[ $LZ_OUT == *started-again* ]]; then
+		pass "kill -9 after ${delay}s (coordinator ${cpid:-not yet started};${what}): the next run starts"
+	else
+		fail "kill -9 after ${delay}s (${what}): the next run failed (exit $LZ_RC)"
+	fi
+	if wait_gone; then
+		pass "kill -9 after ${delay}s: nothing left after the next run"
+	else
+		fail "kill -9 after ${delay}s: leftovers: $(leftovers)"
+	fi
+done
+finish
