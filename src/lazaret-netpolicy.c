@@ -180,6 +180,33 @@ parse_route(struct nlmsghdr *h, struct route *out)
 	}
 }
 
+/* Sends request r with the next sequence number (its answers carry it). */
+static void
+nl_send(struct nl *nl, struct req *r)
+{
+	struct sockaddr_nl sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.nl_family = AF_NETLINK;
+	r->nh.nlmsg_seq = ++nl->seq;
+	if (sendto(nl->fd, r, r->nh.nlmsg_len, 0, (struct sockaddr *)&sa,
+	    sizeof sa) < 0)
+		die("netlink send: %s", strerror(errno));
+}
+
+/* Reads one datagram of answers into buf; returns its length. */
+static ssize_t
+nl_recv(struct nl *nl, char *buf, size_t size)
+{
+	ssize_t n;
+
+	while ((n = recv(nl->fd, buf, size, 0)) < 0) {
+		if (errno != EINTR)
+			die("netlink receive: %s", strerror(errno));
+	}
+	return n;
+}
+
 /*
  * Sends one request and reads until its answer: the ACK (out NULL), or the
  * one route of a lookup (out set; out->error holds a kernel refusal).
@@ -189,23 +216,13 @@ static int
 nl_talk(struct nl *nl, struct req *r, struct route *out)
 {
 	static char buf[NL_BUF];
-	struct sockaddr_nl sa;
 	struct nlmsghdr *h;
 	struct nlmsgerr *e;
 	ssize_t n;
 
-	memset(&sa, 0, sizeof sa);
-	sa.nl_family = AF_NETLINK;
-	r->nh.nlmsg_seq = ++nl->seq;
-	if (sendto(nl->fd, r, r->nh.nlmsg_len, 0, (struct sockaddr *)&sa,
-	    sizeof sa) < 0)
-		die("netlink send: %s", strerror(errno));
+	nl_send(nl, r);
 	for (;;) {
-		if ((n = recv(nl->fd, buf, sizeof buf, 0)) < 0) {
-			if (errno == EINTR)
-				continue;
-			die("netlink receive: %s", strerror(errno));
-		}
+		n = nl_recv(nl, buf, sizeof buf);
 		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
 		    h = NLMSG_NEXT(h, n)) {
 			if (h->nlmsg_seq != nl->seq)
@@ -320,7 +337,6 @@ static void
 verify_table(struct nl *nl, const struct lz_netpolicy *np)
 {
 	static char buf[NL_BUF];
-	struct sockaddr_nl sa;
 	struct nlmsghdr *h;
 	struct route rt;
 	struct req q;
@@ -334,18 +350,9 @@ verify_table(struct nl *nl, const struct lz_netpolicy *np)
 		die("out of memory");
 	req_init(&q, RTM_GETROUTE, NLM_F_DUMP, 0, 0);
 	q.rt.rtm_table = 0;
-	memset(&sa, 0, sizeof sa);
-	sa.nl_family = AF_NETLINK;
-	q.nh.nlmsg_seq = ++nl->seq;
-	if (sendto(nl->fd, &q, q.nh.nlmsg_len, 0, (struct sockaddr *)&sa,
-	    sizeof sa) < 0)
-		die("netlink send: %s", strerror(errno));
+	nl_send(nl, &q);
 	while (!done) {
-		if ((n = recv(nl->fd, buf, sizeof buf, 0)) < 0) {
-			if (errno == EINTR)
-				continue;
-			die("netlink receive: %s", strerror(errno));
-		}
+		n = nl_recv(nl, buf, sizeof buf);
 		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
 		    h = NLMSG_NEXT(h, n)) {
 			if (h->nlmsg_seq != nl->seq)

@@ -11,6 +11,7 @@
  * live screen, -1 the newest scrollback line. View row y with the view
  * scrolled back b lines shows line y - b.
  */
+#include <limits.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,33 +90,14 @@ move_lines(struct tui_pane *p, long dy)
 	clamp(p);
 }
 
-/* Display column of byte offset off in UTF-8 text, and back. */
-static int
-col_of(const char *s, size_t off)
-{
-	mbstate_t st;
-	wchar_t wc;
-	size_t i = 0, n;
-	int col = 0, w;
-
-	memset(&st, 0, sizeof st);
-	while (i < off) {
-		n = mbrtowc(&wc, s + i, off - i, &st);
-		if (n == 0 || n > off - i) {
-			i++;
-			col++;
-			memset(&st, 0, sizeof st);
-			continue;
-		}
-		w = wcwidth(wc);
-		col += w > 0 ? w : 0;
-		i += n;
-	}
-	return col;
-}
-
-static size_t
-off_of(const char *s, size_t len, int col)
+/*
+ * Walks UTF-8 text s of len bytes by display columns until byte max_off or
+ * column max_col, whichever comes first; *off and *col say where it
+ * stopped. An invalid byte counts as one column.
+ */
+static void
+walk(const char *s, size_t len, size_t max_off, int max_col, size_t *off,
+    int *col)
 {
 	mbstate_t st;
 	wchar_t wc;
@@ -123,7 +105,7 @@ off_of(const char *s, size_t len, int col)
 	int c = 0, w;
 
 	memset(&st, 0, sizeof st);
-	while (i < len && c < col) {
+	while (i < len && i < max_off && c < max_col) {
 		n = mbrtowc(&wc, s + i, len - i, &st);
 		if (n == 0 || n > len - i) {
 			i++;
@@ -135,7 +117,30 @@ off_of(const char *s, size_t len, int col)
 		c += w > 0 ? w : 0;
 		i += n;
 	}
-	return i;
+	*off = i;
+	*col = c;
+}
+
+/* Display column of byte offset off in UTF-8 text. */
+static int
+col_of(const char *s, size_t off)
+{
+	size_t o;
+	int c;
+
+	walk(s, off, off, INT_MAX, &o, &c);
+	return c;
+}
+
+/* Byte offset of display column col in text of len bytes. */
+static size_t
+off_of(const char *s, size_t len, int col)
+{
+	size_t o;
+	int c;
+
+	walk(s, len, len, col, &o, &c);
+	return o;
 }
 
 /* Puts line at the view's middle (or as near as the history allows). */

@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "core/utf8.h"
 #include "ui/grid.h"
 
 /*
  * Scrollback encoding: text as UTF-8, and tags in bytes UTF-8 never uses
- * (put_utf8 writes no lead byte above 0xf4). A pen record comes only where
+ * (lz_utf8_put writes no lead byte above 0xf4). A pen record comes only where
  * the pen changes and names only what changed, so a line with a colour per
  * character costs about three bytes a cell, a line of runs about one.
  */
@@ -388,34 +389,7 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 
 /* Scrollback. */
 
-static size_t
-put_utf8(unsigned char *p, uint32_t cp)
-{
-	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		cp = 0xfffd;
-	if (cp < 0x80) {
-		p[0] = (unsigned char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		p[0] = (unsigned char)(0xc0 | cp >> 6);
-		p[1] = (unsigned char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		p[0] = (unsigned char)(0xe0 | cp >> 12);
-		p[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
-		p[2] = (unsigned char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	p[0] = (unsigned char)(0xf0 | cp >> 18);
-	p[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3f));
-	p[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
-	p[3] = (unsigned char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
-/* Decodes what put_utf8 wrote; *pos moves past it. */
+/* Decodes what lz_utf8_put wrote; *pos moves past it. */
 static uint32_t
 get_utf8(const unsigned char *p, size_t len, size_t *pos)
 {
@@ -598,10 +572,10 @@ sb_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
 			if (i + 1 < last && cells[i + 1].ch[0] == LZ_CELL_CONT)
 				i++;
 		}
-		n += put_utf8(p + n, ch);
+		n += lz_utf8_put(p + n, ch);
 		for (k = 1; k < LZ_CELL_CHARS && c->ch[k] != 0; k++) {
 			p[n++] = SB_COMB;
-			n += put_utf8(p + n, c->ch[k]);
+			n += lz_utf8_put(p + n, c->ch[k]);
 		}
 	}
 	*ncells = last;

@@ -13,7 +13,5 @@
 /* The newest max scrollback lines of p (all when fewer). */
 void lz_pane_render_history(const struct lz_pane *p, size_t max,
     struct lz_buf *out);
-/* SGR that sets cell c's pen from nothing (reset first). */
-void lz_sgr_of_cell(const struct lz_cell *c, struct lz_buf *out);
 
 #endif

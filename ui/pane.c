@@ -13,6 +13,7 @@
 
 #include <vterm.h>
 
+#include "core/utf8.h"
 #include "core/util.h"
 #include "ui/grid.h"
 #include "ui/pane.h"
@@ -1442,36 +1443,6 @@ lz_pane_scrollback_cell(const struct lz_pane *p, size_t line, int col)
 	return lz_sb_cell((struct lz_sb *)&p->sb, line, col);
 }
 
-static void
-add_utf8(struct lz_buf *out, uint32_t cp)
-{
-	char b[4];
-	size_t n;
-
-	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		cp = 0xfffd;
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xc0 | cp >> 6);
-		b[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xe0 | cp >> 12);
-		b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		b[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
-	} else {
-		b[0] = (char)(0xf0 | cp >> 18);
-		b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-		b[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-		b[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
-	}
-	lz_buf_add(out, b, n);
-}
-
 void
 lz_pane_line_text(const struct lz_pane *p, long line, struct lz_buf *out)
 {
@@ -1496,7 +1467,7 @@ lz_pane_line_text(const struct lz_pane *p, long line, struct lz_buf *out)
 			continue;
 		}
 		for (k = 0; k < LZ_CELL_CHARS && c->ch[k] != 0; k++)
-			add_utf8(out, c->ch[k]);
+			lz_buf_add_utf8(out, c->ch[k]);
 		keep = out->len;
 	}
 	out->len = keep;
@@ -1568,8 +1539,8 @@ sgr_color(struct lz_buf *out, uint32_t c, int bg)
 	}
 }
 
-static void
-sgr(struct lz_buf *out, uint32_t fg, uint32_t bg, uint16_t attr)
+void
+lz_pane_sgr(struct lz_buf *out, uint32_t fg, uint32_t bg, uint16_t attr)
 {
 	static const char *const ul[] = { "", ";4", ";4:2", ";4:3" };
 
@@ -1602,7 +1573,7 @@ rpen_set(struct lz_buf *out, struct rpen *cur, uint32_t fg, uint32_t bg,
 	attr &= (uint16_t)~LZ_ATTR_PROTECTED;
 	if (cur->fg == fg && cur->bg == bg && cur->attr == attr)
 		return;
-	sgr(out, fg, bg, attr);
+	lz_pane_sgr(out, fg, bg, attr);
 	cur->fg = fg;
 	cur->bg = bg;
 	cur->attr = attr;
@@ -1649,7 +1620,7 @@ render_grid(const struct lz_grid *g, struct lz_buf *out)
 				continue;
 			rpen_set(out, &pen, c->fg, c->bg, c->attr);
 			for (k = 0; k < LZ_CELL_CHARS && c->ch[k] != 0; k++)
-				add_utf8(out, c->ch[k]);
+				lz_buf_add_utf8(out, c->ch[k]);
 		}
 	}
 }
@@ -1690,5 +1661,5 @@ lz_pane_render_ansi(const struct lz_pane *p, struct lz_buf *out)
 	dec_mode(out, 25, pr->cursor_visible);
 	lz_buf_addf(out, "\033[%d;%dH", pr->cursor_row + 1,
 	    pr->cursor_col + 1);
-	sgr(out, p->pen.fg, p->pen.bg, p->pen.attr);
+	lz_pane_sgr(out, p->pen.fg, p->pen.bg, p->pen.attr);
 }

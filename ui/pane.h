@@ -74,6 +74,7 @@
 #define LZ_PANE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/util.h"
 #include "ui/grid.h"
@@ -216,5 +217,7 @@ void lz_pane_clear_dirty(struct lz_pane *p);
  * character sets, origin mode and the DECSC saved cursor.
  */
 void lz_pane_render_ansi(const struct lz_pane *p, struct lz_buf *out);
+/* Appends the SGR that sets this pen from nothing (it resets first). */
+void lz_pane_sgr(struct lz_buf *out, uint32_t fg, uint32_t bg, uint16_t attr);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "core/utf8.h"
 #include "ui/render.h"
 
 static void
@@ -253,33 +254,6 @@ set_pen(struct lz_render *r, const struct lz_cell *c, struct lz_buf *out)
 }
 
 static void
-put_utf8(struct lz_buf *out, uint32_t cp)
-{
-	char b[4];
-
-	if (cp < 0x80) {
-		lz_buf_addch(out, (char)cp);
-		return;
-	}
-	if (cp < 0x800) {
-		b[0] = (char)(0xc0 | cp >> 6);
-		b[1] = (char)(0x80 | (cp & 0x3f));
-		lz_buf_add(out, b, 2);
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xe0 | cp >> 12);
-		b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		b[2] = (char)(0x80 | (cp & 0x3f));
-		lz_buf_add(out, b, 3);
-	} else {
-		b[0] = (char)(0xf0 | cp >> 18);
-		b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-		b[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-		b[3] = (char)(0x80 | (cp & 0x3f));
-		lz_buf_add(out, b, 4);
-	}
-}
-
-static void
 put_cell(struct lz_render *r, const struct lz_cell *c, struct lz_buf *out)
 {
 	int i;
@@ -296,7 +270,7 @@ put_cell(struct lz_render *r, const struct lz_cell *c, struct lz_buf *out)
 	}
 	for (i = 0; i < LZ_CELL_CHARS && c->ch[i] != 0; i++) {
 		if (c->ch[i] <= 0x10ffff && c->ch[i] >= 0x20)
-			put_utf8(out, c->ch[i]);
+			lz_buf_add_utf8(out, c->ch[i]);
 	}
 }
 

@@ -15,3 +15,15 @@ mbps() {
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
 }
+# tmux_detached SOCK CPU FILE: MB/s of a detached tmux 200x50 pane that
+# cats FILE, from the server's start to `tmux wait done`, pinned to CPU.
+tmux_detached() {
+	local t0 t1
+	t0=$(date +%s%N)
+	taskset -c "$2" tmux -L "$1" -f /dev/null new -d -x 200 -y 50 \
+	    "cat '$3'; tmux wait -S done"
+	taskset -c "$2" tmux -L "$1" wait done
+	t1=$(date +%s%N)
+	tmux -L "$1" kill-server >/dev/null 2>&1 || true
+	mbps "$(stat -c %s "$3")" "$t0" "$t1"
+}

@@ -68,14 +68,7 @@ detached_lz() {
 	mbps "$size" "$t0" "$t1"
 }
 detached_tmux() {
-	local t0 t1
-	t0=$(date +%s%N)
-	taskset -c "$cpu" tmux -L "$sock" -f /dev/null new -d -x 200 -y 50 \
-	    "cat '$file'; tmux wait -S done"
-	taskset -c "$cpu" tmux -L "$sock" wait done
-	t1=$(date +%s%N)
-	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
-	mbps "$size" "$t0" "$t1"
+	tmux_detached "$sock" "$cpu" "$file"
 }
 attached_lz() {
 	mbps "$size" $(on_pty "$lz __mux-bench -r 50 -c 200 -- cat '$file'")

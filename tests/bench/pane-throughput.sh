@@ -51,16 +51,8 @@ file=$tmp/stream.ans
 "$tmp/ansi-stream" "$mb" "$file"
 size=$(stat -c %s "$file")
 
-# MB/s of FILE's size over the time tmux takes from start to `wait done`.
 tmux_run() {
-	local t0 t1
-	t0=$(date +%s%N)
-	taskset -c "$cpu" tmux -L "$sock" -f /dev/null new -d -x 200 -y 50 \
-		"cat '$file'; tmux wait -S done"
-	taskset -c "$cpu" tmux -L "$sock" wait done
-	t1=$(date +%s%N)
-	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
-	mbps "$size" "$t0" "$t1"
+	tmux_detached "$sock" "$cpu" "$file"
 }
 
 lz_run() {

@@ -81,6 +81,71 @@ wait_gone() {
 	return 1
 }
 
+# lz_require TOOL...: each must be installed. Under CI a missing one is a
+# failure; elsewhere the script is skipped (it exits, printing why).
+lz_require() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null && continue
+		if [ "${CI:-}" = true ]; then
+			fail "$t is required"
+			finish
+			exit 1
+		fi
+		echo "${LZ_TEST_NAME#test-}: 0 passed, 0 failed, 1 skipped (no $t)"
+		exit 0
+	done
+}
+
+# lz_domain_project: a fresh project $proj in the account's real XDG
+# directories (podman keeps its storage there), its Domain's $id, $rt and
+# $droot, and cleanup of its containers and Domain Root at exit.
+lz_domain_project() {
+	export XDG_CONFIG_HOME=${XDG_CONFIG_HOME:-$HOME/.config}
+	export XDG_DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share}
+	rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
+	proj=$LZ_TMP/proj
+	lz_make_project "$proj"
+	id=$(cd "$proj" && "$LAZARET" domain show --json | jq -r .domain_id)
+	rt=$XDG_RUNTIME_DIR/lazaret/$id
+	droot=$XDG_DATA_HOME/lazaret/domains/$id
+	lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
+	lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
+}
+
+# lz_tmux SESSION: a private tmux server for driving a terminal: tm runs a
+# tmux command on it, wait_for REGEX [SECONDS] polls SESSION's screen until
+# a line matches (and prints the screen when it never does), gone REGEX
+# [SECONDS] until none does. The server is killed at exit.
+lz_tmux() {
+	lz_tmux_sock=lz-$LZ_TEST_NAME-$$
+	lz_tmux_target=$1
+	lz_cleanup_hooks+=("tmux -L $lz_tmux_sock kill-server 2>/dev/null")
+}
+tm() { tmux -L "$lz_tmux_sock" -f /dev/null "$@"; }
+wait_for() {
+	local i n=$(( ${2:-60} * 20 ))
+	for i in $(seq 1 "$n"); do
+		tm capture-pane -p -t "$lz_tmux_target" | grep -Eq -- "$1" && return 0
+		sleep 0.05
+	done
+	tm capture-pane -p -t "$lz_tmux_target" | sed 's/^/  | /'
+	return 1
+}
+# type_line TEXT: types TEXT and Enter into SESSION's focused pane.
+type_line() {
+	tm send-keys -t "$lz_tmux_target" -l "$1"
+	tm send-keys -t "$lz_tmux_target" Enter
+}
+gone() {
+	local i n=$(( ${2:-10} * 20 ))
+	for i in $(seq 1 "$n"); do
+		tm capture-pane -p -t "$lz_tmux_target" | grep -Eq -- "$1" || return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # run CMD...: runs it, keeping stdout, stderr and the exit code.
 run() {
 	local o e

@@ -8,22 +8,9 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v podman >/dev/null || ! command -v runsc >/dev/null; then
-	[ "${CI:-}" = true ] && { fail "podman and runsc are required"; finish; exit 1; }
-	echo "startup-kill: 0 passed, 0 failed, 1 skipped (no podman/runsc)"
-	exit 0
-fi
-export XDG_CONFIG_HOME=${XDG_CONFIG_HOME:-$HOME/.config}
-export XDG_DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share}
-rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
-proj=$LZ_TMP/proj
-lz_make_project "$proj"
+lz_require podman runsc jq
+lz_domain_project
 cd "$proj" || exit 1
-id=$("$LAZARET" domain show --json | jq -r .domain_id)
-rt=$XDG_RUNTIME_DIR/lazaret/$id
-droot=$XDG_DATA_HOME/lazaret/domains/$id
-lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
-lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
 
 # What of the Domain exists right now, for the log.
 stage() {

@@ -9,25 +9,9 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-for t in podman runsc tmux; do
-	if ! command -v "$t" >/dev/null; then
-		[ "${CI:-}" = true ] && { fail "$t is required"; finish; exit 1; }
-		echo "terminal: 0 passed, 0 failed, 1 skipped (no $t)"
-		exit 0
-	fi
-done
-export XDG_CONFIG_HOME=${XDG_CONFIG_HOME:-$HOME/.config}
-export XDG_DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share}
-rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
-proj=$LZ_TMP/proj
-lz_make_project "$proj"
-id=$(cd "$proj" && "$LAZARET" domain show --json | jq -r .domain_id)
-droot=$XDG_DATA_HOME/lazaret/domains/$id
-sock=lz-term-$$
-tm() { tmux -L "$sock" -f /dev/null "$@"; }
-lz_cleanup_hooks+=("tmux -L $sock kill-server 2>/dev/null")
-lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
-lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
+lz_require podman runsc tmux jq
+lz_domain_project
+lz_tmux lz
 
 # clear_pane: clears the outer shell's screen and waits until it is empty,
 # so a later wait_for cannot match what was there before.
@@ -38,17 +22,6 @@ clear_pane() {
 		[ -z "$(tm capture-pane -p -t lz | grep -v '^bash-[0-9.]*\$ *$' | tr -d ' \n')" ] && return 0
 		sleep 0.05
 	done
-	return 1
-}
-
-# wait_for REGEX [SECONDS]: polls the pane until it matches.
-wait_for() {
-	local i n=$(( ${2:-60} * 20 ))
-	for i in $(seq 1 "$n"); do
-		tm capture-pane -p -t lz | grep -Eq -- "$1" && return 0
-		sleep 0.05
-	done
-	tm capture-pane -p -t lz | sed 's/^/  | /'
 	return 1
 }
 

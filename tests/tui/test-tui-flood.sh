@@ -8,40 +8,14 @@
 set -u
 . "$(dirname "$0")/../integration/lib.sh"
 
-for t in podman runsc tmux; do
-	if ! command -v "$t" >/dev/null; then
-		[ "${CI:-}" = true ] && { fail "$t is required"; finish; exit 1; }
-		echo "tui-flood: 0 passed, 0 failed, 1 skipped (no $t)"
-		exit 0
-	fi
-done
-export XDG_CONFIG_HOME=${XDG_CONFIG_HOME:-$HOME/.config}
-export XDG_DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share}
+lz_require podman runsc tmux jq
+lz_domain_project
+lz_tmux lz
 cfg=$XDG_CONFIG_HOME/lazaret/config.ini
 mkdir -p "$(dirname "$cfg")"
-rm -f "$cfg"
-proj=$LZ_TMP/proj
-lz_make_project "$proj"
-id=$(cd "$proj" && "$LAZARET" domain show --json | jq -r .domain_id)
-droot=$XDG_DATA_HOME/lazaret/domains/$id
-sock=lz-flood-$$
-tm() { tmux -L "$sock" -f /dev/null "$@"; }
-lz_cleanup_hooks+=("tmux -L $sock kill-server 2>/dev/null")
 lz_cleanup_hooks+=("rm -f '$cfg'")
-lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
-lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
 P=C-]
 
-wait_for() {
-	local i n=$(( ${2:-60} * 20 ))
-	for i in $(seq 1 "$n"); do
-		tm capture-pane -p -t lz | grep -Eq -- "$1" && return 0
-		sleep 0.05
-	done
-	tm capture-pane -p -t lz | sed 's/^/  | /'
-	return 1
-}
-type_line() { tm send-keys -t lz -l "$1"; tm send-keys -t lz Enter; }
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 right_half() { tm capture-pane -p -t lz | head -n -1 | cut -c52-; }
 
@@ -59,7 +33,7 @@ tm send-keys -t lz "$P" '|'
 wait_for '2 sessions' 60 || fail "no second pane"
 type_line 'while :; do date +%s%N; sleep 0.1; done'
 tm send-keys -t lz "$P" o
-coord=$(cat "$XDG_RUNTIME_DIR/lazaret/$id/coordinator.pid" 2>/dev/null || true)
+coord=$(cat "$rt/coordinator.pid" 2>/dev/null || true)
 cpid=$(tm display-message -p -t lz '#{pane_pid}')
 tui=$(pgrep -P "$cpid" -x lazaret | head -1)
 [ -n "$coord" ] && [ -n "$tui" ] || fail "coordinator ($coord) or TUI ($tui) not found"

@@ -8,48 +8,11 @@
 set -u
 . "$(dirname "$0")/../integration/lib.sh"
 
-for t in podman runsc tmux; do
-	if ! command -v "$t" >/dev/null; then
-		[ "${CI:-}" = true ] && { fail "$t is required"; finish; exit 1; }
-		echo "tui: 0 passed, 0 failed, 1 skipped (no $t)"
-		exit 0
-	fi
-done
-export XDG_CONFIG_HOME=${XDG_CONFIG_HOME:-$HOME/.config}
-export XDG_DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share}
-rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
-proj=$LZ_TMP/proj
-lz_make_project "$proj"
-id=$(cd "$proj" && "$LAZARET" domain show --json | jq -r .domain_id)
-droot=$XDG_DATA_HOME/lazaret/domains/$id
-sock=lz-tui-$$
-tm() { tmux -L "$sock" -f /dev/null "$@"; }
-lz_cleanup_hooks+=("tmux -L $sock kill-server 2>/dev/null")
-lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
-lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
+lz_require podman runsc tmux jq
+lz_domain_project
+lz_tmux lz
 P=C-]	# the prefix
 
-# wait_for REGEX [SECONDS]: polls the screen until a line matches.
-wait_for() {
-	local i n=$(( ${2:-60} * 20 ))
-	for i in $(seq 1 "$n"); do
-		tm capture-pane -p -t lz | grep -Eq -- "$1" && return 0
-		sleep 0.05
-	done
-	tm capture-pane -p -t lz | sed 's/^/  | /'
-	return 1
-}
-# gone REGEX [SECONDS]: polls until no line matches.
-gone() {
-	local i n=$(( ${2:-10} * 20 ))
-	for i in $(seq 1 "$n"); do
-		tm capture-pane -p -t lz | grep -Eq -- "$1" || return 0
-		sleep 0.05
-	done
-	return 1
-}
-# Types a line into the focused pane.
-type_line() { tm send-keys -t lz -l "$1"; tm send-keys -t lz Enter; }
 # Runs a shell line in the outer shell and waits for its marker file.
 outer() { tm send-keys -t lz -l "$1"; tm send-keys -t lz Enter; }
 status_line() { tm capture-pane -p -t lz | tail -1; }
@@ -78,6 +41,19 @@ type_line 'echo "ct=$COLORTERM lang=$LANG" 漢字-ok'
 wait_for '^ct=truecolor lang=C.UTF-8 漢字-ok' 10 &&
     pass "a pane says 24-bit colour and UTF-8; wide characters typed and shown" ||
     fail "COLORTERM/LANG or UTF-8 input in the pane"
+
+# Full-screen programs with Lazaret's entry: less and top.
+type_line 'less /etc/os-release'
+wait_for '^PRETTY_NAME=' 10 && wait_for '^/etc/os-release|\(END\)' 5 &&
+    pass "less runs full screen in the pane" || fail "less did not draw"
+tm send-keys -t lz q
+wait_for '^root@lazaret:/workspace# *$' 10 || fail "less did not quit"
+type_line 'top -d 1'
+wait_for 'load average' 10 && wait_for 'PID +USER' 5 &&
+    pass "top runs in the pane (TERM=lazaret understood)" || fail "top did not draw"
+tm send-keys -t lz q
+wait_for '^root@lazaret:/workspace# *$' 10 || fail "top did not quit"
+type_line 'clear'
 
 # Split side by side: a second session in the same sandbox.
 tm send-keys -t lz "$P" '|'
