@@ -206,11 +206,28 @@ timeout(struct tui *t)
 		return 50;
 	if (t->bench_quiet)
 		return -1;	/* nothing is drawn: wait for bytes */
+	if (t->dirty && !t->flooding)
+		return 0;
 	if (t->dirty) {
 		left = TUI_FRAME_MS - ms_since(&t->last_frame);
 		return left > 0 ? (int)left : 0;
 	}
 	return t->bench ? -1 : 1000;
+}
+
+/*
+ * Whether a frame may be drawn now. Pane output is coalesced: once a frame
+ * with pane output was drawn, the next one waits TUI_FRAME_MS, so a flood
+ * costs at most one frame per period whatever its size. The status line,
+ * keys and overlays do not count as output, so a clock tick never delays
+ * the echo of the key typed next.
+ */
+static int
+frame_due(struct tui *t)
+{
+	if (!t->dirty || t->bench_quiet)
+		return 0;
+	return !t->flooding || ms_since(&t->last_frame) >= TUI_FRAME_MS;
 }
 
 static void
@@ -243,6 +260,7 @@ loop(struct tui *t)
 			    POLLERR)) {
 				tui_pane_read(t, t->panes[i]);
 				t->dirty = 1;
+				t->output = 1;
 			}
 		}
 		if (lz_keyin_pending(&t->keyin) && n == 0)
@@ -257,14 +275,18 @@ loop(struct tui *t)
 			if (now % 2 == 0)
 				tui_list_refresh(t);
 		}
-		if (t->dirty && !t->bench_quiet &&
-		    ms_since(&t->last_frame) >= TUI_FRAME_MS) {
+		if (frame_due(t)) {
 			tui_draw(t);
 			lz_render_flush(&t->r, &t->out);
 			write_out(t);
-			clock_gettime(CLOCK_MONOTONIC, &t->last_frame);
+			if (t->output)
+				clock_gettime(CLOCK_MONOTONIC, &t->last_frame);
+			/* More output within the period: a flood, throttle. */
+			t->flooding = t->output;
+			t->output = 0;
 			t->dirty = 0;
-		}
+		} else if (!t->dirty && ms_since(&t->last_frame) >= TUI_FRAME_MS)
+			t->flooding = 0;
 	}
 }
 

@@ -81,7 +81,9 @@ struct tui {
 	struct lz_keyin keyin;
 	enum tui_mode mode;
 	int dirty;			/* draw at the next frame */
-	struct timespec last_frame;
+	int output;			/* pane output since the last frame */
+	int flooding;			/* the last frame had output: throttle */
+	struct timespec last_frame;	/* of the last frame with output */
 	char message[256];		/* on the status line until ... */
 	time_t message_until;
 	char why[64];			/* why the TUI stopped (a signal) */
