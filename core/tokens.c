@@ -77,6 +77,18 @@ lz_tokens_release(struct lz_tokens *t)
 }
 
 int
+lz_tokens_has(const struct lz_tokens *t, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		if (strcmp(t->v[i], s) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
 lz_tokens_split(const char *value, struct lz_tokens *out, struct lz_err *err)
 {
 	struct lz_buf tok = LZ_BUF_INIT;

@@ -36,6 +36,8 @@ void lz_tokens_pushf(struct lz_tokens *t, const char *fmt, ...)
 /* Copies src into dst (dst must be empty). */
 void lz_tokens_copy(struct lz_tokens *dst, const struct lz_tokens *src);
 void lz_tokens_release(struct lz_tokens *t);
+/* Whether s is one of t's tokens. */
+int lz_tokens_has(const struct lz_tokens *t, const char *s);
 /* Appends the shortest config spelling of s (escaping what must be). */
 void lz_tokens_quote(struct lz_buf *b, const char *s);
 /* Appends every token, quoted, separated by single spaces. */

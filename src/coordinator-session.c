@@ -190,12 +190,13 @@ build_argv(struct lz_session *s, json_t *req, struct lz_tokens *av,
 		/*
 		 * A multiplexer pane draws 24-bit colour and UTF-8 whatever the
 		 * host terminal is; programs that read COLORTERM or the locale
-		 * rather than terminfo learn it here. The profile's env, added
-		 * after, may set LANG itself.
+		 * rather than terminfo learn it here, unless the profile passes
+		 * the host's LANG.
 		 */
 		if (strcmp(term, LZ_TERMDB_LAZARET) == 0) {
 			lz_tokens_push(&env, "COLORTERM=truecolor");
-			lz_tokens_push(&env, "LANG=C.UTF-8");
+			if (!lz_tokens_has(&p->env, "LANG"))
+				lz_tokens_push(&env, "LANG=C.UTF-8");
 		}
 	}
 	/* Only the names the trusted profile lists pass through. */

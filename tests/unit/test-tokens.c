@@ -101,6 +101,20 @@ test_roundtrip(void **state)
 	lz_buf_release(&b);
 }
 
+static void
+test_has(void **state)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+
+	(void)state;
+	assert_false(lz_tokens_has(&t, "LANG"));
+	lz_tokens_push(&t, "TERM");
+	lz_tokens_push(&t, "LANG");
+	assert_true(lz_tokens_has(&t, "LANG"));
+	assert_false(lz_tokens_has(&t, "LAN"));
+	lz_tokens_release(&t);
+}
+
 int
 main(void)
 {
@@ -109,6 +123,7 @@ main(void)
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_has),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
