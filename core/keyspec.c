@@ -73,8 +73,8 @@ static const struct {
 	    "back" },
 	[LZ_ACT_CLOSE] = { "close-pane", "end the pane's session (asks "
 	    "first)" },
-	[LZ_ACT_DETACH] = { "detach", "detach: every session keeps "
-	    "running ('lazaret attach' returns)" },
+	[LZ_ACT_DETACH] = { "detach", "detach; the sessions keep running "
+	    "('lazaret attach')" },
 	[LZ_ACT_LIST] = { "list-sessions", "list the Domain's sessions; "
 	    "Enter shows one in a pane" },
 	[LZ_ACT_COPY_MODE] = { "copy-mode", "scroll back, search (/ ?), "

@@ -221,7 +221,7 @@ draw_help(struct tui *t)
 	lz_key_name(&t->conf->prefix, name, sizeof name);
 	snprintf(title, sizeof title, " keys after the prefix %s (any key "
 	    "closes) ", name);
-	in = box(t, LZ_ACT_COUNT, 76, title);
+	in = box(t, LZ_ACT_COUNT + 1, 76, title);
 	for (a = 1; a < LZ_ACT_COUNT && row < in.rows; a++) {
 		lz_buf_reset(&keys);
 		for (i = 0; i < t->conf->nbinds; i++) {
@@ -244,6 +244,13 @@ draw_help(struct tui *t)
 		lz_render_text(&t->r, in.row + row++, in.col, in.cols, line.buf,
 		    &pen);
 	}
+	/* What this terminal gets: never a silent downgrade. */
+	lz_buf_reset(&line);
+	lz_buf_addf(&line, "%-16s %s (TERM=%s)", "colours", t->term.colour_why,
+	    t->term.name ? t->term.name : "?");
+	if (row < in.rows)
+		lz_render_text(&t->r, in.row + row, in.col, in.cols, line.buf,
+		    &pen);
 	lz_buf_release(&line);
 	lz_buf_release(&keys);
 }

@@ -91,7 +91,8 @@ wait_for '│' 10 && pass "prefix z again restores the layout" || fail "unzoom f
 
 # Help.
 tm send-keys -t lz "$P" '?'
-wait_for 'keys after the prefix C-\]' 10 && wait_for 'detach: every session keeps running' 5 &&
+wait_for 'keys after the prefix C-\]' 10 && wait_for 'detach; the sessions keep running' 5 &&
+    wait_for 'colours +([0-9]+ colours|24-bit|no colour)' 5 &&
     pass "prefix ? shows the key bindings" || fail "no help"
 tm send-keys -t lz q
 gone 'keys after the prefix' 5 && pass "any key closes the help" || fail "help stays"
