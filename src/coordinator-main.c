@@ -128,8 +128,12 @@ on_signal(uv_signal_t *h, int signum)
 static void
 on_trim(uv_timer_t *t)
 {
-	(void)t;
-	if (lz_coord.trim_wanted) {
+	/*
+	 * Only once output has paused for a second: a trim walks the heap,
+	 * and an interactive session's echo must not wait behind it.
+	 */
+	if (lz_coord.trim_wanted &&
+	    uv_now(t->loop) - lz_coord.last_output >= 1000) {
 		lz_coord.trim_wanted = 0;
 		malloc_trim(0);
 	}

@@ -300,8 +300,10 @@ on_out(uv_stream_t *st, ssize_t n, const uv_buf_t *buf)
 
 	if (n > 0 && s->pane != NULL)
 		lz_pane_feed(s->pane, buf->base, (size_t)n);
-	if (n > 0)
+	if (n > 0) {
 		lz_coord.trim_wanted = 1;
+		lz_coord.last_output = uv_now(lz_coord.loop);
+	}
 	if (n > 0 && s->conn != NULL) {
 		lz_frame_add(&b, (uv_pipe_t *)st == &s->err ? LZ_FRAME_STDERR :
 		    LZ_FRAME_OUTPUT, buf->base, (size_t)n);

@@ -75,6 +75,7 @@ struct lz_coord {
 	uv_timer_t idle;
 	uv_timer_t trim;		/* malloc_trim after output (5 s) */
 	int trim_wanted;
+	uint64_t last_output;		/* uv_now() of the last output read */
 	struct lz_conn *conns;
 	struct lz_session *sessions;
 	unsigned nsessions;

@@ -77,7 +77,6 @@ status(struct tui *t)
 	struct lz_buf left = LZ_BUF_INIT, right = LZ_BUF_INIT;
 	struct tui_pane *p = tui_active(t);
 	size_t detached = 0, i;
-	char clock[16];
 	time_t now = time(NULL);
 	int row = t->rows - 1, used;
 
@@ -102,16 +101,20 @@ status(struct tui *t)
 		pane_tabs(t, &left);
 	for (i = 0; i < t->nlist; i++)
 		detached += !t->list[i].attached;
-	strftime(clock, sizeof clock, "%H:%M", localtime(&now));
+	/* localtime once a minute, not once a frame. */
+	if (now / 60 != t->clock_minute) {
+		t->clock_minute = now / 60;
+		strftime(t->clock, sizeof t->clock, "%H:%M", localtime(&now));
+	}
 	if (t->c != NULL) {
 		lz_buf_addf(&right, " %zu session%s", t->nlist,
 		    t->nlist == 1 ? "" : "s");
 		if (detached > 0)
 			lz_buf_addf(&right, " (%zu detached)", detached);
 		lz_buf_addf(&right, " | sandbox %s | %s ", t->failed ?
-		    "FAILED" : t->have_ctl ? "running" : "?", clock);
+		    "FAILED" : t->have_ctl ? "running" : "?", t->clock);
 	} else
-		lz_buf_addf(&right, " %s ", clock);
+		lz_buf_addf(&right, " %s ", t->clock);
 	/*
 	 * The right part stays whole and the left one is cut to fit, except
 	 * for a question, a search or a message, which get the whole line.

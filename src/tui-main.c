@@ -216,11 +216,11 @@ timeout(struct tui *t)
 }
 
 /*
- * Whether a frame may be drawn now. Pane output is coalesced: once a frame
- * with pane output was drawn, the next one waits TUI_FRAME_MS, so a flood
- * costs at most one frame per period whatever its size. The status line,
- * keys and overlays do not count as output, so a clock tick never delays
- * the echo of the key typed next.
+ * Whether a frame may be drawn now. A flood is coalesced: after a frame
+ * that carried at least TUI_FLOOD_BYTES of pane output, the next one
+ * waits TUI_FRAME_MS, so a flood costs at most one frame per period
+ * whatever its size. Less output than that (an echo, a prompt, a status
+ * line, a key) is drawn at once, as tmux does.
  */
 static int
 frame_due(struct tui *t)
@@ -260,7 +260,6 @@ loop(struct tui *t)
 			    POLLERR)) {
 				tui_pane_read(t, t->panes[i]);
 				t->dirty = 1;
-				t->output = 1;
 			}
 		}
 		if (lz_keyin_pending(&t->keyin) && n == 0)
@@ -279,10 +278,9 @@ loop(struct tui *t)
 			tui_draw(t);
 			lz_render_flush(&t->r, &t->out);
 			write_out(t);
-			if (t->output)
+			t->flooding = t->output >= TUI_FLOOD_BYTES;
+			if (t->flooding)
 				clock_gettime(CLOCK_MONOTONIC, &t->last_frame);
-			/* More output within the period: a flood, throttle. */
-			t->flooding = t->output;
 			t->output = 0;
 			t->dirty = 0;
 		} else if (!t->dirty && ms_since(&t->last_frame) >= TUI_FRAME_MS)

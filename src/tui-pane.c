@@ -153,7 +153,7 @@ tui_pane_spawn(struct tui *t, char **argv, unsigned rows, unsigned cols,
 }
 
 static int
-read_pty(struct tui_pane *p)
+read_pty(struct tui_pane *p, size_t *bytes)
 {
 	char buf[65536];
 	ssize_t n;
@@ -162,6 +162,7 @@ read_pty(struct tui_pane *p)
 	n = read(p->fd, buf, sizeof buf);
 	if (n > 0) {
 		lz_pane_feed(p->pane, buf, (size_t)n);
+		*bytes += (size_t)n;
 		return 0;
 	}
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -185,7 +186,7 @@ tui_pane_read(struct tui *t, struct tui_pane *p)
 	json_t *j;
 
 	if (p->is_pty)
-		return read_pty(p);
+		return read_pty(p, &t->output);
 	rc = lz_conn_fill(&p->cc, &err);
 	if (rc < 0 && errno == EAGAIN)
 		rc = 1;
@@ -196,6 +197,7 @@ tui_pane_read(struct tui *t, struct tui_pane *p)
 		case LZ_FRAME_OUTPUT:
 		case LZ_FRAME_ATTACHED:
 			lz_pane_feed(p->pane, (const char *)f.payload, f.len);
+			t->output += f.len;
 			break;
 		case LZ_FRAME_EXIT:
 			j = lz_frame_json(&f, NULL);

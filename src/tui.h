@@ -29,6 +29,7 @@
 
 #define TUI_MAX_PANES 64
 #define TUI_FRAME_MS 16
+#define TUI_FLOOD_BYTES 512	/* a frame's output from this on: throttle */
 
 enum tui_mode {
 	TUI_NORMAL,
@@ -81,12 +82,14 @@ struct tui {
 	struct lz_keyin keyin;
 	enum tui_mode mode;
 	int dirty;			/* draw at the next frame */
-	int output;			/* pane output since the last frame */
-	int flooding;			/* the last frame had output: throttle */
-	struct timespec last_frame;	/* of the last frame with output */
+	size_t output;			/* pane output bytes since the last frame */
+	int flooding;			/* the last frame was a flood: throttle */
+	struct timespec last_frame;	/* of the last flood frame */
 	char message[256];		/* on the status line until ... */
 	time_t message_until;
 	char why[64];			/* why the TUI stopped (a signal) */
+	char clock[16];			/* "HH:MM" of clock_minute */
+	time_t clock_minute;
 	int sigfd;
 	int quit;			/* 1: leave the loop */
 	int detached;
