@@ -49,7 +49,7 @@ add_pane(struct tui *t, enum lz_dir dir, char **argv, int argc,
 {
 	struct tui_pane *cur = tui_active(t), *p;
 	struct lz_rect r;
-	int id = t->next_id;
+	int id = t->next_id;	/* the number pane_new gives the pane */
 
 	if (t->npanes == TUI_MAX_PANES) {
 		lz_err_set(err, LZ_EINVAL, "%d panes is the most", TUI_MAX_PANES);
@@ -64,15 +64,8 @@ add_pane(struct tui *t, enum lz_dir dir, char **argv, int argc,
 	    (unsigned)r.cols, err);
 	if (p == NULL) {
 		lz_layout_remove(&t->layout, id);
-		if (t->next_id == id)
-			t->next_id++;
 		return NULL;
 	}
-	if (p->id != id) {
-		/* pane_new numbered it: keep the layout's name. */
-		p->id = id;
-	}
-	t->next_id = id + 1;
 	t->panes[t->npanes++] = p;
 	tui_focus(t, t->npanes - 1);
 	tui_layout(t);

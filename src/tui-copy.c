@@ -251,14 +251,6 @@ copy(struct tui *t, struct tui_pane *p)
 	    " (and to the terminal's clipboard)" : "");
 }
 
-static int
-is(const struct lz_key *k, const char *name)
-{
-	struct lz_key want;
-
-	return lz_key_parse(name, &want, NULL) == 0 && lz_key_equal(k, &want);
-}
-
 void
 tui_copy_key(struct tui *t, const struct lz_key *k)
 {
@@ -268,46 +260,46 @@ tui_copy_key(struct tui *t, const struct lz_key *k)
 		t->mode = TUI_NORMAL;
 		return;
 	}
-	if (is(k, "q") || is(k, "Escape")) {
+	if (lz_key_is(k, "q") || lz_key_is(k, "Escape")) {
 		p->back = 0;
 		t->mode = TUI_NORMAL;
-	} else if (is(k, "Up") || is(k, "k"))
+	} else if (lz_key_is(k, "Up") || lz_key_is(k, "k"))
 		move_lines(p, -1);
-	else if (is(k, "Down") || is(k, "j"))
+	else if (lz_key_is(k, "Down") || lz_key_is(k, "j"))
 		move_lines(p, 1);
-	else if (is(k, "PageUp") || is(k, "C-b"))
+	else if (lz_key_is(k, "PageUp") || lz_key_is(k, "C-b"))
 		move_lines(p, -rows(p) - p->cy);
-	else if (is(k, "PageDown") || is(k, "C-f"))
+	else if (lz_key_is(k, "PageDown") || lz_key_is(k, "C-f"))
 		move_lines(p, 2 * rows(p) - 1 - p->cy);
-	else if (is(k, "g")) {
+	else if (lz_key_is(k, "g")) {
 		p->back = (size_t)sb_lines(p);
 		p->cy = 0;
-	} else if (is(k, "G")) {
+	} else if (lz_key_is(k, "G")) {
 		p->back = 0;
 		p->cy = rows(p) - 1;
-	} else if (is(k, "Left") || is(k, "h"))
+	} else if (lz_key_is(k, "Left") || lz_key_is(k, "h"))
 		p->cx--;
-	else if (is(k, "Right") || is(k, "l"))
+	else if (lz_key_is(k, "Right") || lz_key_is(k, "l"))
 		p->cx++;
-	else if (is(k, "0"))
+	else if (lz_key_is(k, "0"))
 		p->cx = 0;
-	else if (is(k, "$"))
+	else if (lz_key_is(k, "$"))
 		p->cx = p->rect.cols - 1;
-	else if (is(k, "Space")) {
+	else if (lz_key_is(k, "Space")) {
 		p->sel = 1;
 		p->sel_line = (long)p->cy - (long)p->back;
 		p->sel_col = p->cx;
-	} else if (is(k, "Enter")) {
+	} else if (lz_key_is(k, "Enter")) {
 		copy(t, p);
 		p->back = 0;
 		t->mode = TUI_NORMAL;
-	} else if (is(k, "/") || is(k, "?")) {
-		t->search_up = is(k, "?");
+	} else if (lz_key_is(k, "/") || lz_key_is(k, "?")) {
+		t->search_up = lz_key_is(k, "?");
 		t->search_len = 0;
 		t->mode = TUI_SEARCH;
-	} else if (is(k, "n"))
+	} else if (lz_key_is(k, "n"))
 		search(t, t->search_up);
-	else if (is(k, "N"))
+	else if (lz_key_is(k, "N"))
 		search(t, !t->search_up);
 	clamp(p);
 }
@@ -315,12 +307,12 @@ tui_copy_key(struct tui *t, const struct lz_key *k)
 void
 tui_search_key(struct tui *t, const struct lz_key *k)
 {
-	if (is(k, "Enter")) {
+	if (lz_key_is(k, "Enter")) {
 		t->mode = TUI_COPY;
 		search(t, t->search_up);
-	} else if (is(k, "Escape") || is(k, "C-c"))
+	} else if (lz_key_is(k, "Escape") || lz_key_is(k, "C-c"))
 		t->mode = TUI_COPY;
-	else if (is(k, "BSpace") || is(k, "C-h")) {
+	else if (lz_key_is(k, "BSpace") || lz_key_is(k, "C-h")) {
 		/* Back to the start of the last UTF-8 character. */
 		while (t->search_len > 0 && (t->search[--t->search_len] &
 		    0xc0) == 0x80)

@@ -141,32 +141,24 @@ list_enter(struct tui *t)
 	tui_list_refresh(t);
 }
 
-static int
-is(const struct lz_key *k, const char *name)
-{
-	struct lz_key want;
-
-	return lz_key_parse(name, &want, NULL) == 0 && lz_key_equal(k, &want);
-}
-
 void
 tui_overlay_key(struct tui *t, const struct lz_key *k)
 {
 	switch (t->mode) {
 	case TUI_CONFIRM:
 		t->mode = TUI_NORMAL;
-		if ((is(k, "y") || is(k, "Y")) && t->on_yes != NULL)
+		if ((lz_key_is(k, "y") || lz_key_is(k, "Y")) && t->on_yes != NULL)
 			t->on_yes(t);
 		t->on_yes = NULL;
 		break;
 	case TUI_LIST:
-		if (is(k, "Up") || is(k, "k"))
+		if (lz_key_is(k, "Up") || lz_key_is(k, "k"))
 			t->list_sel -= t->list_sel > 0;
-		else if (is(k, "Down") || is(k, "j"))
+		else if (lz_key_is(k, "Down") || lz_key_is(k, "j"))
 			t->list_sel += t->list_sel + 1 < (int)t->nlist;
-		else if (is(k, "Enter"))
+		else if (lz_key_is(k, "Enter"))
 			list_enter(t);
-		else if (is(k, "q") || is(k, "Escape"))
+		else if (lz_key_is(k, "q") || lz_key_is(k, "Escape"))
 			t->mode = TUI_NORMAL;
 		break;
 	default:

@@ -59,6 +59,14 @@ lz_key_next(const unsigned char *in, size_t n, struct lz_key *k)
 	return len;
 }
 
+int
+lz_key_is(const struct lz_key *k, const char *name)
+{
+	struct lz_key want;
+
+	return lz_key_parse(name, &want, NULL) == 0 && lz_key_equal(k, &want);
+}
+
 static enum lz_action
 lookup(const struct lz_tui_conf *t, const struct lz_key *key)
 {

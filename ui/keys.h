@@ -27,6 +27,9 @@ struct lz_keyin {
  */
 size_t lz_key_next(const unsigned char *in, size_t n, struct lz_key *k);
 
+/* Whether k is the key named name (core/keyspec.h's names). */
+int lz_key_is(const struct lz_key *k, const char *name);
+
 /*
  * Feeds input: what goes to the pane is appended to out. Stops after a
  * key that makes an action, stored in *action (LZ_ACT_NONE otherwise), and

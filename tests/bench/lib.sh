@@ -27,3 +27,34 @@ tmux_detached() {
 	tmux -L "$1" kill-server >/dev/null 2>&1 || true
 	mbps "$(stat -c %s "$3")" "$t0" "$t1"
 }
+
+# bench_cleanup: the exit trap of a bench that uses $sock (a private tmux
+# server), $keeper (a keeper session's pid, or empty) and $tmp.
+bench_cleanup() {
+	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
+	[ -n "${keeper:-}" ] && kill "$keeper" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+# warm_domain LAZARET DIR: a keeper session ($keeper) holds the Domain of
+# the Git project DIR up; returns once the coordinator lists it.
+warm_domain() {
+	local i
+	(cd "$2" && exec "$1" run -- sleep 100000) </dev/null >/dev/null 2>&1 &
+	keeper=$!
+	for i in $(seq 1 300); do
+		(cd "$2" && "$1" ls 2>/dev/null | grep -q sleep) && return 0
+		sleep 0.2
+	done
+}
+# end_domain LAZARET DIR: stops DIR's Domain through its coordinator, with
+# every session in it (a hung-up TUI or raw session is only detached), and
+# waits for the keeper and the teardown.
+end_domain() {
+	local id
+	id=$(cd "$2" && "$1" domain show --json | jq -r .domain_id)
+	kill -TERM "$(cat "$XDG_RUNTIME_DIR/lazaret/$id/coordinator.pid")" \
+	    2>/dev/null || true
+	wait "$keeper" 2>/dev/null || true
+	keeper=
+	sleep 3
+}

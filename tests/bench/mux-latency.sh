@@ -27,16 +27,12 @@ while getopts c:n:b: o; do
 	esac
 done
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tests/bench/lib.sh"
 lz=$bindir/lazaret
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lz-mux-latency.XXXXXX")
 sock=lz-mux-latency-$$
 keeper=
-cleanup() {
-	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
-	[ -n "$keeper" ] && kill "$keeper" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap bench_cleanup EXIT
 lat() { bash "$ROOT/tests/bench/latency.sh" -c "$cpu" -n "$keys" "$@"; }
 
 echo "== host: the pane pipeline vs tmux (and a bare pty)"
@@ -45,19 +41,10 @@ lat -- "$lz" __mux-bench -r 23 -c 80 -- cat
 echo "== sandbox: a Lazaret pane vs tmux running the raw session"
 git -C "$tmp" init -q
 cd "$tmp"
-"$lz" run -- sleep 100000 </dev/null >/dev/null 2>&1 &
-keeper=$!
-for i in $(seq 1 300); do
-	"$lz" ls 2>/dev/null | grep -q sleep && break
-	sleep 0.2
-done
+warm_domain "$lz" "$tmp"
 lat -- "$lz" tui -- cat | tail -1
 lat -- tmux -L "$sock" -f /dev/null new -x 80 -y 24 "'$lz' run -t -- cat" |
     tail -1
 tmux -L "$sock" kill-server >/dev/null 2>&1 || true
 # The two cats were detached by the hang-ups: end the Domain.
-id=$("$lz" domain show --json | jq -r .domain_id)
-kill -TERM "$(cat "$XDG_RUNTIME_DIR/lazaret/$id/coordinator.pid")" 2>/dev/null || true
-wait "$keeper" 2>/dev/null || true
-keeper=
-sleep 3
+end_domain "$lz" "$tmp"

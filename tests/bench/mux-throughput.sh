@@ -38,12 +38,7 @@ lz=$bindir/lazaret
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lz-mux-bench.XXXXXX")
 sock=lz-mux-bench-$$
 keeper=
-cleanup() {
-	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
-	[ -n "$keeper" ] && kill "$keeper" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap bench_cleanup EXIT
 ${CC:-cc} -std=gnu11 -O2 -DNDEBUG -I"$ROOT" -o "$tmp/ansi-stream" \
 	"$ROOT/tests/bench/ansi-stream.c" "$ROOT/core/util.c"
 mkdir -p "$tmp/proj"
@@ -107,15 +102,8 @@ compare attached
 if [ "$e2e" = 1 ]; then
 	git -C "$tmp/proj" init -q
 	# A keeper session holds the Domain up, so runs measure a warm one.
-	(cd "$tmp/proj" && exec "$lz" run -- sleep 100000) >/dev/null 2>&1 &
-	keeper=$!
-	for i in $(seq 1 300); do
-		(cd "$tmp/proj" && "$lz" ls 2>/dev/null | grep -q sleep) && break
-		sleep 0.2
-	done
+	warm_domain "$lz" "$tmp/proj"
 	compare e2e
-	kill "$keeper" 2>/dev/null || true
-	keeper=
-	sleep 2
+	end_domain "$lz" "$tmp/proj"
 fi
 echo "loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -132,6 +132,12 @@ wait_for() {
 	tm capture-pane -p -t "$lz_tmux_target" | sed 's/^/  | /'
 	return 1
 }
+# pane_lazaret: the pid of the lazaret process that the shell in
+# SESSION's pane runs (empty when there is none).
+pane_lazaret() {
+	pgrep -P "$(tm display-message -p -t "$lz_tmux_target" '#{pane_pid}')" \
+	    -x lazaret | head -1
+}
 # type_line TEXT: types TEXT and Enter into SESSION's focused pane.
 type_line() {
 	tm send-keys -t "$lz_tmux_target" -l "$1"

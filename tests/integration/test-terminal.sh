@@ -87,8 +87,7 @@ tm send-keys -t lz "$LAZARET attach --raw" Enter
 wait_for '^mark-42' 15 && pass "lazaret attach redraws the session's screen" ||
     fail "the screen was not redrawn on attach"
 # SIGTERM to the client: terminal restored, session still there.
-cpid=$(tm display-message -p -t lz '#{pane_pid}')
-kpid=$(pgrep -P "$cpid" -x lazaret | head -1)
+kpid=$(pane_lazaret)
 if [ -n "$kpid" ]; then
 	kill -TERM "$kpid"
 	wait_for 'stopped by' 15 || fail "the client did not stop on SIGTERM"

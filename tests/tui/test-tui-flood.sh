@@ -34,8 +34,7 @@ wait_for '2 sessions' 60 || fail "no second pane"
 type_line 'while :; do date +%s%N; sleep 0.1; done'
 tm send-keys -t lz "$P" o
 coord=$(cat "$rt/coordinator.pid" 2>/dev/null || true)
-cpid=$(tm display-message -p -t lz '#{pane_pid}')
-tui=$(pgrep -P "$cpid" -x lazaret | head -1)
+tui=$(pane_lazaret)
 [ -n "$coord" ] && [ -n "$tui" ] || fail "coordinator ($coord) or TUI ($tui) not found"
 
 # 100 MB of random bytes into the left pane.

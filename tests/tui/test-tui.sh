@@ -166,8 +166,7 @@ wait_for '│after-storm' 15 && pass "after 30 resizes the pane still answers" |
     fail "no answer after the resize storm"
 
 # SIGTERM to the TUI: terminal restored, sessions still there.
-cpid=$(tm display-message -p -t lz '#{pane_pid}')
-kpid=$(pgrep -P "$cpid" -x lazaret | head -1)
+kpid=$(pane_lazaret)
 if [ -n "$kpid" ]; then
 	kill -TERM "$kpid"
 	wait_for 'detached, stopped by' 15 && pass "SIGTERM detaches the TUI with a message" ||
