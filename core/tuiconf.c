@@ -45,7 +45,8 @@ lz_tui_conf_default(struct lz_tui_conf *t)
 		LZ_BUG("default prefix");
 	for (i = 0; i < lz_bindings_default_count; i++) {
 		if (lz_key_parse(lz_bindings_default[i].key, &k, NULL) != 0)
-			LZ_BUG("default binding %s", lz_bindings_default[i].key);
+			LZ_BUG("default binding %s",
+			    lz_bindings_default[i].key);
 		add_bind(t, &k, lz_bindings_default[i].action);
 	}
 	t->color[LZ_TUI_STATUS_FG] = 0x01000000u | 0;		/* black */
@@ -82,7 +83,8 @@ lz_tui_color_parse(const char *s, uint32_t *out, struct lz_err *err)
 		}
 	} else if (s[0] == '#' && strlen(s) == 7) {
 		v = strtoul(s + 1, &end, 16);
-		if (*end == '\0' && strspn(s + 1, "0123456789abcdefABCDEF") == 6) {
+		if (*end == '\0' &&
+		    strspn(s + 1, "0123456789abcdefABCDEF") == 6) {
 			*out = 0x02000000u | (uint32_t)v;
 			return 0;
 		}

@@ -26,7 +26,6 @@ struct sink {
 };
 
 static void write_all(const char *buf, size_t len, void *user);
-static const char *getenv_fn(const char *name);
 static void emit(struct lz_vtfilter *f, struct sink *s, const void *buf,
     size_t len);
 
@@ -38,12 +37,6 @@ emit(struct lz_vtfilter *f, struct sink *s, const void *buf, size_t len)
 		lz_vtfilter_feed(f, buf, len);
 	else
 		write_all(buf, len, s);
-}
-
-static const char *
-getenv_fn(const char *name)
-{
-	return getenv(name);
 }
 
 static void
@@ -97,8 +90,8 @@ lz_client_open_request(const struct lz_client *c, char **argv, int argc,
 		if (term != NULL) {
 			json_object_set_new(req, "term", json_string(term));
 			if ((strcmp(term, LZ_TERMDB_LAZARET) == 0 ?
-			    lz_termdb_lazaret_entry(NULL, getenv_fn, &ti,
-			    NULL) : lz_termdb_find(term, getenv_fn, &ti,
+			    lz_termdb_lazaret_entry(NULL, lz_termdb_getenv, &ti,
+			    NULL) : lz_termdb_find(term, lz_termdb_getenv, &ti,
 			    NULL)) == 0)
 				json_object_set_new(req, "terminfo",
 				    json_string(ti));

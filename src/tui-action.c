@@ -52,7 +52,8 @@ add_pane(struct tui *t, enum lz_dir dir, char **argv, int argc,
 	int id = t->next_id;	/* the number pane_new gives the pane */
 
 	if (t->npanes == TUI_MAX_PANES) {
-		lz_err_set(err, LZ_EINVAL, "%d panes is the most", TUI_MAX_PANES);
+		lz_err_set(err, LZ_EINVAL, "%d panes is the most",
+		    TUI_MAX_PANES);
 		return NULL;
 	}
 	if (lz_layout_split(&t->layout, cur ? cur->id : -1, id, dir) != 0) {
@@ -190,8 +191,10 @@ tui_action(struct tui *t, enum lz_action a)
 	case LZ_ACT_COUNT:
 		return;
 	case LZ_ACT_NEW_PANE:
-		tui_new_pane(t, p != NULL && p->rect.rows * 5 > p->rect.cols * 2 ?
-		    LZ_DIR_DOWN : LZ_DIR_RIGHT, NULL, 0);
+		/* Along the longer side (a cell is about 2.5 times as high). */
+		tui_new_pane(t, p != NULL &&
+		    p->rect.rows * 5 > p->rect.cols * 2 ? LZ_DIR_DOWN :
+		    LZ_DIR_RIGHT, NULL, 0);
 		break;
 	case LZ_ACT_SPLIT_RIGHT:
 		tui_new_pane(t, LZ_DIR_RIGHT, NULL, 0);

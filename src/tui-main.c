@@ -283,7 +283,8 @@ loop(struct tui *t)
 				clock_gettime(CLOCK_MONOTONIC, &t->last_frame);
 			t->output = 0;
 			t->dirty = 0;
-		} else if (!t->dirty && ms_since(&t->last_frame) >= TUI_FRAME_MS)
+		} else if (!t->dirty &&
+		    ms_since(&t->last_frame) >= TUI_FRAME_MS)
 			t->flooding = 0;
 	}
 }

@@ -53,6 +53,7 @@ take_sessions(struct tui *t, json_t *arr)
 	const char *id, *cmd;
 	size_t i;
 	json_t *s;
+	int pane;
 
 	for (i = 0; i < t->nlist; i++)
 		free(t->list[i].command);
@@ -71,11 +72,11 @@ take_sessions(struct tui *t, json_t *arr)
 		e->running = strcmp(json_string_value(json_object_get(s,
 		    "state")) ?: "", "running") == 0;
 		e->attached = json_is_true(json_object_get(s, "attached"));
-		e->here = shown_here(t, id) >= 0;
+		pane = shown_here(t, id);
+		e->here = pane >= 0;
 		/* An attached pane learns its command from the list. */
-		if (e->here && t->panes[shown_here(t, id)]->command == NULL)
-			t->panes[shown_here(t, id)]->command =
-			    lz_xstrdup(e->command);
+		if (e->here && t->panes[pane]->command == NULL)
+			t->panes[pane]->command = lz_xstrdup(e->command);
 		t->nlist++;
 	}
 	if (t->list_sel >= (int)t->nlist)
@@ -147,7 +148,8 @@ tui_overlay_key(struct tui *t, const struct lz_key *k)
 	switch (t->mode) {
 	case TUI_CONFIRM:
 		t->mode = TUI_NORMAL;
-		if ((lz_key_is(k, "y") || lz_key_is(k, "Y")) && t->on_yes != NULL)
+		if ((lz_key_is(k, "y") || lz_key_is(k, "Y")) &&
+		    t->on_yes != NULL)
 			t->on_yes(t);
 		t->on_yes = NULL;
 		break;

@@ -99,12 +99,6 @@ fail:
 	return NULL;
 }
 
-static const char *
-getenv_fn(const char *name)
-{
-	return getenv(name);
-}
-
 /* A host pane's program sees Lazaret's entry too, when it is installed. */
 static void
 pane_env(void)
@@ -112,7 +106,7 @@ pane_env(void)
 	char *path = NULL, *slash;
 	int i;
 
-	if (lz_termdb_lazaret_entry(NULL, getenv_fn, &path, NULL) != 0)
+	if (lz_termdb_lazaret_entry(NULL, lz_termdb_getenv, &path, NULL) != 0)
 		return;
 	/* .../terminfo/l/lazaret: TERMINFO is the directory above l/. */
 	for (i = 0; i < 2 && (slash = strrchr(path, '/')) != NULL; i++)
@@ -126,7 +120,8 @@ struct tui_pane *
 tui_pane_spawn(struct tui *t, char **argv, unsigned rows, unsigned cols,
     struct lz_err *err)
 {
-	struct winsize ws = { (unsigned short)rows, (unsigned short)cols, 0, 0 };
+	struct winsize ws = { (unsigned short)rows, (unsigned short)cols,
+	    0, 0 };
 	struct tui_pane *p = pane_new(t, rows, cols);
 	int master;
 	pid_t pid;

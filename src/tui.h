@@ -82,8 +82,8 @@ struct tui {
 	struct lz_keyin keyin;
 	enum tui_mode mode;
 	int dirty;			/* draw at the next frame */
-	size_t output;			/* pane output bytes since the last frame */
-	int flooding;			/* the last frame was a flood: throttle */
+	size_t output;			/* pane output since the last frame */
+	int flooding;			/* the last frame was a flood */
 	struct timespec last_frame;	/* of the last flood frame */
 	char message[256];		/* on the status line until ... */
 	time_t message_until;

@@ -293,3 +293,9 @@ out:
 	lz_buf_release(&tried);
 	return rc;
 }
+
+const char *
+lz_termdb_getenv(const char *name)
+{
+	return getenv(name);
+}

@@ -49,6 +49,9 @@ int lz_termdb_install(const char *src, const char *dest_dir,
  * the OPEN frame's "terminfo" (protocol/wire.md), which the coordinator
  * copies with lz_termdb_install.
  */
+/* The process environment (getenv), as the get argument above. */
+const char *lz_termdb_getenv(const char *name);
+
 int lz_termdb_lazaret_entry(const char *exe, const char *(*get)(const char *),
     char **path, struct lz_err *err);
 

@@ -10,7 +10,7 @@
 
 struct lz_lnode {
 	int id;				/* leaf: the pane; inner: -1 */
-	int vertical;			/* inner: 1 = a above b, 0 = a left of b */
+	int vertical;			/* inner: a above b (1) or left (0) */
 	int permille;			/* inner: a's share */
 	struct lz_lnode *a, *b, *parent;
 	struct lz_rect r;

@@ -305,7 +305,7 @@ lz_render_flush(struct lz_render *r, struct lz_buf *out)
 			    cell_same(b + 1, f + 1)))
 				continue;
 			last = row == r->rows - 1 && col + w == r->cols;
-			/* Without rmam the last cell would scroll the screen. */
+			/* Without rmam the last cell would scroll. */
 			if (last && t->rmam == NULL)
 				continue;
 			if (r->at_row != row || r->at_col != col)
@@ -317,7 +317,8 @@ lz_render_flush(struct lz_render *r, struct lz_buf *out)
 			r->at_row = row;
 			r->at_col = col + w;
 			if (r->at_col >= r->cols)
-				r->at_row = r->at_col = -1;	/* pending wrap */
+				/* A pending wrap: the position is unknown. */
+				r->at_row = r->at_col = -1;
 		}
 	}
 	memcpy(r->front, r->back, (size_t)r->rows * (size_t)r->cols *
