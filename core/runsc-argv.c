@@ -30,6 +30,11 @@ static const char *const exec_value_flags[] = {
 	"internal-pid-file", "pass-fd", "pid-file", "process", "user", NULL
 };
 
+/* Flags of "runsc create" that take a value ("runsc help create"). */
+static const char *const create_value_flags[] = {
+	"bundle", "console-socket", "pid-file", "user-log", NULL
+};
+
 static int	 flag_parse(const char *arg, const char **name, size_t *len,
 		     int *has_value);
 static int	 in_table(const char *const *table, const char *name,
@@ -168,6 +173,30 @@ lz_runsc_argv_build(int argc, char *const argv[], const char *runsc,
 	v[n] = NULL;
 	*out = v;
 	return 0;
+}
+
+const char *
+lz_runsc_argv_bundle(int argc, char *const argv[])
+{
+	const char *name, *bundle = ".";
+	size_t len;
+	int i, sub, has_value;
+
+	if (argc < 1 || argv == NULL)
+		return NULL;
+	sub = skip_flags(argc, argv, 1, global_value_flags);
+	if (sub >= argc || strcmp(argv[sub], "create") != 0)
+		return NULL;
+	for (i = sub + 1; i < argc; i++) {
+		if (!flag_parse(argv[i], &name, &len, &has_value))
+			break;
+		if (len == 6 && strncmp(name, "bundle", 6) == 0)
+			bundle = has_value ? name + 7 : i + 1 < argc ?
+			    argv[i + 1] : NULL;
+		if (!has_value && in_table(create_value_flags, name, len))
+			i++;
+	}
+	return bundle;
 }
 
 void

@@ -50,6 +50,12 @@
 int lz_runsc_argv_build(int argc, char *const argv[], const char *runsc,
     char ***out, struct lz_err *err);
 
+/*
+ * For a "create" call, the bundle directory ("--bundle DIR", any
+ * spelling; runsc's default, ".", without one), borrowed from argv; NULL
+ * for any other subcommand or a "--bundle" without its value.
+ */
+const char *lz_runsc_argv_bundle(int argc, char *const argv[]);
 /* Frees an array from lz_runsc_argv_build (not the strings). NULL is ok. */
 void lz_runsc_argv_free(char **v);
 

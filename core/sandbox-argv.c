@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/anchor-annot.h"
 #include "core/domain.h"
 #include "core/sandbox-argv.h"
 
@@ -215,6 +216,10 @@ lz_sandbox_argv_run(const char *podman, const struct lz_sandbox_spec *s,
 	pushf(out, LZ_SANDBOX_LABEL_DOMAIN "=%s", s->domain_id);
 	lz_tokens_push(out, "--label");
 	lz_tokens_push(out, LZ_SANDBOX_LABEL_ROLE "=" LZ_SANDBOX_ROLE_SANDBOX);
+	if (s->anchors != NULL) {
+		lz_tokens_push(out, "--annotation");
+		pushf(out, LZ_ANCHOR_ANNOTATION "=%s", s->anchors);
+	}
 	lz_tokens_push(out, "--runtime");
 	lz_tokens_push(out, s->runtime);
 	lz_tokens_push(out, "--pull=never");
@@ -259,7 +264,7 @@ lz_sandbox_sidecar_name(const char *domain_id)
 int
 lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
     const char *image, const char *policy, const char *log,
-    struct lz_tokens *out, struct lz_err *err)
+    const char *pidfile, struct lz_tokens *out, struct lz_err *err)
 {
 	if (!id_valid(domain_id))
 		return lz_err_set(err, LZ_EINVAL, "invalid Domain ID '%s' (16 "
@@ -272,6 +277,9 @@ lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
 	if (log != NULL && (log[0] != '/' || strchr(log, ',') != NULL))
 		return lz_err_set(err, LZ_EINVAL, "sidecar log path '%s' must "
 		    "be absolute and free of commas", log);
+	if (pidfile != NULL && pidfile[0] != '/')
+		return lz_err_set(err, LZ_EINVAL, "sidecar PID file path '%s' "
+		    "must be absolute", pidfile);
 	lz_tokens_push(out, podman);
 	lz_tokens_push(out, "run");
 	lz_tokens_push(out, "-d");
@@ -283,6 +291,10 @@ lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
 		lz_tokens_push(out, "k8s-file");
 		lz_tokens_push(out, "--log-opt");
 		pushf(out, "path=%s", log);
+	}
+	if (pidfile != NULL) {
+		lz_tokens_push(out, "--pidfile");
+		lz_tokens_push(out, pidfile);
 	}
 	lz_tokens_push(out, "--label");
 	pushf(out, LZ_SANDBOX_LABEL_DOMAIN "=%s", domain_id);

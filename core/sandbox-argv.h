@@ -6,7 +6,8 @@
  * "podman run -d" of the sandbox (lz_sandbox_argv_run) gives, in order:
  *
  *   PODMAN run -d --name lz-ID --label lazaret.domain=ID
- *     --label lazaret.role=sandbox --runtime SHIM --pull=never
+ *     --label lazaret.role=sandbox [--annotation lazaret.anchors=VALUE]
+ *     --runtime SHIM --pull=never
  *     --cgroupns=private --network=none --hostname lazaret --init
  *     [-e NAME=VALUE ...] [-e TERM=...] [-e TERMINFO=...]
  *     MOUNTS... -w /workspace IMAGE sleep infinity
@@ -85,6 +86,12 @@ struct lz_sandbox_spec {
 	/* The sidecar's log file (removed first, then read for "ready");
 	 * NULL: "podman logs" is asked. */
 	const char *sidecar_log;
+	/* The State Anchors for the runtime shim to mount: the value of
+	 * the "lazaret.anchors" annotation (anchor-annot.h), or NULL. */
+	const char *anchors;
+	/* Where podman writes the sidecar's process ID ("--pidfile", removed
+	 * first; absolute). */
+	const char *sidecar_pidfile;
 };
 
 /* What "podman exec" of one session needs; every string borrowed. */
@@ -105,7 +112,7 @@ char *lz_sandbox_sidecar_name(const char *domain_id);
  * Builds the Network Sidecar's "podman run -d" into out (empty):
  *
  *   PODMAN run -d --name lz-ID-net [--log-driver k8s-file --log-opt path=LOG]
- *     --label lazaret.domain=ID
+ *     [--pidfile PIDFILE] --label lazaret.domain=ID
  *     --label lazaret.role=sidecar --runtime crun --pull=never
  *     --network slirp4netns:allow_host_loopback=false,enable_ipv6=false
  *     --cap-drop all --cap-add NET_ADMIN
@@ -117,13 +124,15 @@ char *lz_sandbox_sidecar_name(const char *domain_id);
  * The policy travels as the program's one argument (visible in "podman
  * inspect", which holds nothing secret). log, when not NULL, is the file
  * conmon writes the sidecar's output to, which the start reads directly
- * (a "podman logs" call is 0.1-0.15 s on the critical path). LZ_EINVAL for
- * a bad Domain ID, an empty policy, or a log path that is relative or has a
- * comma (podman splits --log-opt at commas).
+ * (a "podman logs" call is 0.1-0.15 s on the critical path); pidfile, when
+ * not NULL, the file podman writes the sidecar's process ID to before it
+ * returns (a "podman inspect" would cost as much). LZ_EINVAL for a bad
+ * Domain ID, an empty policy, a relative PID file, or a log path that is
+ * relative or has a comma (podman splits --log-opt at commas).
  */
 int lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
     const char *image, const char *policy, const char *log,
-    struct lz_tokens *out, struct lz_err *err);
+    const char *pidfile, struct lz_tokens *out, struct lz_err *err);
 
 /*
  * Builds "PODMAN run -d ..." (above) into out, which must be empty.

@@ -1,8 +1,9 @@
 /*
  * sandbox.c: starting, stopping and listing the Agent Sandbox through
  * rootless podman (sandbox.h). Builds argument vectors (sandbox-argv.c)
- * and runs them with lz_spawn_capture; the State Anchor mounts are made by
- * the "__anchor" helper inside "podman unshare".
+ * and runs them with lz_spawn_capture; the State Anchors are mounted by
+ * the runtime shim (anchor-annot.h) and unmounted by the "__anchor" helper
+ * inside "podman unshare".
  */
 #include <sys/syscall.h>
 
@@ -18,11 +19,11 @@
 #include <jansson.h>
 
 #include "core/anchor.h"
+#include "core/anchor-annot.h"
 #include "core/netpolicy.h"
 #include "core/sandbox.h"
 #include "core/spawn.h"
 
-#define ANCHOR_MOUNT_WHAT "State Anchor mount (podman unshare)"
 #define ANCHOR_UMOUNT_WHAT "State Anchor unmount (podman unshare)"
 
 static int	 run_podman(const struct lz_sandbox_ctx *c,
@@ -32,15 +33,13 @@ static void	 podman_opts(const struct lz_sandbox_ctx *c,
 		     struct lz_spawn_opts *o);
 static int	 podman_done(int rc, const struct lz_spawn_result *res,
 		     const char *what, struct lz_err *err);
-static int	 anchors_argv(const struct lz_sandbox_ctx *c,
-		     const struct lz_mountplan *plan, const char *domain_root,
-		     const char *image, struct lz_tokens *t, size_t *n,
+static int	 anchors_value(const struct lz_mountplan *plan,
+		     const char *domain_root, char **value,
 		     struct lz_err *err);
 static void	 helper_argv(const struct lz_sandbox_ctx *c, const char *verb,
 		     struct lz_tokens *t);
 static int	 umount_argv(const struct lz_sandbox_ctx *c,
-		     const char *domain_root, const char *image,
-		     struct lz_tokens *t);
+		     const char *domain_root, struct lz_tokens *t);
 static void	 keep_first(int r, struct lz_err *sub, int *rc,
 		     struct lz_err *err);
 static void	 trim(struct lz_buf *b);
@@ -59,6 +58,13 @@ static int	 sidecar_run(const struct lz_sandbox_ctx *c,
 static int	 sidecar_ready(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s, const char *id,
 		     int *pidfd, struct lz_err *err);
+static int	 start_once(const struct lz_sandbox_ctx *c,
+		     const struct lz_sandbox_spec *s, const char *domain_root,
+		     char **container_id, char **sidecar_id,
+		     int *sidecar_pidfd, struct lz_err *err);
+static int	 sidecar_pidfd(const struct lz_sandbox_spec *s, int *pidfd,
+		     struct lz_err *err);
+static int	 exited(int pidfd);
 static int	 sidecar_output(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s,
 		     const struct lz_tokens *logs, int ms,
@@ -217,7 +223,7 @@ image_exists(const struct lz_sandbox_ctx *c, const char *image)
 	return rc;
 }
 
-/* "PODMAN unshare -- SELF __anchor VERB -P PODMAN" into t. */
+/* "PODMAN unshare -- SELF __anchor VERB" into t. */
 static void
 helper_argv(const struct lz_sandbox_ctx *c, const char *verb,
     struct lz_tokens *t)
@@ -228,35 +234,30 @@ helper_argv(const struct lz_sandbox_ctx *c, const char *verb,
 	lz_tokens_push(t, c->self);
 	lz_tokens_push(t, "__anchor");
 	lz_tokens_push(t, verb);
-	lz_tokens_push(t, "-P");
-	lz_tokens_push(t, c->podman);
 }
 
 /*
- * Prepares the directories of plan's ANCHOR entries and builds the
- * helper's argv in t; *n gets the number of anchors (0: nothing to run).
+ * Prepares the directories of plan's ANCHOR entries and encodes them as
+ * the "lazaret.anchors" annotation for the runtime shim, which mounts them
+ * (anchor-annot.h); *value stays NULL when there is none.
  */
 static int
-anchors_argv(const struct lz_sandbox_ctx *c, const struct lz_mountplan *plan,
-    const char *domain_root, const char *image, struct lz_tokens *t,
-    size_t *n, struct lz_err *err)
+anchors_value(const struct lz_mountplan *plan, const char *domain_root,
+    char **value, struct lz_err *err)
 {
+	struct lz_tokens t = LZ_TOKENS_INIT;
 	struct lz_anchor a;
 	size_t i;
 	int rc = 0;
 
-	*n = 0;
-	helper_argv(c, "mount", t);
-	lz_tokens_push(t, "-i");
-	lz_tokens_push(t, image);
-	lz_tokens_push(t, "--");
+	*value = NULL;
 	for (i = 0; i < plan->n; i++) {
 		if (plan->v[i].kind != LZ_MOUNT_ANCHOR)
 			continue;
 		memset(&a, 0, sizeof a);
 		if ((rc = lz_anchor_prepare(domain_root, plan->v[i].target, &a,
 		    err)) != 0)
-			return rc;
+			break;
 		if (plan->v[i].source == NULL ||
 		    strcmp(a.merged, plan->v[i].source) != 0) {
 			rc = lz_err_set(err, LZ_EINVAL, "mount plan names '%s' "
@@ -264,77 +265,40 @@ anchors_argv(const struct lz_sandbox_ctx *c, const struct lz_mountplan *plan,
 			    "'%s'", plan->v[i].source ? plan->v[i].source : "",
 			    a.path, a.merged);
 			lz_anchor_release(&a);
-			return rc;
+			break;
 		}
-		lz_tokens_push(t, a.path);
-		lz_tokens_push(t, a.upper);
-		lz_tokens_push(t, a.work);
-		lz_tokens_push(t, a.merged);
-		lz_tokens_push(t, a.lower_empty);
+		lz_tokens_push(&t, a.path);
+		lz_tokens_push(&t, a.upper);
+		lz_tokens_push(&t, a.work);
+		lz_tokens_push(&t, a.merged);
+		lz_tokens_push(&t, a.lower_empty);
 		lz_anchor_release(&a);
-		(*n)++;
 	}
-	return 0;
-}
-
-int
-lz_sandbox_anchors_mount(const struct lz_sandbox_ctx *c,
-    const struct lz_mountplan *plan, const char *domain_root,
-    const char *image, struct lz_err *err)
-{
-	struct lz_tokens t = LZ_TOKENS_INIT;
-	struct lz_spawn_result res;
-	size_t n;
-	int rc;
-
-	lz_spawn_result_init(&res);
-	rc = anchors_argv(c, plan, domain_root, image, &t, &n, err);
-	if (rc == 0 && n > 0)
-		rc = run_podman(c, &t, &res, ANCHOR_MOUNT_WHAT, err);
-	lz_spawn_result_release(&res);
+	if (rc == 0 && t.n > 0)
+		*value = lz_anchor_annot_encode(&t);
 	lz_tokens_release(&t);
 	return rc;
 }
 
 /*
  * The unmount helper's argv in t; 0 when nothing of ours can be mounted
- * (no anchors directory, no image), and then t stays empty.
+ * (no anchors directory), and then t stays empty.
  */
 static int
 umount_argv(const struct lz_sandbox_ctx *c, const char *domain_root,
-    const char *image, struct lz_tokens *t)
+    struct lz_tokens *t)
 {
 	char *dir = lz_xasprintf("%s/anchors", domain_root);
 
-	if (access(dir, F_OK) != 0 && errno == ENOENT && image == NULL) {
+	if (access(dir, F_OK) != 0 && errno == ENOENT) {
 		free(dir);
 		return 0;
 	}
 	helper_argv(c, "umount", t);
-	if (image != NULL) {
-		lz_tokens_push(t, "-i");
-		lz_tokens_push(t, image);
-	}
 	lz_tokens_push(t, "-u");
 	lz_tokens_push(t, dir);
 	free(dir);
 	return 1;
-}
-
-int
-lz_sandbox_anchors_umount(const struct lz_sandbox_ctx *c,
-    const char *domain_root, const char *image, struct lz_err *err)
-{
-	struct lz_tokens t = LZ_TOKENS_INIT;
-	struct lz_spawn_result res;
-	int rc = 0;
-
-	lz_spawn_result_init(&res);
-	if (umount_argv(c, domain_root, image, &t))
-		rc = run_podman(c, &t, &res, ANCHOR_UMOUNT_WHAT, err);
-	lz_spawn_result_release(&res);
-	lz_tokens_release(&t);
-	return rc;
 }
 
 /* The 64-hex container ID podman printed, taken from out. */
@@ -370,9 +334,15 @@ sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	    errno != ENOENT)
 		return lz_err_set(err, LZ_ESYS, "cannot remove '%s': %s",
 		    s->sidecar_log, strerror(errno));
+	if (s->sidecar_pidfile == NULL)
+		return lz_err_set(err, LZ_EINVAL, "incomplete sidecar "
+		    "specification (a PID file is needed)");
+	if (unlink(s->sidecar_pidfile) != 0 && errno != ENOENT)
+		return lz_err_set(err, LZ_ESYS, "cannot remove '%s': %s",
+		    s->sidecar_pidfile, strerror(errno));
 	rc = lz_sandbox_argv_sidecar(c->podman, s->domain_id, s->sidecar_image,
 	    s->netpolicy_sent != NULL ? s->netpolicy_sent : s->netpolicy,
-	    s->sidecar_log, &t, err);
+	    s->sidecar_log, s->sidecar_pidfile, &t, err);
 	if (rc == 0)
 		rc = run_podman(c, &t, &res, "podman run (network sidecar)",
 		    err);
@@ -385,61 +355,6 @@ sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 		    s->sidecar_image : LZ_SANDBOX_SIDECAR_IMAGE);
 	lz_spawn_result_release(&res);
 	lz_tokens_release(&t);
-	return rc;
-}
-
-int
-lz_sandbox_sidecar_check(const char *text, const char *id,
-    const char *domain_id, struct lz_sidecar_state *st, struct lz_err *err)
-{
-	json_error_t je;
-	json_t *root, *o, *labels, *state, *v;
-	const char *got;
-	int rc = 0;
-
-	st->running = 0;
-	st->exit_code = -1;
-	st->pid = 0;
-	if ((root = json_loads(text, 0, &je)) == NULL)
-		return lz_err_set(err, LZ_EINVAL, "cannot parse podman's "
-		    "inspect of the network sidecar: %s (line %d)", je.text,
-		    je.line);
-	o = json_array_get(root, 0);
-	v = json_object_get(o, "Id");
-	if (!json_is_string(v) || strcmp(json_string_value(v), id) != 0) {
-		rc = lz_err_set(err, LZ_EUNSAFE, "network sidecar '%.12s' is "
-		    "not the container Lazaret created (inspect gives ID "
-		    "'%.12s')", id, json_is_string(v) ? json_string_value(v) :
-		    "none");
-		goto out;
-	}
-	labels = json_object_get(json_object_get(o, "Config"), "Labels");
-	got = json_string_value(json_object_get(labels,
-	    LZ_SANDBOX_LABEL_DOMAIN));
-	if (got == NULL || strcmp(got, domain_id) != 0) {
-		rc = lz_err_set(err, LZ_EUNSAFE, "network sidecar '%.12s' "
-		    "carries Domain label '%s', not '%s'", id, got ? got :
-		    "(none)", domain_id);
-		goto out;
-	}
-	got = json_string_value(json_object_get(labels, LZ_SANDBOX_LABEL_ROLE));
-	if (got == NULL || strcmp(got, LZ_SANDBOX_ROLE_SIDECAR) != 0) {
-		rc = lz_err_set(err, LZ_EUNSAFE, "network sidecar '%.12s' "
-		    "carries role label '%s', not '" LZ_SANDBOX_ROLE_SIDECAR
-		    "'", id, got ? got : "(none)");
-		goto out;
-	}
-	state = json_object_get(o, "State");
-	st->running = json_is_true(json_object_get(state, "Running"));
-	v = json_object_get(state, "ExitCode");
-	if (json_is_integer(v))
-		st->exit_code = (int)json_integer_value(v);
-	v = json_object_get(state, "Pid");
-	if (json_is_integer(v) && json_integer_value(v) > 0 &&
-	    json_integer_value(v) <= INT_MAX)
-		st->pid = (pid_t)json_integer_value(v);
-out:
-	json_decref(root);
 	return rc;
 }
 
@@ -557,111 +472,113 @@ find_ready(const char *out, char got[LZ_NETPOLICY_DIGEST_LEN + 1])
 }
 
 /*
- * Waits for "ready <digest>" from the sidecar, then checks the digest and
- * that the container is ours and still running; *pidfd gets a pidfd of
- * its process, opened once all that held. Each round's "podman inspect"
- * runs while the output is read (they are independent), so a sidecar
- * that is ready at once costs one inspect, not logs + inspect.
+ * The sidecar's process: its ID from the PID file podman wrote before
+ * "run -d" returned, as a pidfd (so a later exit cannot be mistaken for
+ * another process's).
+ */
+static int
+sidecar_pidfd(const struct lz_sandbox_spec *s, int *pidfd, struct lz_err *err)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	char *end;
+	long pid;
+	int rc;
+
+	if ((rc = read_small(s->sidecar_pidfile, &b, err)) != 0)
+		goto out;
+	errno = 0;
+	pid = b.len > 0 ? strtol(b.buf, &end, 10) : 0;
+	if (pid <= 0 || pid > INT_MAX || errno != 0 || (*end != '\0' &&
+	    *end != '\n'))
+		rc = lz_err_set(err, LZ_ESYS, "network sidecar: podman wrote "
+		    "no process ID to '%s'", s->sidecar_pidfile);
+	else if ((*pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0)) < 0)
+		rc = lz_err_set(err, LZ_ESYS, "network sidecar exited before "
+		    "the sandbox started (pidfd_open %ld: %s)", pid,
+		    strerror(errno));
+out:
+	lz_buf_release(&b);
+	return rc;
+}
+
+/* 1 when the process of pidfd has exited. */
+static int
+exited(int pidfd)
+{
+	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) != 0;
+}
+
+/*
+ * Waits for "ready <digest>" from the sidecar and checks the digest and
+ * that its process is still alive after it; *pidfd gets a pidfd of that
+ * process. The container ID is the one podman printed and the process
+ * the one it wrote to the PID file: no "podman inspect" (0.1-0.2 s on
+ * the critical path) is needed.
  */
 static int
 sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
     const char *id, int *pidfd, struct lz_err *err)
 {
-	struct lz_tokens logs = LZ_TOKENS_INIT, insp = LZ_TOKENS_INIT;
-	struct lz_spawn_result res, ires;
-	struct lz_spawn_opts o;
-	struct lz_spawn_proc ip;
-	struct lz_sidecar_state st;
-	struct lz_err sub = LZ_ERR_INIT;
-	struct pollfd pfd;
+	struct lz_tokens logs = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
 	char want[LZ_NETPOLICY_DIGEST_LEN + 1], got[LZ_NETPOLICY_DIGEST_LEN + 1];
 	char *text = NULL;
 	int64_t deadline = lz_spawn_now_ms() + LZ_SANDBOX_SIDECAR_READY_MS;
-	int rc, r, ready;
+	int rc, ready, gone;
 
 	*pidfd = -1;
 	lz_spawn_result_init(&res);
-	lz_spawn_result_init(&ires);
-	podman_opts(c, &o);
 	if ((rc = lz_netpolicy_digest(s->netpolicy, strlen(s->netpolicy), want,
 	    err)) != 0)
+		goto out;
+	if ((rc = sidecar_pidfd(s, pidfd, err)) != 0)
 		goto out;
 	lz_tokens_push(&logs, c->podman);
 	lz_tokens_push(&logs, "logs");
 	lz_tokens_push(&logs, id);
-	lz_tokens_push(&insp, c->podman);
-	lz_tokens_push(&insp, "inspect");
-	lz_tokens_push(&insp, "--type");
-	lz_tokens_push(&insp, "container");
-	lz_tokens_push(&insp, "--format");
-	lz_tokens_push(&insp, "json");
-	lz_tokens_push(&insp, id);
 	for (;;) {
-		if ((rc = lz_spawn_start((const char *const *)insp.v, &o, &ip,
-		    err)) != 0)
-			goto out;
-		/* Always reaped; an output failure is the news then. */
-		rc = sidecar_output(c, s, &logs, 250, &res, err);
-		r = lz_spawn_wait(&ip, &ires, rc == 0 ? err : &sub);
-		r = podman_done(r, &ires, "podman inspect (network sidecar)",
-		    rc == 0 ? err : &sub);
-		lz_err_release(&sub);
-		if (rc == 0)
-			rc = r;
-		if (rc != 0)
+		/* Read before the exit check: a last "ready" is not lost. */
+		gone = exited(*pidfd);
+		if ((rc = sidecar_output(c, s, &logs, 250, &res, err)) != 0)
 			goto out;
 		ready = find_ready(res.out.buf, got);
 		free(text);
 		text = stderr_text(&res);
-		rc = lz_sandbox_sidecar_check(ires.out.buf, id, s->domain_id,
-		    &st, err);
-		if (rc == 0 && ready && strcmp(got, want) != 0)
+		if (ready && strcmp(got, want) != 0)
 			rc = lz_err_set(err, LZ_EUNSAFE, "network sidecar "
 			    "installed policy %.16s..., but Lazaret compiled "
 			    "%.16s...: the policy changed on its way; the "
 			    "sandbox is not started", got, want);
-		else if (rc == 0 && !st.running)
+		else if (ready && exited(*pidfd))
 			rc = lz_err_set(err, LZ_ESYS, "network sidecar exited "
-			    "(status %d) before the sandbox started: %s",
-			    st.exit_code, text);
-		else if (rc == 0 && !ready && lz_spawn_now_ms() > deadline)
+			    "before the sandbox started: %s", text);
+		else if (!ready && (gone || res.err.len > 0))
+			rc = lz_err_set(err, LZ_ESYS, "network sidecar failed "
+			    "before the sandbox started: %s", res.err.len > 0 ?
+			    text : "it exited without a word");
+		else if (!ready && lz_spawn_now_ms() > deadline)
 			rc = lz_err_set(err, -ETIMEDOUT, "network sidecar did "
 			    "not report ready within %d ms: %s",
 			    LZ_SANDBOX_SIDECAR_READY_MS, text);
 		if (rc != 0 || ready)
 			break;
+		if (s->sidecar_log == NULL) {
+			/* One "podman logs" per round: not a busy loop. */
+			struct timespec pause = { 0, 20 * 1000 * 1000 };
+
+			nanosleep(&pause, NULL);
+		}
 	}
-	if (rc != 0)
-		goto out;
-	/*
-	 * The inspect may have run before "ready" was printed: the pidfd,
-	 * taken now, must still show the process alive after it.
-	 */
-	if (st.pid <= 0)
-		rc = lz_err_set(err, LZ_ESYS, "network sidecar '%.12s' has no "
-		    "process ID in podman's inspect", id);
-	else if ((*pidfd = (int)syscall(SYS_pidfd_open, st.pid, 0)) < 0)
-		rc = lz_err_set(err, LZ_ESYS, "network sidecar exited before "
-		    "the sandbox started (pidfd_open %ld: %s): %s",
-		    (long)st.pid, strerror(errno), text);
-	else {
-		pfd.fd = *pidfd;
-		pfd.events = POLLIN;
-		pfd.revents = 0;
-		if (poll(&pfd, 1, 0) != 0)
-			rc = lz_err_set(err, LZ_ESYS, "network sidecar exited "
-			    "before the sandbox started: %s", text);
-	}
+out:
 	if (rc != 0 && *pidfd >= 0) {
 		close(*pidfd);
 		*pidfd = -1;
 	}
-out:
 	free(text);
 	lz_spawn_result_release(&res);
-	lz_spawn_result_release(&ires);
 	lz_tokens_release(&logs);
-	lz_tokens_release(&insp);
 	return rc;
 }
 
@@ -675,9 +592,10 @@ lz_sandbox_start(const struct lz_sandbox_ctx *c,
 }
 
 /*
- * With a sidecar, its start (run, readiness, checks) and the anchor helper
- * run at the same time: they share nothing but podman's storage, which
- * podman locks, and the sandbox is run only after both have succeeded.
+ * A start is tried again once when podman refused a container name still
+ * in use: containers of this Domain left behind where the caller skipped
+ * recovery (a new Domain's; its Storage Root deleted by hand). The failed
+ * start has removed them.
  */
 int
 lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
@@ -685,15 +603,38 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
     char **container_id, char **sidecar_id, int *sidecar_pidfd,
     struct lz_err *err)
 {
-	struct lz_tokens t = LZ_TOKENS_INIT, at = LZ_TOKENS_INIT;
+	struct lz_err first = LZ_ERR_INIT;
+	int rc;
+
+	rc = start_once(c, s, domain_root, container_id, sidecar_id,
+	    sidecar_pidfd, &first);
+	if (rc != 0 && first.msg != NULL &&
+	    strstr(first.msg, "already in use") != NULL &&
+	    strstr(first.msg, "cleaning up also failed") == NULL)
+		rc = start_once(c, s, domain_root, container_id, sidecar_id,
+		    sidecar_pidfd, err);
+	else if (rc != 0)
+		rc = lz_err_set(err, rc, "%s", first.msg ? first.msg :
+		    "sandbox start failed");
+	lz_err_release(&first);
+	return rc;
+}
+
+/*
+ * The sidecar first (run, readiness, digest), then the sandbox, whose
+ * runtime shim mounts the State Anchors before runsc creates it.
+ */
+static int
+start_once(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
+    const char *domain_root, char **container_id, char **sidecar_id,
+    int *sidecar_pidfd, struct lz_err *err)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
 	struct lz_spawn_result res;
-	struct lz_spawn_opts o;
-	struct lz_spawn_proc helper;
-	struct lz_err undo = LZ_ERR_INIT, sub = LZ_ERR_INIT;
+	struct lz_err undo = LZ_ERR_INIT;
 	struct lz_sandbox_spec net;
-	char *sid = NULL, *network = NULL;
-	size_t nanchors;
-	int rc, r, have_image, helper_running = 0, pidfd = -1;
+	char *sid = NULL, *network = NULL, *anchors = NULL;
+	int rc, pidfd = -1;
 
 	*container_id = NULL;
 	if (sidecar_id != NULL)
@@ -702,36 +643,15 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
 		*sidecar_pidfd = -1;
 	lz_spawn_result_init(&res);
 	net = *s;
-	if ((rc = anchors_argv(c, s->plan, domain_root, s->image, &at,
-	    &nanchors, err)) != 0)
+	if ((rc = anchors_value(s->plan, domain_root, &anchors, err)) != 0)
 		goto fail;
-	if (s->netpolicy != NULL && nanchors > 0) {
-		podman_opts(c, &o);
-		if ((rc = lz_spawn_start((const char *const *)at.v, &o,
-		    &helper, err)) != 0) {
-			rc = lz_err_prefix(err, rc, "%s", ANCHOR_MOUNT_WHAT);
-			goto fail;
-		}
-		helper_running = 1;
-	}
+	net.anchors = anchors;
 	if (s->netpolicy != NULL) {
 		rc = sidecar_run(c, s, &sid, err);
 		if (rc == 0)
 			rc = sidecar_ready(c, s, sid, &pidfd, err);
-	}
-	if (helper_running) {
-		/* Always reaped; the sidecar's failure, if any, is the news. */
-		helper_running = 0;
-		r = lz_spawn_wait(&helper, &res, rc == 0 ? err : &sub);
-		r = podman_done(r, &res, ANCHOR_MOUNT_WHAT, rc == 0 ? err :
-		    &sub);
-		if (rc == 0)
-			rc = r;
-	} else if (rc == 0 && nanchors > 0)
-		rc = run_podman(c, &at, &res, ANCHOR_MOUNT_WHAT, err);
-	if (rc != 0)
-		goto fail;
-	if (sid != NULL) {
+		if (rc != 0)
+			goto fail;
 		network = lz_xasprintf("container:%s", sid);
 		net.network = network;
 	}
@@ -751,18 +671,12 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
 	}
 	goto out;
 fail:
-	if (helper_running) {
-		/* Reaped before the teardown unmounts what it made. */
-		(void)lz_spawn_wait(&helper, &res, NULL);
-		helper_running = 0;
-	}
-	if (!(have_image = image_exists(c, s->image)))
+	if (!image_exists(c, s->image))
 		rc = lz_err_set(err, LZ_ENOTFOUND, "image '%s' not found; run "
 		    "scripts/setup.sh or set image = ... in the profile "
 		    "(podman said: %s)", s->image, err && err->msg ? err->msg :
 		    "nothing");
-	if (lz_sandbox_stop(c, s->domain_id, domain_root, have_image ?
-	    s->image : NULL, &undo) != 0)
+	if (lz_sandbox_stop(c, s->domain_id, domain_root, &undo) != 0)
 		lz_err_set(err, rc, "%s; cleaning up also failed: %s",
 		    err && err->msg ? err->msg : "sandbox start failed",
 		    undo.msg);
@@ -771,11 +685,10 @@ out:
 		close(pidfd);
 	free(sid);
 	free(network);
+	free(anchors);
 	lz_err_release(&undo);
-	lz_err_release(&sub);
 	lz_spawn_result_release(&res);
 	lz_tokens_release(&t);
-	lz_tokens_release(&at);
 	return rc;
 }
 
@@ -821,7 +734,7 @@ keep_first(int r, struct lz_err *sub, int *rc, struct lz_err *err)
 
 int
 lz_sandbox_stop(const struct lz_sandbox_ctx *c, const char *domain_id,
-    const char *domain_root, const char *image, struct lz_err *err)
+    const char *domain_root, struct lz_err *err)
 {
 	static const char *const order[] = { LZ_SANDBOX_ROLE_SANDBOX,
 	    LZ_SANDBOX_ROLE_SIDECAR, NULL };
@@ -874,7 +787,7 @@ lz_sandbox_stop(const struct lz_sandbox_ctx *c, const char *domain_id,
 		 * unmounted while the sidecar is removed (0.3-0.5 s off a
 		 * teardown the next start of this Domain waits for).
 		 */
-		if (k == 0 && umount_argv(c, domain_root, image, &ut)) {
+		if (k == 0 && umount_argv(c, domain_root, &ut)) {
 			podman_opts(c, &o);
 			r = lz_spawn_start((const char *const *)ut.v, &o,
 			    &helper, &sub);

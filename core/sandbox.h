@@ -7,19 +7,16 @@
  * coordinator calls these from its start-up and teardown paths, and the
  * client's recovery calls lz_sandbox_stop for leftovers (FR-7).
  *
- * State Anchors are mounted inside podman's rootless namespace by
- * re-executing the running lazaret binary as
+ * State Anchors are mounted by the runtime shim when podman has it create
+ * the sandbox (anchor-annot.h: the sandbox's "podman run" carries them in
+ * the "lazaret.anchors" annotation), over the container's own root: every
+ * start mounts them afresh, so "podman system migrate", which takes the
+ * pause process and its mounts away, needs nothing special. They are
+ * unmounted by re-executing the running lazaret binary as
  *
- *   podman unshare SELF __anchor mount -P PODMAN -i IMAGE
- *       PATH UPPER WORK MERGED LOWER_EMPTY ...
- *   podman unshare SELF __anchor umount -P PODMAN [-i IMAGE] -u DIR
+ *   podman unshare SELF __anchor umount -u DIR
  *
- * (src/cmd-anchor-helper.c over core/anchor-mount.h): the helper asks
- * "podman image mount IMAGE" for the image root (podman inside unshare
- * sees it is already in the namespace), picks each anchor's lower layer
- * there and mounts the overlays idempotently. Start re-runs it every
- * time: after "podman system migrate" the pause process and its mounts are
- * gone and must be remade.
+ * (src/cmd-anchor-helper.c over core/anchor-mount.h).
  */
 #ifndef LZ_SANDBOX_H
 #define LZ_SANDBOX_H
@@ -72,10 +69,9 @@ int lz_sandbox_start(const struct lz_sandbox_ctx *c,
  * s->netpolicy the order is: sidecar "podman run -d" (at the same time as
  * the anchor helper), its readiness ("ready <digest>" in its log file
  * s->sidecar_log, or "podman logs", within LZ_SANDBOX_SIDECAR_READY_MS),
- * the digest compared with the SHA-256 of s->netpolicy and the container
- * checked ("podman inspect": the ID podman printed, labels
- * lazaret.domain=ID and lazaret.role=sidecar, running, and its process
- * still alive after "ready"); then the sandbox with
+ * the digest compared with the SHA-256 of s->netpolicy and its process
+ * (from s->sidecar_pidfile, held as a pidfd) still alive after "ready";
+ * then the sandbox with
  * "--network=container:<sidecar ID>". A sidecar that exits, times out or
  * reports another digest fails the start before the sandbox exists, and
  * the message says why (with the sidecar's own error line).
@@ -85,19 +81,6 @@ int lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
     char **container_id, char **sidecar_id, int *sidecar_pidfd,
     struct lz_err *err);
 
-struct lz_sidecar_state {
-	int running;		/* State.Running */
-	int exit_code;		/* State.ExitCode, or -1 */
-	pid_t pid;		/* State.Pid, or 0 */
-};
-
-/*
- * Checks podman's "inspect --format json" of the sidecar (pure): entry 0
- * has Id id and the Domain and sidecar labels; st gets its state.
- * LZ_EUNSAFE when the ID or a label differs.
- */
-int lz_sandbox_sidecar_check(const char *inspect_json, const char *id,
-    const char *domain_id, struct lz_sidecar_state *st, struct lz_err *err);
 /*
  * Splits conmon's k8s-file log text ("TIME STREAM F|P TEXT" lines; P is
  * a partial line) into the stdout and stderr text (pure). An unfinished
@@ -116,15 +99,14 @@ void lz_sandbox_log_split(const char *text, struct lz_buf *out,
  * a step with nothing to remove runs no podman; when that listing fails,
  * the label listing is used and both names are removed blindly. Once
  * the sandbox's removal has been tried, it unmounts every anchor overlay
- * under domain_root/anchors (and, when image is not NULL, "podman image
- * unmount"s it) while the sidecar is being removed: nothing but the
- * sandbox uses the anchors. Assumes nothing is gone: each step runs whatever happened before,
+ * under domain_root/anchors while the sidecar is being removed: nothing
+ * but the sandbox uses the anchors. Assumes nothing is gone: each step runs whatever happened before,
  * and every step is tried even when an earlier one failed (the first
  * failure is returned). Running it on a stopped Domain changes nothing
  * and returns 0.
  */
 int lz_sandbox_stop(const struct lz_sandbox_ctx *c, const char *domain_id,
-    const char *domain_root, const char *image, struct lz_err *err);
+    const char *domain_root, struct lz_err *err);
 
 struct lz_sandbox_entry {
 	char *id;
@@ -160,16 +142,5 @@ void lz_sandbox_list_release(struct lz_sandbox_list *l);
  */
 void lz_sandbox_list_select(const struct lz_sandbox_list *all,
     const char *domain_id, struct lz_sandbox_list *out);
-
-/*
- * The anchor steps alone (start and stop call them): mount the ANCHOR
- * entries of plan (prepared under domain_root) for image, or unmount
- * every anchor under domain_root/anchors (and unmount image if not NULL).
- */
-int lz_sandbox_anchors_mount(const struct lz_sandbox_ctx *c,
-    const struct lz_mountplan *plan, const char *domain_root,
-    const char *image, struct lz_err *err);
-int lz_sandbox_anchors_umount(const struct lz_sandbox_ctx *c,
-    const char *domain_root, const char *image, struct lz_err *err);
 
 #endif

@@ -208,7 +208,7 @@ lz_conn_open(struct lz_conn_client *cc, const struct lz_client *c,
 {
 	char *sock = lz_xasprintf("%s/control.sock", c->domain.runtime);
 	char *sub = NULL;
-	int dir = -1, lock = -1, rc;
+	int dir = -1, lock = -1, rc, fresh;
 
 	memset(cc, 0, sizeof *cc);
 	cc->fd = -1;
@@ -220,6 +220,8 @@ lz_conn_open(struct lz_conn_client *cc, const struct lz_client *c,
 		    "this project and profile", c->domain.id);
 		goto out;
 	}
+	/* A Domain never started before has nothing to recover. */
+	fresh = access(c->domain.root, F_OK) != 0 && errno == ENOENT;
 	sub = lz_xasprintf("domains/%s", c->domain.id);
 	dir = lz_rundir_ensure(c->paths.storage_root, 1, sub, err);
 	if (dir < 0) {
@@ -244,10 +246,14 @@ lz_conn_open(struct lz_conn_client *cc, const struct lz_client *c,
 	/*
 	 * Whatever is left is stale: recover before starting (FR-7), unless
 	 * the last coordinator recorded, after its teardown had succeeded,
-	 * that it left nothing (the marker is consumed either way).
+	 * that it left nothing (the marker is consumed either way), or the
+	 * Domain is new. (Containers of a Domain whose Storage Root was
+	 * deleted by hand make the start fail on their names; it then
+	 * removes them and starts again: lz_sandbox_start_net.)
 	 */
 	unlink(sock);
-	rc = lz_domain_mark_clean(c, -1) ? 0 : lz_domain_down(c, self, err);
+	rc = lz_domain_mark_clean(c, -1) || fresh ? 0 :
+	    lz_domain_down(c, self, err);
 	if (rc != 0) {
 		lz_err_prefix(err, rc, "cannot clean up after an earlier run");
 		goto out;

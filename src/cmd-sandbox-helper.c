@@ -135,8 +135,7 @@ cmd_sandbox_helper_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	if (strcmp(verb, "start") == 0)
 		rc = do_start(&c, &sc, shim, image, &err);
 	else if (strcmp(verb, "stop") == 0)
-		rc = lz_sandbox_stop(&sc, c.domain.id, c.domain.root,
-		    image ? image : c.profile->image, &err);
+		rc = lz_sandbox_stop(&sc, c.domain.id, c.domain.root, &err);
 	else if ((rc = lz_sandbox_list(&sc, c.domain.id, &l, &err)) == 0) {
 		for (i = 0; i < l.n; i++)
 			printf("%s %s %s %s\n", l.v[i].id, l.v[i].role[0] ?

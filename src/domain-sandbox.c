@@ -20,7 +20,6 @@
 #include "src/domain-sandbox.h"
 
 static int make_control_dirs(const struct lz_client *c, struct lz_err *err);
-static int mark_image(const struct lz_client *c, int op);
 static int marker(const struct lz_client *c, const char *name, int op);
 
 /*
@@ -47,13 +46,6 @@ marker(const struct lz_client *c, const char *name, int op)
 	}
 	free(p);
 	return rc;
-}
-
-/* "image-mounted": this Domain's start ran "podman image mount". */
-static int
-mark_image(const struct lz_client *c, int op)
-{
-	return marker(c, "image-mounted", op);
 }
 
 int
@@ -204,7 +196,7 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	struct lz_sandbox_spec spec;
 	struct lz_ignored ig;
 	struct lz_buf policy = LZ_BUF_INIT, tampered = LZ_BUF_INIT;
-	char *shim = NULL, *resolv = NULL, *log = NULL;
+	char *shim = NULL, *resolv = NULL, *log = NULL, *pidfile = NULL;
 	int rc, have_ctx = 0;
 
 	memset(&ig, 0, sizeof ig);
@@ -254,10 +246,10 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	log = lz_xasprintf("%s/sidecar.log", c->domain.runtime);
 	if (strchr(log, ',') == NULL)
 		spec.sidecar_log = log;
+	pidfile = lz_xasprintf("%s/sidecar.pid", c->domain.runtime);
+	spec.sidecar_pidfile = pidfile;
 	rc = lz_sandbox_start_net(&ctx, &spec, c->domain.root, container, NULL,
 	    sidecar_pidfd, err);
-	if (rc == 0)
-		mark_image(c, 1);
 out:
 	if (have_ctx)
 		lz_sandbox_ctx_release(&ctx);
@@ -265,6 +257,7 @@ out:
 	lz_mountplan_release(&mp);
 	free(shim);
 	free(log);
+	free(pidfile);
 	free(resolv);
 	lz_buf_release(&policy);
 	lz_buf_release(&tampered);
@@ -281,16 +274,7 @@ lz_domain_down(const struct lz_client *c, const char *self,
 	rc = lz_sandbox_ctx_init(&ctx, NULL, self, err);
 	if (rc != 0)
 		return rc;
-	/*
-	 * "podman image unmount" only when this Domain's start mounted it:
-	 * the mount is counted per user, and an extra unmount (a clean-up
-	 * before a start) would pull the lower layer from under another
-	 * Domain's anchors.
-	 */
-	rc = lz_sandbox_stop(&ctx, c->domain.id, c->domain.root,
-	    mark_image(c, -1) ? c->profile->image : NULL, err);
-	if (rc == 0)
-		mark_image(c, 0);
+	rc = lz_sandbox_stop(&ctx, c->domain.id, c->domain.root, err);
 	lz_sandbox_ctx_release(&ctx);
 	return rc;
 }

@@ -5,6 +5,12 @@
  * drops the --tty conmon passes to "exec") and execs runsc in its place.
  * It is not a wrapper that stays around: after execv there is only runsc.
  *
+ * On "create" it first mounts the State Anchors the bundle's config.json
+ * names in its "lazaret.anchors" annotation (core/anchor-annot.h): podman
+ * runs it inside its rootless user and mount namespace with the
+ * container's root mounted, which is where and when the overlays must be
+ * made. A bundle without the annotation mounts nothing.
+ *
  * The runsc binary is a fixed absolute path, LZ_RUNSC_PATH (default
  * /usr/bin/runsc, where Debian's bookworm-backports package puts it),
  * chosen at build time only, e.g. with
@@ -19,15 +25,24 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/anchor-annot.h"
 #include "core/runsc-argv.h"
 
 int
 main(int argc, char **argv)
 {
 	struct lz_err err = LZ_ERR_INIT;
+	const char *bundle;
 	char **v = NULL;
+	size_t n;
 	int saved;
 
+	bundle = lz_runsc_argv_bundle(argc, argv);
+	if (bundle != NULL && lz_anchor_annot_mount(bundle, &n, &err) != 0) {
+		fprintf(stderr, "lazaret-runsc: State Anchors: %s\n", err.msg);
+		lz_err_release(&err);
+		return 125;
+	}
 	if (lz_runsc_argv_build(argc, argv, LZ_RUNSC_PATH, &v, &err) != 0) {
 		fprintf(stderr, "lazaret-runsc: %s\n", err.msg);
 		lz_err_release(&err);

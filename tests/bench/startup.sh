@@ -5,10 +5,14 @@
 #
 #   tests/bench/startup.sh [-n RUNS] [-b BINDIR]
 #
-# cold: "lazaret run -- true" with the Domain absent (coordinator start,
-#       anchors, podman run, exec, and the client's return; teardown may
-#       finish after it) vs "podman run --rm" of the same image and runtime
-#       with the workspace and .git binds.
+# cold, new Domain: "lazaret run -- true" in a fresh project (no Domain
+#       Root yet: coordinator start, sidecar, sandbox with its anchors,
+#       exec, and the client's return; teardown may finish after it);
+# cold, known Domain: the same in one project whose last Domain has ended
+#       and finished its teardown (lifecycle lock free);
+#       both against "podman run --rm" of the same image and runtime with
+#       the workspace and .git binds, the three alternated in each round
+#       so load changes hit them alike.
 # warm: "lazaret run -- true" joining a running Domain vs "podman exec".
 # Prints medians (ms) and the ratio. Not a test: run it on purpose.
 set -euo pipefail
@@ -25,10 +29,13 @@ lz=$bindir/lazaret
 shim=$bindir/lazaret-runsc
 image=localhost/lazaret/base:bookworm
 tmp=$(mktemp -d /tmp/lz-bench.XXXXXX)
+mkproj() {
+	mkdir -p "$1" && git -C "$1" init -q
+	echo x > "$1/f" && git -C "$1" add f &&
+	    git -C "$1" -c user.name=b -c user.email=b@example.invalid commit -qm b
+}
 proj=$tmp/proj
-mkdir -p "$proj" && git -C "$proj" init -q
-echo x > "$proj/f" && git -C "$proj" add f &&
-    git -C "$proj" -c user.name=b -c user.email=b@example.invalid commit -qm b
+mkproj "$proj"
 cd "$proj"
 id=$("$lz" domain show --json | jq -r .domain_id)
 rt=$XDG_RUNTIME_DIR/lazaret/$id
@@ -43,15 +50,18 @@ trap cleanup EXIT
 
 ms() { date +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# absent DIR ID: the Domain's containers gone and its teardown finished
+# (the coordinator holds the lifecycle lock until it has unmounted).
 absent() {
 	local i
 	for i in $(seq 1 200); do
-		[ ! -S "$rt/control.sock" ] &&
-		    [ -z "$(podman ps -aq --filter label=lazaret.domain=$id)" ] &&
+		[ ! -S "$XDG_RUNTIME_DIR/lazaret/$2/control.sock" ] &&
+		    [ -z "$(podman ps -aq --filter label=lazaret.domain=$2)" ] &&
+		    flock -n "$XDG_RUNTIME_DIR/lazaret/$2/lifecycle.lock" true &&
 		    return 0
 		sleep 0.1
 	done
-	echo "bench: the Domain did not go away" >&2
+	echo "bench: the Domain in $1 did not go away" >&2
 	return 1
 }
 timeit() {
@@ -61,15 +71,35 @@ timeit() {
 	t1=$(ms)
 	echo $(((t1 - t0) / 1000000))
 }
+# new_domain N: one cold start in a fresh project; its Domain is removed.
+new_domain() {
+	local p=$tmp/new$1 nid
+	mkproj "$p"
+	nid=$(cd "$p" && "$lz" domain show --json | jq -r .domain_id)
+	(cd "$p" && timeit "$lz" run -- true)
+	absent "$p" "$nid"
+	podman unshare rm -rf "$HOME/.local/share/lazaret/domains/$nid" "$p"
+}
+reference() {
+	timeit podman run --rm --pull=never \
+	    --runtime "$shim" --cgroupns=private --network=none --init \
+	    -v "$proj:/workspace" -v "$proj/.git:/workspace/.git" \
+	    -v "$proj/.git/config:/workspace/.git/config:ro" \
+	    --tmpfs /workspace/.git/hooks "$image" true
+}
 
 "$lz" run -- true >/dev/null	# warms the image and page cache
-absent
-cold_lz=$(for i in $(seq 1 "$runs"); do timeit "$lz" run -- true; absent; done | median)
-cold_pm=$(for i in $(seq 1 "$runs"); do timeit podman run --rm --pull=never \
-    --runtime "$shim" --cgroupns=private --network=none --init \
-    -v "$proj:/workspace" -v "$proj/.git:/workspace/.git" \
-    -v "$proj/.git/config:/workspace/.git/config:ro" \
-    --tmpfs /workspace/.git/hooks "$image" true; done | median)
+absent "$proj" "$id"
+new=() known=() ref=()
+for i in $(seq 1 "$runs"); do
+	new+=("$(new_domain "$i")")
+	ref+=("$(reference)")
+	known+=("$(timeit "$lz" run -- true)")
+	absent "$proj" "$id"
+done
+cold_new=$(printf '%s\n' "${new[@]}" | median)
+cold_known=$(printf '%s\n' "${known[@]}" | median)
+cold_pm=$(printf '%s\n' "${ref[@]}" | median)
 
 "$lz" run -- sleep 600 </dev/null >/dev/null 2>&1 &
 keeper=$!
@@ -78,9 +108,13 @@ sleep 1
 warm_lz=$(for i in $(seq 1 "$runs"); do timeit "$lz" run -- true; done | median)
 warm_pm=$(for i in $(seq 1 "$runs"); do timeit podman exec "lz-$id" true; done | median)
 
-printf '%-6s %12s %12s %7s\n' "" "lazaret ms" "podman ms" "ratio"
-printf '%-6s %12s %12s %7s\n' cold "$cold_lz" "$cold_pm" \
-    "$(awk "BEGIN {printf \"%.2f\", $cold_lz / $cold_pm}")"
-printf '%-6s %12s %12s %7s\n' warm "$warm_lz" "$warm_pm" \
-    "$(awk "BEGIN {printf \"%.2f\", $warm_lz / $warm_pm}")"
+row() {
+	printf '%-20s %12s %12s %7s\n' "$1" "$2" "$3" \
+	    "$(awk "BEGIN {printf \"%.2f\", $2 / $3}")"
+}
+printf '%-20s %12s %12s %7s\n' "" "lazaret ms" "podman ms" "ratio"
+row "cold, new Domain" "$cold_new" "$cold_pm"
+row "cold, known Domain" "$cold_known" "$cold_pm"
+row warm "$warm_lz" "$warm_pm"
+echo "cold rounds (new / known / podman run --rm): ${new[*]} / ${known[*]} / ${ref[*]}"
 echo "(medians of $runs; lazaret from $bindir; podman run --rm with the workspace and Git Sentry binds, no anchors)"

@@ -206,6 +206,33 @@ test_bad_input(void **state)
 	lz_runsc_argv_free(NULL);
 }
 
+/* The bundle of "create" (any spelling), for the shim's anchors. */
+static void
+test_bundle(void **state)
+{
+	const char *create[] = { "x", "--root", "/r", "create", "--bundle",
+	    "/b", "--pid-file", "/p", "ID", NULL };
+	const char *eq[] = { "x", "create", "-pid-file", "/p", "-bundle=/c",
+	    "ID", NULL };
+	const char *none[] = { "x", "create", "--pid-file", "/p", "ID", NULL };
+	const char *cut[] = { "x", "create", "--bundle", NULL };
+	const char *start[] = { "x", "start", "--bundle", "/b", "ID", NULL };
+	const char *value[] = { "x", "create", "--console-socket", "--bundle",
+	    "ID", NULL };
+
+	(void)state;
+	assert_string_equal(lz_runsc_argv_bundle(9, (char *const *)create),
+	    "/b");
+	assert_string_equal(lz_runsc_argv_bundle(6, (char *const *)eq), "/c");
+	assert_string_equal(lz_runsc_argv_bundle(5, (char *const *)none), ".");
+	assert_null(lz_runsc_argv_bundle(3, (char *const *)cut));
+	assert_null(lz_runsc_argv_bundle(5, (char *const *)start));
+	/* A flag's separate value is never taken for --bundle. */
+	assert_string_equal(lz_runsc_argv_bundle(5, (char *const *)value),
+	    ".");
+	assert_null(lz_runsc_argv_bundle(0, NULL));
+}
+
 int
 main(void)
 {
@@ -222,6 +249,7 @@ main(void)
 		cmocka_unit_test(test_network_after_subcommand),
 		cmocka_unit_test(test_no_subcommand),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_bundle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -102,6 +102,15 @@ test_run_flags(void **state)
 	assert_string_equal(t.v[t.n - 2], "sleep");
 	assert_string_equal(t.v[t.n - 1], "infinity");
 	assert_null(t.v[t.n]);
+	assert_int_equal(find(&t, "--annotation", 0), -1);
+	lz_tokens_release(&t);
+	/* The State Anchors for the shim: one annotation after the labels. */
+	s.anchors = "W1tdXQ==";
+	assert_int_equal(lz_sandbox_argv_run("/usr/bin/podman", &s, &t, &e),
+	    0);
+	assert_string_equal(t.v[9], "--annotation");
+	assert_string_equal(t.v[10], "lazaret.anchors=W1tdXQ==");
+	assert_string_equal(t.v[11], "--runtime");
 	lz_tokens_release(&t);
 	lz_tokens_release(&env);
 	lz_mountplan_release(&mp);
@@ -398,35 +407,45 @@ test_sidecar(void **state)
 
 	(void)state;
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", NULL, &t, NULL), 0);
+	    "0123456789abcdef", NULL, "P\n", NULL, NULL, &t, NULL), 0);
 	assert_int_equal(t.n, sizeof want / sizeof want[0]);
 	for (i = 0; i < t.n; i++)
 		assert_string_equal(t.v[i], want[i]);
 	lz_tokens_release(&t);
-	/* A log file: conmon's k8s-file at that path, after the name. */
+	/*
+	 * A log file: conmon's k8s-file at that path, after the name; then
+	 * the PID file.
+	 */
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", "/run/l/sidecar.log", &t, NULL),
-	    0);
-	assert_int_equal(t.n, sizeof want / sizeof want[0] + 4);
+	    "0123456789abcdef", NULL, "P\n", "/run/l/sidecar.log",
+	    "/run/l/sidecar.pid", &t, NULL), 0);
+	assert_int_equal(t.n, sizeof want / sizeof want[0] + 6);
 	assert_string_equal(t.v[4], "lz-0123456789abcdef-net");
 	assert_string_equal(t.v[5], "--log-driver");
 	assert_string_equal(t.v[6], "k8s-file");
 	assert_string_equal(t.v[7], "--log-opt");
 	assert_string_equal(t.v[8], "path=/run/l/sidecar.log");
-	assert_string_equal(t.v[9], want[5]);
+	assert_string_equal(t.v[9], "--pidfile");
+	assert_string_equal(t.v[10], "/run/l/sidecar.pid");
+	assert_string_equal(t.v[11], want[5]);
 	lz_tokens_release(&t);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", "/run/a,b/log", &t, &e),
+	    "0123456789abcdef", NULL, "P\n", NULL, "rel.pid", &t, &e),
 	    LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", "rel/log", &t, &e), LZ_EINVAL);
-	lz_err_release(&e);
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman", "../x",
-	    NULL, "P\n", NULL, &t, &e), LZ_EINVAL);
+	    "0123456789abcdef", NULL, "P\n", "/run/a,b/log", NULL, &t, &e),
+	    LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "", NULL, &t, &e), LZ_EINVAL);
+	    "0123456789abcdef", NULL, "P\n", "rel/log", NULL, &t, &e),
+	    LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman", "../x",
+	    NULL, "P\n", NULL, NULL, &t, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
+	    "0123456789abcdef", NULL, "", NULL, NULL, &t, &e), LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(t.n, 0);
 	name = lz_sandbox_sidecar_name("0123456789abcdef");
