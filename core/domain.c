@@ -121,7 +121,7 @@ lz_domain_workspace(const char *dir, char **out, struct lz_err *err)
 	const git_error *ge;
 	const char *wd;
 	char *real = NULL, *cd;
-	int rc = 0, g, inited = 0;
+	int rc = 0, g;
 
 	real = realpath(dir, NULL);
 	if (real == NULL) {
@@ -130,8 +130,7 @@ lz_domain_workspace(const char *dir, char **out, struct lz_err *err)
 		    strerror(errno));
 		goto out;
 	}
-	git_libgit2_init();
-	inited = 1;
+	lz_git_init();
 	g = git_repository_open_ext(&repo, real, 0, NULL);
 	if (g == GIT_ENOTFOUND && (cd = commondir_above(real)) != NULL) {
 		rc = lz_err_set(err, LZ_EUNSAFE, "'%s' exists: it sends Git to "
@@ -166,8 +165,6 @@ lz_domain_workspace(const char *dir, char **out, struct lz_err *err)
 		    "%s", wd, strerror(errno));
 out:
 	git_repository_free(repo);
-	if (inited)
-		git_libgit2_shutdown();
 	free(real);
 	return rc;
 }
@@ -311,4 +308,20 @@ lz_domain_check_mounts(const struct lz_domain *d,
 	free(cfgfile);
 	free(mount);
 	return rc;
+}
+
+/*
+ * libgit2 is set up once per process and never shut down: each
+ * git_libgit2_init after a shutdown loads the system's CA bundle again
+ * (its TLS backend), three times in a coordinator's start.
+ */
+void
+lz_git_init(void)
+{
+	static int done;
+
+	if (!done) {
+		git_libgit2_init();
+		done = 1;
+	}
 }

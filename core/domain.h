@@ -66,4 +66,7 @@ int lz_domain_check_mounts(const struct lz_domain *d,
     const struct lz_paths *paths, const struct lz_config *cfg,
     const struct lz_profile *prof, struct lz_err *err);
 
+/* git_libgit2_init once per process (never shut down: see domain.c). */
+void lz_git_init(void);
+
 #endif

@@ -15,6 +15,7 @@
 
 #include <git2.h>
 
+#include "core/domain.h"
 #include "core/gitsentry.h"
 #include "core/pathcheck.h"
 
@@ -393,7 +394,7 @@ lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
 	char *git = lz_xasprintf("%s/.git", workspace), *p = NULL;
 	int rc, k;
 
-	git_libgit2_init();
+	lz_git_init();
 	if ((k = gs_kind(git, err)) < 0) {
 		rc = k;
 		goto out;
@@ -445,7 +446,6 @@ lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
 		goto out;
 	rc = gs_hookspath(&g, trust_hooks_path, warnings, err);
 out:
-	git_libgit2_shutdown();
 	free(p);
 	free(git);
 	return rc;

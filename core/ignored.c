@@ -16,6 +16,7 @@
 #include <git2.h>
 #include <jansson.h>
 
+#include "core/domain.h"
 #include "core/ignored.h"
 
 static int ig_is_rules(const char *p);
@@ -198,7 +199,7 @@ lz_ignored_scan(const char *workspace, struct lz_ignored *out,
 	size_t i, n;
 	int rc = 0;
 
-	git_libgit2_init();
+	lz_git_init();
 	git_status_options_init(&o, GIT_STATUS_OPTIONS_VERSION);
 	o.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
 	o.flags = GIT_STATUS_OPT_INCLUDE_IGNORED |
@@ -246,7 +247,6 @@ out:
 	git_index_free(index);
 	git_status_list_free(list);
 	git_repository_free(repo);
-	git_libgit2_shutdown();
 	return rc;
 }
 
