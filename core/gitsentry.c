@@ -15,6 +15,7 @@
 
 #include <git2.h>
 
+#include "core/commondir.h"
 #include "core/domain.h"
 #include "core/gitsentry.h"
 #include "core/pathcheck.h"
@@ -427,6 +428,7 @@ lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
 	}
 	free(p);
 	p = NULL;
+	lz_commondir_warn(git, warnings);
 	gs_bind(&g, git, 0, GS_WHY ".git bound over itself so it cannot be "
 	    "renamed away");
 	p = lz_xasprintf("%s/config", git);

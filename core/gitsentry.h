@@ -44,11 +44,14 @@
  * trust_hooks_path, a tmpfs hides it. A hooksPath naming W itself is
  * refused (LZ_EUNSAFE): it cannot be hidden without hiding the workspace.
  *
- * Not covered (residual, for the runtime to audit at launch and teardown):
- * the sandbox can create W/.git/commondir (host git then reads config from
- * the directory it names), and nested repositories or gitlinks whose .git
- * points at a config the sandbox wrote, which host git reads when it
- * recurses into submodules.
+ * W/.git/commondir (host git then reads config from the directory it
+ * names) cannot be blocked by a mount: a launch refuses to start over one,
+ * warns about the ones the coordinator moved away while a Domain ran
+ * (commondir.h), and the coordinator watches W/.git for it.
+ *
+ * Not covered: nested repositories or gitlinks whose .git points at a
+ * config the sandbox wrote, which host git reads when it recurses into
+ * submodules.
  *
  * A W/.git that is a file (a linked worktree or a submodule checkout used
  * as the workspace) is refused with LZ_EINVAL for now.

@@ -74,6 +74,7 @@ close_handles(void)
 
 	lz_coord_close_all_conns();
 	lz_coord_unwatch();
+	lz_coord_unwatch_git();
 	for (i = 0; i < sizeof hs / sizeof hs[0]; i++) {
 		if (uv_is_active(hs[i]) || hs[i]->type != UV_UNKNOWN_HANDLE) {
 			if (!uv_is_closing(hs[i]))
@@ -183,6 +184,9 @@ start(int ready_fd, struct lz_err *err)
 	rc = lz_coord_watch_sidecar(pidfd, err);
 	if (rc != 0)
 		return rc;
+	rc = lz_coord_watch_git(d->workspace, err);
+	if (rc != 0)
+		return rc;
 	rc = lz_coord_listen(err);
 	if (rc != 0)
 		return rc;
@@ -271,6 +275,8 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		lz_err_release(&err);
 	} else
 		lz_domain_mark_clean(&lz_coord.cfg, 1);
+	/* The sandbox is gone: nothing can write a new one after this. */
+	lz_coord_git_final();
 	fprintf(stderr, "coordinator %s: stopped\n", lz_coord.id);
 	uv_loop_close(lz_coord.loop);
 	lz_client_release(&lz_coord.cfg);

@@ -9,7 +9,8 @@
  * coordinator-server.c (socket, connections, frame dispatch),
  * coordinator-session.c (session processes, ptys, output relay),
  * coordinator-relay.c (sessions through runsc exec and their relay),
- * coordinator-watch.c (the Network Sidecar's pidfd, Domain failure).
+ * coordinator-watch.c (the Network Sidecar's pidfd, Domain failure),
+ * coordinator-gitwatch.c (Git Sentry's watch on the shared .git).
  */
 #ifndef LZ_COORDINATOR_H
 #define LZ_COORDINATOR_H
@@ -106,6 +107,12 @@ json_t *lz_session_list(void);
 /* coordinator-watch.c */
 int lz_coord_watch_sidecar(int pidfd, struct lz_err *err);
 void lz_coord_unwatch(void);
+
+/* coordinator-gitwatch.c: .git/commondir moved away while the Domain runs
+ * (watch), the handles closed (unwatch), a last check after teardown. */
+int lz_coord_watch_git(const char *workspace, struct lz_err *err);
+void lz_coord_unwatch_git(void);
+void lz_coord_git_final(void);
 void lz_coord_fail(const char *why);
 
 /* coordinator-main.c */
