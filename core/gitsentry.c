@@ -17,6 +17,7 @@
 
 #include "core/commondir.h"
 #include "core/domain.h"
+#include "core/gitlinks.h"
 #include "core/gitsentry.h"
 #include "core/pathcheck.h"
 
@@ -42,6 +43,7 @@ static int gs_modules(struct gs *g, const char *dir, int depth,
 static int gs_scan(struct gs *g, const char *dir, int depth,
     struct lz_err *err);
 static int gs_worktrees(struct gs *g, const char *git, struct lz_err *err);
+static int gs_gitlinks(struct gs *g, struct lz_err *err);
 static int gs_hookspath(struct gs *g, int trust, struct lz_buf *warnings,
     struct lz_err *err);
 static char *gs_normalise(const char *path);
@@ -318,6 +320,46 @@ gs_normalise(const char *path)
 	return lz_buf_detach(&b);
 }
 
+/*
+ * The repositories under the index's gitlinks (gitlinks.h): an embedded
+ * .git directory like the main one (bound over itself, config read-only,
+ * hooks hidden), a .git file bound read-only over itself (its gitdir in
+ * .git/modules is covered above).
+ */
+static int
+gs_gitlinks(struct gs *g, struct lz_err *err)
+{
+	struct lz_gitlinks gl = LZ_GITLINKS_INIT;
+	char *dotgit, *p;
+	size_t i;
+	int rc;
+
+	if ((rc = lz_gitlinks_scan(g->ws, &gl, err)) != 0)
+		return rc;
+	for (i = 0; rc == 0 && i < gl.n; i++) {
+		dotgit = lz_xasprintf("%s/%s/.git", g->ws, gl.v[i].path);
+		if (gl.v[i].kind == 'f')
+			gs_bind(g, dotgit, 1, GS_WHY "gitlink's .git file "
+			    "read-only");
+		else if (gl.v[i].kind == 'd') {
+			gs_bind(g, dotgit, 0, GS_WHY "gitlink's .git bound over "
+			    "itself");
+			p = lz_xasprintf("%s/config", dotgit);
+			if ((rc = gs_ensure_file(p, err)) == 0)
+				gs_bind(g, p, 1, GS_WHY "gitlink's repository "
+				    "config read-only");
+			free(p);
+			p = lz_xasprintf("%s/hooks", dotgit);
+			if (rc == 0 && (rc = gs_ensure_dir(p, err)) == 0)
+				gs_tmpfs(g, p, GS_WHY "gitlink's hooks hidden");
+			free(p);
+		}
+		free(dotgit);
+	}
+	lz_gitlinks_release(&gl);
+	return rc;
+}
+
 /* The effective core.hooksPath; hidden when it lies inside W. */
 static int
 gs_hookspath(struct gs *g, int trust, struct lz_buf *warnings,
@@ -445,6 +487,8 @@ lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
 	if ((rc = gs_modules(&g, p, 0, err)) != 0)
 		goto out;
 	if ((rc = gs_worktrees(&g, git, err)) != 0)
+		goto out;
+	if ((rc = gs_gitlinks(&g, err)) != 0)
 		goto out;
 	rc = gs_hookspath(&g, trust_hooks_path, warnings, err);
 out:

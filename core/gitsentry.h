@@ -26,6 +26,12 @@
  *   NAME/commondir              ro   when it exists (it names the
  *                                    repository whose config git reads)
  *   NAME/config.worktree        ro   when it exists
+ *     for each gitlink P of the index whose directory has a .git
+ *     (gitlinks.h; no symlink on the way):
+ *   W/P/.git (a file)           ro
+ *   W/P/.git (a directory)      rw   bound over itself
+ *   W/P/.git/config             ro   created empty first if missing
+ *   W/P/.git/hooks              tmpfs
  *   W/<hooksPath>               tmpfs, see below
  *
  * New gitdirs are blocked, not made inert: W/.git/modules (and every
@@ -49,9 +55,10 @@
  * warns about the ones the coordinator moved away while a Domain ran
  * (commondir.h), and the coordinator watches W/.git for it.
  *
- * Not covered: nested repositories or gitlinks whose .git points at a
- * config the sandbox wrote, which host git reads when it recurses into
- * submodules.
+ * Gitlinks the sandbox adds, or a .git it puts under one, are moved away
+ * by the coordinator while the Domain runs (gitlinks.h). Not covered: a
+ * .git that is a symlink, and nested repositories no gitlink names (host
+ * git does not recurse into those).
  *
  * A W/.git that is a file (a linked worktree or a submodule checkout used
  * as the workspace) is refused with LZ_EINVAL for now.

@@ -5,12 +5,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <git2.h>
@@ -18,6 +16,7 @@
 
 #include "core/domain.h"
 #include "core/ignored.h"
+#include "core/pathcheck.h"
 
 static int ig_is_rules(const char *p);
 static int ig_cmp(const void *a, const void *b);
@@ -26,7 +25,6 @@ static void ig_finish(struct lz_tokens *t);
 static char *ig_clean(const char *dir, const char *pat);
 static int ig_rules(git_repository *repo, const char *ws, const char *dir,
     const char *file, struct lz_ignored *out, struct lz_err *err);
-static int ig_open(int dirfd, const char *name, int flags, mode_t mode);
 static int ig_make(int rootfd, const char *rel, int isdir, const char *what,
     struct lz_err *err);
 
@@ -321,19 +319,6 @@ out:
 	return rc;
 }
 
-/* openat2 beneath dirfd, no symlinks anywhere; -1 and errno on failure. */
-static int
-ig_open(int dirfd, const char *name, int flags, mode_t mode)
-{
-	struct open_how how;
-
-	memset(&how, 0, sizeof how);
-	how.flags = (unsigned long long)(flags | O_CLOEXEC | O_NOFOLLOW);
-	how.mode = (flags & O_CREAT) ? mode : 0;
-	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
-	return (int)syscall(SYS_openat2, dirfd, name, &how, sizeof how);
-}
-
 /* Makes rel (a directory, or an empty file) under rootfd, no symlinks. */
 static int
 ig_make(int rootfd, const char *rel, int isdir, const char *what,
@@ -349,14 +334,14 @@ ig_make(int rootfd, const char *rel, int isdir, const char *what,
 			*e = '\0';
 		last = e == NULL || e[1] == '\0';
 		if (last && !isdir)
-			next = ig_open(fd, p, O_RDONLY | O_CREAT, 0644);
+			next = lz_open_beneath(fd, p, O_RDONLY | O_CREAT, 0644);
 		else {
-			next = ig_open(fd, p, O_RDONLY | O_DIRECTORY, 0);
+			next = lz_open_beneath(fd, p, O_RDONLY | O_DIRECTORY, 0);
 			if (next < 0 && errno == ENOENT) {
 				if (mkdirat(fd, p, 0755) != 0 &&
 				    errno != EEXIST)
 					goto fail;
-				next = ig_open(fd, p, O_RDONLY | O_DIRECTORY,
+				next = lz_open_beneath(fd, p, O_RDONLY | O_DIRECTORY,
 				    0);
 			}
 		}

@@ -2,8 +2,12 @@
  * pathcheck.c: string checks for configured paths, and owner/mode checks
  * for trusted files and host-private directories (SR-2, SR-10).
  */
+#include <fcntl.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/openat2.h>
 
 #include "core/pathcheck.h"
 
@@ -129,4 +133,16 @@ lz_pathcheck_private_dir(const struct stat *st, const char *path,
 		    "host-private directory must be 0700 (run: chmod 700 "
 		    "'%s')", path, (unsigned)(st->st_mode & 07777), path);
 	return 0;
+}
+
+int
+lz_open_beneath(int dirfd, const char *name, int flags, mode_t mode)
+{
+	struct open_how how;
+
+	memset(&how, 0, sizeof how);
+	how.flags = (unsigned long long)(flags | O_CLOEXEC | O_NOFOLLOW);
+	how.mode = (flags & O_CREAT) ? mode : 0;
+	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+	return (int)syscall(SYS_openat2, dirfd, name, &how, sizeof how);
 }

@@ -38,4 +38,12 @@ int lz_pathcheck_private_file(const struct stat *st, const char *path,
 int lz_pathcheck_private_dir(const struct stat *st, const char *path,
     struct lz_err *err);
 
+/*
+ * openat2(2) of name beneath dirfd with no symlink anywhere on the way
+ * (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS; O_CLOEXEC and O_NOFOLLOW added);
+ * -1 and errno on failure (ENOSYS on a kernel without openat2: callers
+ * fail closed).
+ */
+int lz_open_beneath(int dirfd, const char *name, int flags, mode_t mode);
+
 #endif

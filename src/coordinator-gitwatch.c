@@ -5,7 +5,10 @@
  * (core/commondir.h), so the coordinator moves it away as soon as it
  * appears: on an inotify event for that name (libuv fs event on the .git
  * directory), on a timer every second in case events were lost, and once
- * more after the sandbox is gone.
+ * more after the sandbox is gone. The same checks look at the
+ * repositories under the index's gitlinks (core/gitlinks.h): the index is
+ * read again when it changed, each gitlink's .git looked at every time,
+ * and a .git that was not there at launch is moved away.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,20 +17,69 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "core/commondir.h"
+#include "core/gitlinks.h"
 #include "src/coordinator.h"
 
 #define RECHECK_MS 1000
+#define SOON_MS 20	/* after an event: the rest of a burst comes */
 
 static uv_fs_event_t git_event;
-static uv_timer_t git_timer;
+static uv_timer_t git_timer, git_soon;
 static int git_fd = -1;
-static char *git_path;
+static char *git_path, *ws_path;
+static struct lz_gitlinks launch = LZ_GITLINKS_INIT, now = LZ_GITLINKS_INIT;
+static struct stat index_st;
 
 static void check(void);
+static void check_gitlinks(void);
+static int index_changed(void);
 static void on_git_event(uv_fs_event_t *h, const char *name, int events,
     int status);
 static void on_git_timer(uv_timer_t *h);
+static void on_git_soon(uv_timer_t *h);
+
+/* 1 when .git/index is not the one last read (and remembers it). */
+static int
+index_changed(void)
+{
+	struct stat st;
+
+	if (fstatat(git_fd, "index", &st, 0) != 0)
+		memset(&st, 0, sizeof st);
+	if (st.st_ino == index_st.st_ino && st.st_size == index_st.st_size &&
+	    st.st_mtim.tv_sec == index_st.st_mtim.tv_sec &&
+	    st.st_mtim.tv_nsec == index_st.st_mtim.tv_nsec)
+		return 0;
+	index_st = st;
+	return 1;
+}
+
+/* Moves any .git under a gitlink that was not there at launch. */
+static void
+check_gitlinks(void)
+{
+	struct lz_err err = LZ_ERR_INIT;
+	struct lz_buf log = LZ_BUF_INIT;
+	int r;
+
+	if (index_changed()) {
+		lz_gitlinks_release(&now);
+		r = lz_gitlinks_scan(ws_path, &now, &err);
+	} else
+		r = lz_gitlinks_restat(ws_path, &now, &err);
+	if (r == 0)
+		r = lz_gitlinks_guard(ws_path, &launch, &now, &log, &err);
+	if (log.len > 0)
+		fprintf(stderr, "coordinator %s: %s", lz_coord.id, log.buf);
+	if (r < 0)
+		fprintf(stderr, "coordinator %s: Git Sentry (SR-4): %s\n",
+		    lz_coord.id, err.msg);
+	lz_buf_release(&log);
+	lz_err_release(&err);
+}
 
 /* Moves a commondir away, saying so in the coordinator's log. */
 static void
@@ -50,6 +102,7 @@ check(void)
 		    lz_coord.id, err.msg);
 	free(moved);
 	lz_err_release(&err);
+	check_gitlinks();
 }
 
 static void
@@ -57,9 +110,20 @@ on_git_event(uv_fs_event_t *h, const char *name, int events, int status)
 {
 	(void)h;
 	(void)events;
-	/* No name (or an error such as a queue overflow): check anyway. */
-	if (status != 0 || name == NULL || strcmp(name, "commondir") == 0)
-		check();
+	/*
+	 * No name (or an error such as a queue overflow): check anyway. A
+	 * burst of index writes (git status refreshing it) is one check.
+	 */
+	if ((status != 0 || name == NULL || strcmp(name, "commondir") == 0 ||
+	    strcmp(name, "index") == 0) && !uv_is_active((uv_handle_t *)&git_soon))
+		uv_timer_start(&git_soon, on_git_soon, SOON_MS, 0);
+}
+
+static void
+on_git_soon(uv_timer_t *h)
+{
+	(void)h;
+	check();
 }
 
 static void
@@ -74,18 +138,26 @@ lz_coord_watch_git(const char *workspace, struct lz_err *err)
 {
 	int rc;
 
+	ws_path = lz_xstrdup(workspace);
 	git_path = lz_xasprintf("%s/.git", workspace);
 	git_fd = open(git_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC);
 	if (git_fd < 0)
 		return lz_err_set(err, LZ_ESYS, "cannot watch '%s': %s",
 		    git_path, strerror(errno));
+	/* Every handle exists once git_fd does: unwatch closes them. */
 	uv_fs_event_init(lz_coord.loop, &git_event);
+	uv_timer_init(lz_coord.loop, &git_soon);
+	uv_timer_init(lz_coord.loop, &git_timer);
+	/* What a launch found is the developer's (Git Sentry mounted it). */
+	(void)index_changed();
+	if ((rc = lz_gitlinks_scan(workspace, &launch, err)) != 0 ||
+	    (rc = lz_gitlinks_scan(workspace, &now, err)) != 0)
+		return rc;
 	rc = uv_fs_event_start(&git_event, on_git_event, git_path, 0);
 	if (rc != 0)
 		return lz_err_set(err, LZ_ESYS, "cannot watch '%s': %s",
 		    git_path, uv_strerror(rc));
-	uv_timer_init(lz_coord.loop, &git_timer);
 	uv_timer_start(&git_timer, on_git_timer, RECHECK_MS, RECHECK_MS);
 	check();
 	return 0;
@@ -100,6 +172,8 @@ lz_coord_unwatch_git(void)
 		uv_close((uv_handle_t *)&git_event, NULL);
 	if (!uv_is_closing((uv_handle_t *)&git_timer))
 		uv_close((uv_handle_t *)&git_timer, NULL);
+	if (!uv_is_closing((uv_handle_t *)&git_soon))
+		uv_close((uv_handle_t *)&git_soon, NULL);
 }
 
 void
@@ -111,4 +185,8 @@ lz_coord_git_final(void)
 	git_fd = -1;
 	free(git_path);
 	git_path = NULL;
+	free(ws_path);
+	ws_path = NULL;
+	lz_gitlinks_release(&launch);
+	lz_gitlinks_release(&now);
 }

@@ -113,6 +113,21 @@ lz_domain_project() {
 	lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
 }
 
+# lz_keep_domain: starts the Domain of lz_domain_project with a session
+# that keeps it up ($keeper, "sleep 60", killed at exit) and waits for its
+# control socket.
+lz_keep_domain() {
+	local i
+	"$LAZARET" run -- sleep 60 </dev/null >/dev/null 2>&1 &
+	keeper=$!
+	lz_cleanup_hooks+=("kill $keeper 2>/dev/null")
+	for i in $(seq 1 150); do
+		[ -S "$rt/control.sock" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
 # lz_tmux SESSION: a private tmux server for driving a terminal: tm runs a
 # tmux command on it, wait_for REGEX [SECONDS] polls SESSION's screen until
 # a line matches (and prints the screen when it never does), gone REGEX

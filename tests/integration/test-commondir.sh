@@ -18,10 +18,7 @@ mark=$LZ_TMP/command-ran
 quarantined() { ls "$proj/.git" | grep -c '^lazaret-quarantine-commondir\.' || true; }
 
 # 1. Written while the Domain runs (a second session keeps it up).
-"$LAZARET" run -- sleep 30 </dev/null >/dev/null 2>&1 &
-keeper=$!
-lz_cleanup_hooks+=("kill $keeper 2>/dev/null")
-for i in $(seq 1 150); do [ -S "$rt/control.sock" ] && break; sleep 0.2; done
+lz_keep_domain || fail "commondir: the Domain did not start"
 # evil is a working common directory (a copy of .git) whose config makes
 # host git run a command of the sandbox's (core.fsmonitor, run through the
 # shell by "git status"): without Git Sentry's watch host git runs it
