@@ -153,12 +153,23 @@ start(int ready_fd, struct lz_err *err)
 {
 	struct lz_domain *d = &lz_coord.cfg.domain;
 	struct lz_buf warn = LZ_BUF_INIT;
-	char *p, *line, *save = NULL;
+	char *line, *save = NULL;
 	uint64_t t0 = uv_hrtime();
 	int rc, fd, pidfd = -1;
 
 	lz_id_random(lz_coord.id, LZ_ID_COORDINATOR_BYTES);
 	lz_coord.sock_path = lz_xasprintf("%s/control.sock", d->runtime);
+	/*
+	 * For diagnostics and tests (a kill during start-up); the lock, not
+	 * this file, is authority. Removed when the coordinator ends.
+	 */
+	lz_coord.pid_path = lz_xasprintf("%s/coordinator.pid", d->runtime);
+	fd = open(lz_coord.pid_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+	    O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		dprintf(fd, "%ld\n", (long)getpid());
+		close(fd);
+	}
 	lz_coord.self = realpath("/proc/self/exe", NULL);
 	if (lz_coord.self == NULL)
 		return lz_err_set(err, LZ_ESYS, "cannot find this program: %s",
@@ -190,15 +201,6 @@ start(int ready_fd, struct lz_err *err)
 	rc = lz_coord_listen(err);
 	if (rc != 0)
 		return rc;
-	/* For diagnostics and tests; the lock, not this file, is authority. */
-	p = lz_xasprintf("%s/coordinator.pid", d->runtime);
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-	    0600);
-	if (fd >= 0) {
-		dprintf(fd, "%ld\n", (long)getpid());
-		close(fd);
-	}
-	free(p);
 	report(ready_fd, "ok\n");
 	return 0;
 }
@@ -260,6 +262,8 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		lz_err_release(&err);
 		if (lz_coord.sock_path != NULL)
 			unlink(lz_coord.sock_path);
+		if (lz_coord.pid_path != NULL)
+			unlink(lz_coord.pid_path);
 		return LZ_EXIT_FAILURE;
 	}
 	if (ready_fd >= 0)
@@ -277,10 +281,12 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		lz_domain_mark_clean(&lz_coord.cfg, 1);
 	/* The sandbox is gone: nothing can write a new one after this. */
 	lz_coord_git_final();
+	unlink(lz_coord.pid_path);
 	fprintf(stderr, "coordinator %s: stopped\n", lz_coord.id);
 	uv_loop_close(lz_coord.loop);
 	lz_client_release(&lz_coord.cfg);
 	free(lz_coord.sock_path);
+	free(lz_coord.pid_path);
 	free(lz_coord.self);
 	free(lz_coord.podman);
 	free(lz_coord.container);

@@ -67,6 +67,7 @@ struct lz_coord {
 	struct lz_client cfg;		/* paths, config, profile, Domain */
 	char id[2 * LZ_ID_COORDINATOR_BYTES + 1];
 	char *sock_path;
+	char *pid_path;			/* coordinator.pid (diagnostics) */
 	char *container;		/* sandbox container ID */
 	char *self;			/* absolute path of this binary */
 	char *podman;			/* absolute path of podman */

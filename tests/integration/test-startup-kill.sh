@@ -4,7 +4,9 @@
 # after the Network Sidecar's start, the anchors' mount and the sandbox's
 # start) and of the client with it; each time the next `lazaret run` starts
 # cleanly, and after it nothing is left: no container with the Domain's
-# label, no control socket, no anchor mount.
+# label, no control socket, no anchor mount. The delays are spread over a
+# cold start of about 1 s (journal.md), so the kills land before the
+# sidecar, beside it, during the sandbox's create and once it runs.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -22,13 +24,22 @@ stage() {
 	echo "${s:- nothing yet}"
 }
 
-for delay in 0.2 0.5 0.8 1.1 1.5 2.0 3.0; do
+# The coordinator writes its PID file when it starts; one left by a killed
+# coordinator is removed first, and the PID is only killed when it is
+# still a coordinator (never a reused PID).
+for delay in 0.1 0.2 0.3 0.4 0.5 0.7 1.0 2.0; do
+	rm -f "$rt/coordinator.pid"
 	"$LAZARET" run -- sleep 30 </dev/null >/dev/null 2>&1 &
 	client=$!
 	sleep "$delay"
 	cpid=$(cat "$rt/coordinator.pid" 2>/dev/null || true)
 	what=$(stage)
-	[ -n "$cpid" ] && kill -9 "$cpid" 2>/dev/null
+	if [ -n "$cpid" ] && tr '\0' ' ' <"/proc/$cpid/cmdline" 2>/dev/null |
+	    grep -q -- "__coordinator"; then
+		kill -9 "$cpid" 2>/dev/null
+	else
+		cpid=
+	fi
 	kill -9 "$client" 2>/dev/null
 	wait "$client" 2>/dev/null
 	run "$LAZARET" run -- echo started-again
