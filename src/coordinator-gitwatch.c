@@ -32,9 +32,10 @@ static int git_fd = -1;
 static char *git_path, *ws_path;
 static struct lz_gitlinks launch = LZ_GITLINKS_INIT, now = LZ_GITLINKS_INIT;
 static struct stat index_st;
+static uint64_t last_scan;	/* uv_now() of the last index read */
 
-static void check(void);
-static void check_gitlinks(void);
+static void check(int force);
+static void check_gitlinks(int force);
 static int index_changed(void);
 static void on_git_event(uv_fs_event_t *h, const char *name, int events,
     int status);
@@ -57,15 +58,22 @@ index_changed(void)
 	return 1;
 }
 
-/* Moves any .git under a gitlink that was not there at launch. */
+/*
+ * Moves any .git under a gitlink that was not there at launch. The index
+ * is read again at most once a second unless force (a large index read on
+ * every write of a busy git would hold up the loop); the gitlinks' .git
+ * entries are looked at every time.
+ */
 static void
-check_gitlinks(void)
+check_gitlinks(int force)
 {
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_buf log = LZ_BUF_INIT;
+	uint64_t t = uv_now(lz_coord.loop);
 	int r;
 
-	if (index_changed()) {
+	if ((force || t - last_scan >= RECHECK_MS) && index_changed()) {
+		last_scan = t;
 		lz_gitlinks_release(&now);
 		r = lz_gitlinks_scan(ws_path, &now, &err);
 	} else
@@ -83,7 +91,7 @@ check_gitlinks(void)
 
 /* Moves a commondir away, saying so in the coordinator's log. */
 static void
-check(void)
+check(int force)
 {
 	struct lz_err err = LZ_ERR_INIT;
 	char *moved = NULL;
@@ -102,7 +110,7 @@ check(void)
 		    lz_coord.id, err.msg);
 	free(moved);
 	lz_err_release(&err);
-	check_gitlinks();
+	check_gitlinks(force);
 }
 
 static void
@@ -123,14 +131,14 @@ static void
 on_git_soon(uv_timer_t *h)
 {
 	(void)h;
-	check();
+	check(0);
 }
 
 static void
 on_git_timer(uv_timer_t *h)
 {
 	(void)h;
-	check();
+	check(0);
 }
 
 int
@@ -159,7 +167,7 @@ lz_coord_watch_git(const char *workspace, struct lz_err *err)
 		return lz_err_set(err, LZ_ESYS, "cannot watch '%s': %s",
 		    git_path, uv_strerror(rc));
 	uv_timer_start(&git_timer, on_git_timer, RECHECK_MS, RECHECK_MS);
-	check();
+	check(1);
 	return 0;
 }
 
@@ -179,7 +187,7 @@ lz_coord_unwatch_git(void)
 void
 lz_coord_git_final(void)
 {
-	check();
+	check(1);
 	if (git_fd >= 0)
 		close(git_fd);
 	git_fd = -1;
