@@ -16,10 +16,16 @@
 #include "core/domain.h"
 #include "core/gitlinks.h"
 #include "core/pathcheck.h"
+#include "core/spawn.h"
 
 #define GITFILE_MAX 4096
+#define LS_FILES_MAX (64 * 1024 * 1024)	/* "git ls-files -s" output kept */
+
+extern char **environ;
 
 static void	 add(struct lz_gitlinks *g, const char *path);
+static int	 scan_with_git(const char *workspace, struct lz_gitlinks *out,
+		     struct lz_err *err);
 static int	 trusted(const struct lz_gitlinks *launch,
 		     const struct lz_gitlink *e);
 static int	 clean_components(const char *p);
@@ -37,32 +43,81 @@ add(struct lz_gitlinks *g, const char *path)
 	e->path = lz_xstrdup(path);
 }
 
+/*
+ * The gitlinks as git itself reads the index, for the formats libgit2
+ * 1.5 refuses (a split index, "link"; a sparse index, "sdir"): "git
+ * --git-dir W/.git --work-tree W ls-files --stage -z", without the
+ * caller's GIT_* variables (GIT_INDEX_FILE would read another index).
+ */
+static int
+scan_with_git(const char *workspace, struct lz_gitlinks *out,
+    struct lz_err *err)
+{
+	struct lz_tokens env = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+	struct lz_spawn_opts o;
+	char *gd = lz_xasprintf("--git-dir=%s/.git", workspace);
+	char *wt = lz_xasprintf("--work-tree=%s", workspace);
+	const char *argv[] = { "git", gd, wt, "ls-files", "--stage", "-z",
+	    NULL };
+	const char *p, *end, *tab;
+	char **e;
+	int rc;
+
+	lz_tokens_push(&env, "LC_ALL=C");	/* never empty: NULL is environ */
+	for (e = environ; *e != NULL; e++) {
+		if (strncmp(*e, "GIT_", 4) != 0 && strncmp(*e, "LC_ALL=", 7) != 0)
+			lz_tokens_push(&env, *e);
+	}
+	memset(&o, 0, sizeof o);
+	o.envp = (const char *const *)env.v;
+	o.cwd = "/";
+	o.max_output = LS_FILES_MAX;
+	o.timeout_ms = 30000;
+	lz_spawn_result_init(&res);
+	rc = lz_spawn_capture(argv, &o, &res, err);
+	if (rc == 0 && (res.status != 0 || res.truncated))
+		rc = lz_err_set(err, LZ_EINVAL, "cannot list the gitlinks of "
+		    "'%s/.git/index' (git ls-files: %s)", workspace,
+		    res.truncated ? "more than 64 MiB of output" :
+		    res.err.len ? res.err.buf : "failed");
+	/* "MODE OBJECT STAGE\tPATH\0" per entry. */
+	for (p = res.out.buf, end = p + res.out.len; rc == 0 && p < end;
+	    p += strlen(p) + 1) {
+		tab = strchr(p, '\t');
+		if (tab != NULL && strncmp(p, "160000 ", 7) == 0)
+			add(out, tab + 1);
+	}
+	lz_spawn_result_release(&res);
+	lz_tokens_release(&env);
+	free(gd);
+	free(wt);
+	return rc;
+}
+
 int
 lz_gitlinks_scan(const char *workspace, struct lz_gitlinks *out,
     struct lz_err *err)
 {
 	const git_index_entry *ie;
 	git_index *idx = NULL;
-	const git_error *ge;
 	char *path = lz_xasprintf("%s/.git/index", workspace);
 	size_t i, n;
 	int rc = 0;
 
 	lz_git_init();
-	if (git_index_open(&idx, path) < 0) {
-		ge = git_error_last();
-		rc = lz_err_set(err, LZ_EINVAL, "cannot read '%s': %s", path,
-		    ge ? ge->message : "unknown libgit2 error");
-		goto out;
+	if (git_index_open(&idx, path) < 0)
+		rc = scan_with_git(workspace, out, err);
+	else {
+		n = git_index_entrycount(idx);
+		for (i = 0; i < n; i++) {
+			ie = git_index_get_byindex(idx, i);
+			if (ie != NULL && ie->mode == GIT_FILEMODE_COMMIT)
+				add(out, ie->path);
+		}
 	}
-	n = git_index_entrycount(idx);
-	for (i = 0; i < n; i++) {
-		ie = git_index_get_byindex(idx, i);
-		if (ie != NULL && ie->mode == GIT_FILEMODE_COMMIT)
-			add(out, ie->path);
-	}
-	rc = lz_gitlinks_restat(workspace, out, err);
-out:
+	if (rc == 0)
+		rc = lz_gitlinks_restat(workspace, out, err);
 	git_index_free(idx);
 	free(path);
 	return rc;

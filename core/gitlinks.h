@@ -39,7 +39,10 @@ struct lz_gitlinks {
 
 /*
  * Every gitlink of workspace's index (workspace/.git/index; a missing
- * index has none), each stat'ed as lz_gitlinks_restat does.
+ * index has none), each stat'ed as lz_gitlinks_restat does. libgit2 reads
+ * the index; one it refuses (a split or sparse index: a mandatory
+ * extension libgit2 1.5 lacks) is listed by "git ls-files --stage", so
+ * the list is always what host git sees.
  */
 int lz_gitlinks_scan(const char *workspace, struct lz_gitlinks *out,
     struct lz_err *err);

@@ -71,6 +71,18 @@ grep -q "Git Sentry (SR-4): moved .*/evil/.git" "$rt/coordinator.log" &&
     fail "gitlinks: not in the coordinator log"
 host_safe "new gitlink"
 
+# The same through a split index, which libgit2 cannot read (git can).
+run "$LAZARET" run -- sh -c "cd /workspace && mkdir evil2 && cd evil2 &&
+    git init -q && git -c user.name=e -c user.email=e@e.invalid commit -q \
+    --allow-empty -m e && git config core.fsmonitor 'touch $mark' &&
+    cd /workspace && git update-index --split-index --add --cacheinfo \
+    160000,\$(git -C evil2 rev-parse HEAD),evil2 && ls .git | grep -c sharedindex"
+expect "gitlinks: the sandbox adds one through a split index" 0 "^[1-9]"
+moved_away "$proj/evil2" && pass "gitlinks: split index: its .git is moved away" ||
+    fail "gitlinks: split index: evil2/.git still there"
+host_safe "split index"
+git -C "$proj" update-index --no-split-index
+
 # The developer's repository renamed away and another put in its place.
 run "$LAZARET" run -- sh -c "cd /workspace/vendor && mv own own2 &&
     mkdir own && cd own && git init -q &&

@@ -3,7 +3,8 @@
  * with git: the index's gitlinks and what their .git is, the launch
  * snapshot trusted, a .git added or replaced under a gitlink moved away
  * (content kept), a .git file naming .git/modules accepted and one naming
- * anything else moved, a symlinked gitlink path left alone.
+ * anything else moved, a symlinked gitlink path left alone, a split index
+ * (which libgit2 cannot read) listed through git.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -211,12 +212,35 @@ test_symlink_path(void **state)
 	free(link);
 }
 
+/* A split index (libgit2 1.5 refuses its "link" extension): git lists it. */
+static void
+test_split_index(void **state)
+{
+	struct lz_gitlinks now = LZ_GITLINKS_INIT;
+	struct lz_err err = LZ_ERR_INIT;
+	char id[41];
+
+	(void)state;
+	repo("split", id);
+	git(ws, "update-index", "--split-index", NULL);
+	gitlink("split", id);
+	setenv("GIT_INDEX_FILE", "/nonexistent/index", 1);
+	assert_int_equal(lz_gitlinks_scan(ws, &now, &err), 0);
+	unsetenv("GIT_INDEX_FILE");
+	assert_non_null(find(&now, "split"));
+	assert_int_equal(find(&now, "split")->kind, 'd');
+	assert_non_null(find(&now, "evil"));
+	lz_gitlinks_release(&now);
+	git(ws, "update-index", "--no-split-index", NULL);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scan_and_guard),
 		cmocka_unit_test(test_symlink_path),
+		cmocka_unit_test(test_split_index),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
