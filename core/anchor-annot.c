@@ -13,7 +13,8 @@
 
 #define CONFIG_MAX (16 * 1024 * 1024)	/* config.json larger: refused */
 
-static int	 mount_one(const char *root, char *const *f, struct lz_err *err);
+static int	 mount_one(const char *root, char *const *f,
+		     struct lz_err *err);
 
 char *
 lz_anchor_annot_encode(const struct lz_tokens *fields)

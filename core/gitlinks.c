@@ -19,7 +19,8 @@
 #include "core/spawn.h"
 
 #define GITFILE_MAX 4096
-#define LS_FILES_MAX (64 * 1024 * 1024)	/* "git ls-files -s" output kept */
+/* Output of "git ls-files --stage" kept at most. */
+#define LS_FILES_MAX (64 * 1024 * 1024)
 
 extern char **environ;
 
@@ -64,9 +65,11 @@ scan_with_git(const char *workspace, struct lz_gitlinks *out,
 	char **e;
 	int rc;
 
-	lz_tokens_push(&env, "LC_ALL=C");	/* never empty: NULL is environ */
+	/* Never empty: an empty (NULL) list would pass environ. */
+	lz_tokens_push(&env, "LC_ALL=C");
 	for (e = environ; *e != NULL; e++) {
-		if (strncmp(*e, "GIT_", 4) != 0 && strncmp(*e, "LC_ALL=", 7) != 0)
+		if (strncmp(*e, "GIT_", 4) != 0 &&
+		    strncmp(*e, "LC_ALL=", 7) != 0)
 			lz_tokens_push(&env, *e);
 	}
 	memset(&o, 0, sizeof o);
@@ -160,8 +163,8 @@ trusted(const struct lz_gitlinks *launch, const struct lz_gitlink *e)
 
 	for (i = 0; launch != NULL && i < launch->n; i++) {
 		if (strcmp(launch->v[i].path, e->path) == 0 &&
-		    launch->v[i].kind == e->kind && launch->v[i].dev == e->dev &&
-		    launch->v[i].ino == e->ino)
+		    launch->v[i].kind == e->kind &&
+		    launch->v[i].dev == e->dev && launch->v[i].ino == e->ino)
 			return 1;
 	}
 	return 0;
@@ -279,10 +282,10 @@ lz_gitlinks_guard(const char *workspace, const struct lz_gitlinks *launch,
 		}
 		if (quarantine(dfd, &to) == 0) {
 			lz_buf_addf(log, "Git Sentry (SR-4): moved %s/%s/.git "
-			    "to %s/%s/%s: a repository under a gitlink that was "
-			    "not there at launch (host git status would read "
-			    "its config)\n", workspace, e->path, workspace,
-			    e->path, to);
+			    "to %s/%s/%s: a repository under a gitlink that "
+			    "was not there at launch (host git status would "
+			    "read its config)\n", workspace, e->path,
+			    workspace, e->path, to);
 			free(to);
 			moved++;
 		} else if (errno != ENOENT && rc == 0)

@@ -26,7 +26,7 @@
 
 struct lz_gitlink {
 	char *path;		/* relative to the workspace */
-	int kind;		/* 'd' directory, 'f' file, 'o' other, 0 none */
+	int kind;		/* 'd' dir, 'f' file, 'o' other, 0 none */
 	dev_t dev;		/* of the ".git" entry */
 	ino_t ino;
 };

@@ -521,9 +521,11 @@ static int
 sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
     const char *id, int *pidfd, struct lz_err *err)
 {
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
 	struct lz_tokens logs = LZ_TOKENS_INIT;
 	struct lz_spawn_result res;
-	char want[LZ_NETPOLICY_DIGEST_LEN + 1], got[LZ_NETPOLICY_DIGEST_LEN + 1];
+	char want[LZ_NETPOLICY_DIGEST_LEN + 1];
+	char got[LZ_NETPOLICY_DIGEST_LEN + 1];
 	char *text = NULL;
 	int64_t deadline = lz_spawn_now_ms() + LZ_SANDBOX_SIDECAR_READY_MS;
 	int rc, ready, gone;
@@ -564,12 +566,9 @@ sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 			    LZ_SANDBOX_SIDECAR_READY_MS, text);
 		if (rc != 0 || ready)
 			break;
-		if (s->sidecar_log == NULL) {
-			/* One "podman logs" per round: not a busy loop. */
-			struct timespec pause = { 0, 20 * 1000 * 1000 };
-
+		/* One "podman logs" per round: not a busy loop. */
+		if (s->sidecar_log == NULL)
 			nanosleep(&pause, NULL);
-		}
 	}
 out:
 	if (rc != 0 && *pidfd >= 0) {

@@ -122,8 +122,10 @@ on_git_event(uv_fs_event_t *h, const char *name, int events, int status)
 	 * No name (or an error such as a queue overflow): check anyway. A
 	 * burst of index writes (git status refreshing it) is one check.
 	 */
-	if ((status != 0 || name == NULL || strcmp(name, "commondir") == 0 ||
-	    strcmp(name, "index") == 0) && !uv_is_active((uv_handle_t *)&git_soon))
+	if (uv_is_active((uv_handle_t *)&git_soon))
+		return;
+	if (status != 0 || name == NULL || strcmp(name, "commondir") == 0 ||
+	    strcmp(name, "index") == 0)
 		uv_timer_start(&git_soon, on_git_soon, SOON_MS, 0);
 }
 

@@ -142,7 +142,8 @@ test_scan_and_guard(void **state)
 	assert_non_null(e = find(&launch, "unpopulated"));
 	assert_int_equal(e->kind, 0);
 	/* Nothing new: nothing moved. */
-	assert_int_equal(lz_gitlinks_guard(ws, &launch, &launch, &log, &err), 0);
+	assert_int_equal(lz_gitlinks_guard(ws, &launch, &launch, &log, &err),
+	    0);
 	assert_int_equal(log.len, 0);
 
 	/* The sandbox's: a new gitlink over its own repository, a .git put
