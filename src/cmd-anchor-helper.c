@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "core/anchor-mount.h"
-#include "core/spawn.h"
 #include "src/cmd.h"
 
 static int	 do_umount(const char *dir, int argc, char **argv);

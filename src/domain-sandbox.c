@@ -20,38 +20,23 @@
 #include "src/domain-sandbox.h"
 
 static int make_control_dirs(const struct lz_client *c, struct lz_err *err);
-static int marker(const struct lz_client *c, const char *name, int op);
 
-/*
- * A marker file in the runtime directory: op 1 creates it, 0 removes it,
- * -1 tests it, -2 tests and removes it. Returns whether it existed (for
- * the tests).
- */
-static int
-marker(const struct lz_client *c, const char *name, int op)
+int
+lz_domain_mark_clean(const struct lz_client *c, int op)
 {
-	char *p = lz_xasprintf("%s/%s", c->domain.runtime, name);
+	char *p = lz_xasprintf("%s/clean", c->domain.runtime);
 	int fd, rc = 0;
 
 	if (op == 1) {
 		fd = open(p, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0)
 			close(fd);
-	} else if (op == 0)
-		unlink(p);
-	else {
+	} else {
 		rc = access(p, F_OK) == 0;
-		if (op == -2)
-			unlink(p);
+		unlink(p);
 	}
 	free(p);
 	return rc;
-}
-
-int
-lz_domain_mark_clean(const struct lz_client *c, int op)
-{
-	return marker(c, "clean", op == -1 ? -2 : op);
 }
 
 static int compile_policy(const struct lz_client *c, struct lz_buf *text,
