@@ -9,35 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "core/commondir.h"
+#include "core/quarantine.h"
 
 int
 lz_commondir_quarantine(int gitfd, char **moved, struct lz_err *err)
 {
 	struct stat st;
-	char *to;
-	int n;
 
 	*moved = NULL;
 	if (fstatat(gitfd, "commondir", &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return errno == ENOENT ? 0 : lz_err_set(err, LZ_ESYS,
 		    "cannot check .git/commondir: %s", strerror(errno));
-	for (n = 0; n < 100; n++) {
-		to = lz_xasprintf(LZ_COMMONDIR_QUARANTINE "%lld.%d",
-		    (long long)time(NULL), n);
-		if (renameat2(gitfd, "commondir", gitfd, to,
-		    RENAME_NOREPLACE) == 0) {
-			*moved = to;
-			return 1;
-		}
-		free(to);
-		if (errno == ENOENT)
-			return 0;	/* gone meanwhile */
-		if (errno != EEXIST)
-			break;
-	}
+	if (lz_quarantine(gitfd, "commondir", LZ_COMMONDIR_QUARANTINE,
+	    moved) == 0)
+		return 1;
+	if (errno == ENOENT)
+		return 0;	/* gone meanwhile */
 	return lz_err_set(err, LZ_ESYS, "cannot move .git/commondir out of "
 	    "host Git's way: %s; remove it before running git on the host",
 	    strerror(errno));

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <git2.h>
@@ -16,6 +15,7 @@
 #include "core/domain.h"
 #include "core/gitlinks.h"
 #include "core/pathcheck.h"
+#include "core/quarantine.h"
 #include "core/spawn.h"
 
 #define GITFILE_MAX 4096
@@ -31,7 +31,6 @@ static int	 trusted(const struct lz_gitlinks *launch,
 		     const struct lz_gitlink *e);
 static int	 clean_components(const char *p);
 static int	 in_modules(int wsfd, const char *path, int dfd);
-static int	 quarantine(int dfd, char **to);
 
 static void
 add(struct lz_gitlinks *g, const char *path)
@@ -238,25 +237,6 @@ in_modules(int wsfd, const char *path, int dfd)
 	return ok;
 }
 
-/* Renames ".git" in dfd to a new quarantine name (*to, allocated). */
-static int
-quarantine(int dfd, char **to)
-{
-	int n;
-
-	for (n = 0; n < 100; n++) {
-		*to = lz_xasprintf(LZ_GITLINKS_QUARANTINE "%lld.%d",
-		    (long long)time(NULL), n);
-		if (renameat2(dfd, ".git", dfd, *to, RENAME_NOREPLACE) == 0)
-			return 0;
-		free(*to);
-		*to = NULL;
-		if (errno != EEXIST)
-			break;
-	}
-	return -1;
-}
-
 int
 lz_gitlinks_guard(const char *workspace, const struct lz_gitlinks *launch,
     const struct lz_gitlinks *now, struct lz_buf *log, struct lz_err *err)
@@ -280,7 +260,8 @@ lz_gitlinks_guard(const char *workspace, const struct lz_gitlinks *launch,
 			close(dfd);
 			continue;
 		}
-		if (quarantine(dfd, &to) == 0) {
+		if (lz_quarantine(dfd, ".git", LZ_GITLINKS_QUARANTINE,
+		    &to) == 0) {
 			lz_buf_addf(log, "Git Sentry (SR-4): moved %s/%s/.git "
 			    "to %s/%s/%s: a repository under a gitlink that "
 			    "was not there at launch (host git status would "
