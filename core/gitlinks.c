@@ -281,6 +281,19 @@ lz_gitlinks_guard(const char *workspace, const struct lz_gitlinks *launch,
 }
 
 void
+lz_gitlinks_copy(struct lz_gitlinks *dst, const struct lz_gitlinks *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->n; i++) {
+		add(dst, src->v[i].path);
+		dst->v[dst->n - 1].kind = src->v[i].kind;
+		dst->v[dst->n - 1].dev = src->v[i].dev;
+		dst->v[dst->n - 1].ino = src->v[i].ino;
+	}
+}
+
+void
 lz_gitlinks_release(struct lz_gitlinks *g)
 {
 	size_t i;

@@ -64,6 +64,9 @@ int lz_gitlinks_restat(const char *workspace, struct lz_gitlinks *g,
 int lz_gitlinks_guard(const char *workspace, const struct lz_gitlinks *launch,
     const struct lz_gitlinks *now, struct lz_buf *log, struct lz_err *err);
 
+/* Appends a copy of every entry of src to dst. */
+void lz_gitlinks_copy(struct lz_gitlinks *dst, const struct lz_gitlinks *src);
+
 void lz_gitlinks_release(struct lz_gitlinks *g);
 
 #endif

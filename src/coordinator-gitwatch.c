@@ -161,9 +161,9 @@ lz_coord_watch_git(const char *workspace, struct lz_err *err)
 	uv_timer_init(lz_coord.loop, &git_timer);
 	/* What a launch found is the developer's (Git Sentry mounted it). */
 	(void)index_changed();
-	if ((rc = lz_gitlinks_scan(workspace, &launch, err)) != 0 ||
-	    (rc = lz_gitlinks_scan(workspace, &now, err)) != 0)
+	if ((rc = lz_gitlinks_scan(workspace, &launch, err)) != 0)
 		return rc;
+	lz_gitlinks_copy(&now, &launch);
 	rc = uv_fs_event_start(&git_event, on_git_event, git_path, 0);
 	if (rc != 0)
 		return lz_err_set(err, LZ_ESYS, "cannot watch '%s': %s",

@@ -141,10 +141,14 @@ test_scan_and_guard(void **state)
 	assert_int_equal(e->kind, 'f');
 	assert_non_null(e = find(&launch, "unpopulated"));
 	assert_int_equal(e->kind, 0);
-	/* Nothing new: nothing moved. */
-	assert_int_equal(lz_gitlinks_guard(ws, &launch, &launch, &log, &err),
-	    0);
+	/* Nothing new: nothing moved (a copy is the same list). */
+	lz_gitlinks_copy(&now, &launch);
+	assert_int_equal(now.n, launch.n);
+	assert_int_equal(find(&now, "vendor/own")->ino,
+	    find(&launch, "vendor/own")->ino);
+	assert_int_equal(lz_gitlinks_guard(ws, &launch, &now, &log, &err), 0);
 	assert_int_equal(log.len, 0);
+	lz_gitlinks_release(&now);
 
 	/* The sandbox's: a new gitlink over its own repository, a .git put
 	 * under the unpopulated one, and a .git file naming elsewhere. */
