@@ -1,18 +1,25 @@
 /*
- * spawn.c: run a program from an argv and capture its output (spawn.h).
- * This is one of the few files that fork and exec: keep it short enough to
- * review in one sitting. No shell anywhere; everything the child does
- * between fork and execve is async-signal-safe.
+ * spawn.c: the project's one way to start a process (spawn.h). Every fork
+ * and exec of Lazaret is here: helpers whose output is captured
+ * (spawn-capture.c), a session's command on a pty or three pipes, the
+ * relay that stands in a session's child, the detached coordinator, a
+ * bench pane's host command. One child prologue for all of them: signals
+ * reset, mask cleared, a session or process group of its own, stdio set,
+ * every other descriptor closed with close_range, the working directory,
+ * then execve; a failure of any step comes back through a close-on-exec
+ * pipe, as abduco does. No shell anywhere. Keep it short enough to review
+ * in one sitting; everything between fork and execve is
+ * async-signal-safe.
  */
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
+#include <pty.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,34 +31,30 @@ extern char **environ;
 
 /* What the child reports through the exec-error pipe. */
 struct child_error {
-	int stage;		/* CHILD_CHDIR or CHILD_EXEC */
+	int stage;		/* CHILD_* */
 	int error;		/* errno */
 };
-#define CHILD_CHDIR 1
-#define CHILD_EXEC 2
+#define CHILD_SETUP 1
+#define CHILD_CHDIR 2
+#define CHILD_EXEC 3
+
+/* The descriptors a child is given, in the parent's numbering. */
+struct child_fds {
+	int in, out, err;	/* become 0, 1, 2 (-1: /dev/null) */
+	int ctty;		/* the pty slave to make the terminal, or -1 */
+	int report;		/* the close-on-exec error pipe */
+};
 
 static int	 fd_high(int fd);
-static void	 child_run(const char *path, const char *const *argv,
-		     const char *const *envp, const char *cwd, int in,
-		     int out, int errfd, int report);
-static int	 read_into(int fd, struct lz_buf *b, size_t cap, int *trunc);
-static int	 pump(pid_t pid, int out, int errfd, int64_t deadline,
-		     size_t cap, struct lz_spawn_result *res);
-
-void
-lz_spawn_result_init(struct lz_spawn_result *res)
-{
-	memset(res, 0, sizeof *res);
-	lz_buf_init(&res->out);
-	lz_buf_init(&res->err);
-}
-
-void
-lz_spawn_result_release(struct lz_spawn_result *res)
-{
-	lz_buf_release(&res->out);
-	lz_buf_release(&res->err);
-}
+static void	 child_fail(int report, int stage) __attribute__((noreturn));
+static void	 child_close_rest(const struct lz_spawn_spec *sp, int report);
+static void	 child_run(const struct lz_spawn_spec *sp, const char *path,
+		     const char *const *envp, const struct child_fds *c)
+		     __attribute__((noreturn));
+static int	 make_stdio(const struct lz_spawn_spec *sp, struct child_fds *c,
+		     int parent[3], struct lz_err *err);
+static int	 wait_report(pid_t pid, int rfd, const struct lz_spawn_spec *sp,
+		     const char *path, struct lz_err *err);
 
 int
 lz_spawn_find(const char *name, const char *path, char **out,
@@ -86,6 +89,15 @@ lz_spawn_find(const char *name, const char *path, char **out,
 	    "PATH (%s)", name, path);
 }
 
+int64_t
+lz_spawn_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* Moves fd above 2 so the child's dup2 onto 0-2 cannot clobber it. */
 static int
 fd_high(int fd)
@@ -99,309 +111,243 @@ fd_high(int fd)
 	return nfd;
 }
 
-/* The child: only async-signal-safe calls until execve. */
-static void
-child_run(const char *path, const char *const *argv, const char *const *envp,
-    const char *cwd, int in, int out, int errfd, int report)
+void
+lz_spawn_report(int report, int error)
 {
-	struct child_error ce;
-	sigset_t none;
-	int sig;
+	errno = error;
+	child_fail(report, CHILD_EXEC);
+}
+
+static void
+child_fail(int report, int stage)
+{
+	struct child_error ce = { stage, errno };
 	ssize_t unused;
 
-	setpgid(0, 0);
-	for (sig = 1; sig < NSIG; sig++)
-		signal(sig, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (dup2(in, 0) == -1 || dup2(out, 1) == -1 || dup2(errfd, 2) == -1)
-		_exit(127);
-	/* Everything above 2 goes, except the close-on-exec report pipe. */
-	if (report > 3)
-		close_range(3, (unsigned int)report - 1, 0);
-	close_range((unsigned int)report + 1, ~0U, 0);
-	ce.stage = CHILD_CHDIR;
-	if (cwd == NULL || chdir(cwd) == 0) {
-		ce.stage = CHILD_EXEC;
-		execve(path, (char *const *)argv, (char *const *)envp);
-	}
-	ce.error = errno;
 	unused = write(report, &ce, sizeof ce);
 	(void)unused;
 	_exit(127);
 }
 
-int64_t
-lz_spawn_now_ms(void)
+/* Closes every descriptor above 2 but the report pipe and keep_fds. */
+static void
+child_close_rest(const struct lz_spawn_spec *sp, int report)
 {
-	struct timespec ts;
+	unsigned int lo = 3, keep[LZ_SPAWN_KEEP_MAX + 1], n = 0, i, j, t;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	keep[n++] = (unsigned int)report;
+	for (i = 0; i < sp->nkeep && i < LZ_SPAWN_KEEP_MAX; i++)
+		keep[n++] = (unsigned int)sp->keep[i];
+	for (i = 1; i < n; i++)		/* insertion sort: n is tiny */
+		for (j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		if (keep[i] > lo)
+			close_range(lo, keep[i] - 1, 0);
+		if (keep[i] + 1 > lo)
+			lo = keep[i] + 1;
+	}
+	close_range(lo, ~0U, 0);
 }
 
-/* Reads what is there; returns 0 at EOF, 1 when more may come, -1 error. */
-static int
-read_into(int fd, struct lz_buf *b, size_t cap, int *trunc)
+/* The child: only async-signal-safe calls until execve. */
+static void
+child_run(const struct lz_spawn_spec *sp, const char *path,
+    const char *const *envp, const struct child_fds *c)
 {
-	char chunk[8192];
-	ssize_t n;
-	size_t keep;
+	sigset_t none;
+	int sig, i, null = -1;
 
-	for (;;) {
-		n = read(fd, chunk, sizeof chunk);
-		if (n == 0)
-			return 0;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno == EAGAIN ? 1 : -1;
-		}
-		keep = b->len < cap ? cap - b->len : 0;
-		if ((size_t)n > keep)
-			*trunc = 1;
-		lz_buf_add(b, chunk, (size_t)n < keep ? (size_t)n : keep);
-	}
+	for (sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (sp->pdeathsig > 0 && prctl(PR_SET_PDEATHSIG, sp->pdeathsig) != 0)
+		child_fail(c->report, CHILD_SETUP);
+	if (sp->new_session ? setsid() < 0 : setpgid(0, 0) != 0)
+		child_fail(c->report, CHILD_SETUP);
+	if (c->ctty >= 0 && ioctl(c->ctty, TIOCSCTTY, 0) != 0)
+		child_fail(c->report, CHILD_SETUP);
+	if ((c->in < 0 || c->out < 0 || c->err < 0) &&
+	    (null = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
+		child_fail(c->report, CHILD_SETUP);
+	if (dup2(c->in >= 0 ? c->in : null, 0) < 0 ||
+	    dup2(c->out >= 0 ? c->out : null, 1) < 0 ||
+	    dup2(c->err >= 0 ? c->err : null, 2) < 0)
+		child_fail(c->report, CHILD_SETUP);
+	for (i = 0; i < (int)sp->nkeep && i < LZ_SPAWN_KEEP_MAX; i++)
+		if (fcntl(sp->keep[i], F_SETFD, 0) != 0)
+			child_fail(c->report, CHILD_SETUP);
+	child_close_rest(sp, c->report);
+	if (sp->cwd != NULL && chdir(sp->cwd) != 0)
+		child_fail(c->report, CHILD_CHDIR);
+	if (sp->run != NULL)
+		sp->run(sp->run_arg, c->report);	/* never returns */
+	execve(path, (char *const *)sp->argv, (char *const *)envp);
+	child_fail(c->report, CHILD_EXEC);
 }
 
 /*
- * Reads both pipes until the child has ended (seen through a pidfd, so a
- * grandchild holding the pipes open cannot make this hang) and the pipes
- * are drained, or the deadline passes. Returns 1 on timeout, 0 when the
- * child ended, -errno on failure. The child is not reaped here.
+ * The child's stdio for sp->stdio, and the parent's ends in parent[]
+ * (-1 where there is none). Every descriptor is close-on-exec and above 2.
  */
 static int
-pump(pid_t pid, int out, int errfd, int64_t deadline, size_t cap,
-    struct lz_spawn_result *res)
+make_stdio(const struct lz_spawn_spec *sp, struct child_fds *c, int parent[3],
+    struct lz_err *err)
 {
-	struct pollfd pfd[3];
-	int pidfd, exited = 0, wait_ms, r, rc = 0, i;
-	int open_fds[2] = { out, errfd };
-	struct lz_buf *bufs[2] = { &res->out, &res->err };
+	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, master, i, saved;
+	struct winsize ws = { 24, 80, 0, 0 };
 
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	for (;;) {
-		for (i = 0; i < 2; i++) {
-			pfd[i].fd = open_fds[i];
-			pfd[i].events = POLLIN;
-			pfd[i].revents = 0;
-		}
-		pfd[2].fd = exited ? -1 : pidfd;
-		pfd[2].events = POLLIN;
-		pfd[2].revents = 0;
-		if (open_fds[0] < 0 && open_fds[1] < 0 && (exited || pidfd < 0))
-			break;
-		wait_ms = -1;
-		if (deadline > 0) {
-			wait_ms = (int)(deadline - lz_spawn_now_ms());
-			if (wait_ms <= 0) {
-				rc = 1;
-				break;
+	parent[0] = parent[1] = parent[2] = -1;
+	c->in = c->out = c->err = c->ctty = -1;
+	switch (sp->stdio) {
+	case LZ_SPAWN_NULL:
+		c->out = c->err = sp->log_fd;
+		return 0;
+	case LZ_SPAWN_PTY:
+		if (sp->ws != NULL)
+			ws = *sp->ws;
+		if (openpty(&master, &c->ctty, NULL, NULL, &ws) != 0)
+			return lz_err_set(err, LZ_ESYS, "openpty: %s",
+			    strerror(errno));
+		fcntl(master, F_SETFD, FD_CLOEXEC);
+		fcntl(c->ctty, F_SETFD, FD_CLOEXEC);
+		parent[0] = fd_high(master);
+		parent[1] = fcntl(parent[0], F_DUPFD_CLOEXEC, 3);
+		c->ctty = fd_high(c->ctty);
+		c->in = c->out = c->err = c->ctty;
+		if (!sp->new_session)
+			LZ_BUG("a pty child needs its own session");
+		return parent[1] < 0 ? lz_err_set(err, LZ_ESYS, "dup: %s",
+		    strerror(errno)) : 0;
+	case LZ_SPAWN_CAPTURE:
+	case LZ_SPAWN_PIPES:
+		for (i = sp->stdio == LZ_SPAWN_CAPTURE ? 1 : 0; i < 3; i++) {
+			if (pipe2(p[i], O_CLOEXEC) != 0) {
+				saved = errno;
+				while (--i >= 0) {
+					close(p[i][0]);
+					close(p[i][1]);
+				}
+				return lz_err_set(err, LZ_ESYS, "pipe: %s",
+				    strerror(saved));
 			}
+			p[i][0] = fd_high(p[i][0]);
+			p[i][1] = fd_high(p[i][1]);
 		}
-		/* No pidfd (old kernel): look at the child every 100 ms. */
-		if (pidfd < 0 && (wait_ms < 0 || wait_ms > 100))
-			wait_ms = 100;
-		r = poll(pfd, 3, wait_ms);
-		if (r < 0 && errno != EINTR) {
-			rc = -errno;
-			break;
-		}
-		if (pidfd >= 0 && (pfd[2].revents & POLLIN))
-			exited = 1;
-		if (pidfd < 0 && waitid(P_PID, (id_t)pid, &(siginfo_t){ 0 },
-		    WEXITED | WNOHANG | WNOWAIT) == 0)
-			exited = 1;
-		for (i = 0; i < 2; i++) {
-			if (open_fds[i] < 0 || (!exited && pfd[i].revents == 0))
-				continue;
-			if (read_into(open_fds[i], bufs[i], cap,
-			    &res->truncated) != 1)
-				open_fds[i] = -1;
-			else if (exited)
-				open_fds[i] = -1;	/* drained; stop */
-		}
-		if (exited && open_fds[0] < 0 && open_fds[1] < 0)
-			break;
+		/* stdin: the child reads p[0][0]; stdout, stderr: it writes. */
+		c->in = p[0][0];
+		parent[0] = p[0][1];
+		c->out = p[1][1];
+		parent[1] = p[1][0];
+		c->err = p[2][1];
+		parent[2] = p[2][0];
+		return 0;
 	}
-	if (pidfd >= 0)
-		close(pidfd);
-	return rc;
+	LZ_BUG("spawn stdio %d", (int)sp->stdio);
 }
 
-/*
- * Forks and execs argv with pipes on stdout and stderr; p gets the child
- * and the read ends. On failure nothing is left running or open.
- */
-int
-lz_spawn_start(const char *const *argv, const struct lz_spawn_opts *opts,
-    struct lz_spawn_proc *p, struct lz_err *err)
+/* EOF on the report pipe: execve succeeded (or the daemon's did). */
+static int
+wait_report(pid_t pid, int rfd, const struct lz_spawn_spec *sp,
+    const char *path, struct lz_err *err)
 {
-	static const struct lz_spawn_opts defaults;
+	static const char *const stages[] = { "", "set up the child for",
+	    "change to the directory of", "run" };
 	struct child_error ce;
-	char *path = NULL;
-	const char *const *envp;
-	int p_out[2] = { -1, -1 }, p_err[2] = { -1, -1 };
-	int p_rep[2] = { -1, -1 }, in = -1, rc = 0, status, saved;
-	pid_t pid = -1;
 	ssize_t n;
+	int rc;
 
-	memset(p, 0, sizeof *p);
-	p->pid = -1;
-	p->out = p->err = -1;
-	if (opts == NULL)
-		opts = &defaults;
-	if (argv == NULL || argv[0] == NULL || argv[0][0] == '\0')
+	do
+		n = read(rfd, &ce, sizeof ce);
+	while (n == -1 && errno == EINTR);
+	if (n != (ssize_t)sizeof ce)
+		return 0;
+	while (pid > 0 && waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+		;
+	rc = ce.error == ENOENT ? LZ_ENOTFOUND : -ce.error;
+	if (ce.stage == CHILD_CHDIR)
+		return lz_err_set(err, rc, "cannot change to directory '%s': "
+		    "%s", sp->cwd, strerror(ce.error));
+	return lz_err_set(err, rc, "cannot %s '%s': %s",
+	    stages[ce.stage >= 1 && ce.stage <= 3 ? ce.stage : 3], path,
+	    strerror(ce.error));
+}
+
+int
+lz_spawn_child(const struct lz_spawn_spec *sp, struct lz_spawn_child *out,
+    struct lz_err *err)
+{
+	struct child_fds c;
+	const char *const *envp;
+	char *path = NULL;
+	int rep[2] = { -1, -1 }, parent[3], rc, i, saved;
+	pid_t pid = -1, mid;
+
+	out->pid = -1;
+	out->in = out->out = out->err = -1;
+	for (i = 0; i < (int)sp->nkeep; i++)
+		if (sp->keep[i] <= 2 || i >= LZ_SPAWN_KEEP_MAX)
+			LZ_BUG("spawn: cannot keep descriptor %d", sp->keep[i]);
+	if (sp->run == NULL && (sp->argv == NULL || sp->argv[0] == NULL ||
+	    sp->argv[0][0] == '\0'))
 		return lz_err_set(err, LZ_EINVAL, "cannot run an empty "
 		    "command");
-	if ((rc = lz_spawn_find(argv[0], opts->path, &path, err)) != 0)
-		goto out;
-	envp = opts->envp != NULL ? opts->envp : (const char *const *)environ;
-
-	if (pipe2(p_out, O_CLOEXEC) == -1 || pipe2(p_err, O_CLOEXEC) == -1 ||
-	    pipe2(p_rep, O_CLOEXEC) == -1 ||
-	    (in = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot run '%s': pipe: %s",
-		    argv[0], strerror(errno));
-		goto out;
+	if (sp->run == NULL &&
+	    (rc = lz_spawn_find(sp->argv[0], sp->path, &path, err)) != 0)
+		return rc;
+	envp = sp->envp != NULL ? sp->envp : (const char *const *)environ;
+	rc = make_stdio(sp, &c, parent, err);
+	if (rc == 0 && pipe2(rep, O_CLOEXEC) != 0)
+		rc = lz_err_set(err, LZ_ESYS, "pipe: %s", strerror(errno));
+	c.report = rep[1] = fd_high(rep[1]);
+	/*
+	 * _Fork, not fork: no atfork handlers. libuv's would remake its
+	 * signal pipe in the child under descriptor numbers that the child
+	 * uses for other things. Callers are single-threaded.
+	 */
+	if (rc == 0 && (pid = _Fork()) < 0)
+		rc = lz_err_set(err, LZ_ESYS, "fork: %s", strerror(errno));
+	if (rc == 0 && pid == 0) {
+		/* A daemon is a grandchild: nobody's child, no terminal. */
+		if (sp->daemon && (mid = _Fork()) != 0)
+			_exit(mid < 0 ? 127 : 0);
+		child_run(sp, path, envp, &c);
 	}
-	p_out[1] = fd_high(p_out[1]);
-	p_err[1] = fd_high(p_err[1]);
-	p_rep[1] = fd_high(p_rep[1]);
-	in = fd_high(in);
-	if (p_out[1] < 0 || p_err[1] < 0 || p_rep[1] < 0 || in < 0) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot run '%s': fcntl: %s",
-		    argv[0], strerror(errno));
-		goto out;
-	}
-
-	if (opts->timeout_ms > 0)
-		p->deadline = lz_spawn_now_ms() + opts->timeout_ms;
-	pid = fork();
-	if (pid == -1) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot run '%s': fork: %s",
-		    argv[0], strerror(errno));
-		goto out;
-	}
-	if (pid == 0)
-		child_run(path, argv, envp, opts->cwd, in, p_out[1], p_err[1],
-		    p_rep[1]);
-
-	close(p_out[1]);
-	close(p_err[1]);
-	close(p_rep[1]);
-	close(in);
-	p_out[1] = p_err[1] = p_rep[1] = in = -1;
-
-	/* EOF here means execve succeeded (the pipe closed on exec). */
-	do
-		n = read(p_rep[0], &ce, sizeof ce);
-	while (n == -1 && errno == EINTR);
-	if (n == (ssize_t)sizeof ce) {
-		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-			;
-		pid = -1;
-		rc = ce.error == ENOENT ? LZ_ENOTFOUND : -ce.error;
-		lz_err_set(err, rc, "cannot %s '%s': %s",
-		    ce.stage == CHILD_CHDIR ? "change to directory" : "run",
-		    ce.stage == CHILD_CHDIR ? opts->cwd : path,
-		    strerror(ce.error));
-		goto out;
-	}
-	fcntl(p_out[0], F_SETFL, O_NONBLOCK);
-	fcntl(p_err[0], F_SETFL, O_NONBLOCK);
-	p->pid = pid;
-	p->out = p_out[0];
-	p->err = p_err[0];
-	p->cap = opts->max_output != 0 ? opts->max_output :
-	    LZ_SPAWN_MAX_OUTPUT_DEFAULT;
-	p->timeout_ms = opts->timeout_ms;
-	p->name = lz_xstrdup(argv[0]);
-	p_out[0] = p_err[0] = -1;
-	pid = -1;
-
-out:
 	saved = errno;
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-			;
+	if (rep[1] >= 0)
+		close(rep[1]);
+	if (c.ctty >= 0)
+		close(c.ctty);
+	if (sp->stdio == LZ_SPAWN_CAPTURE || sp->stdio == LZ_SPAWN_PIPES) {
+		if (c.in >= 0)
+			close(c.in);
+		close(c.out);
+		close(c.err);
 	}
-	if (in >= 0)
-		close(in);
-	for (n = 0; n < 2; n++) {
-		if (p_out[n] >= 0)
-			close(p_out[n]);
-		if (p_err[n] >= 0)
-			close(p_err[n]);
-		if (p_rep[n] >= 0)
-			close(p_rep[n]);
+	if (rc == 0) {
+		if (sp->daemon)
+			while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+				;
+		rc = wait_report(sp->daemon ? -1 : pid, rep[0], sp,
+		    path ? path : "the child", err);
+	}
+	if (rep[0] >= 0)
+		close(rep[0]);
+	if (rc != 0) {
+		for (i = 0; i < 3; i++)
+			if (parent[i] >= 0)
+				close(parent[i]);
+	} else {
+		out->pid = sp->daemon ? -1 : pid;
+		out->in = parent[0];
+		out->out = parent[1];
+		out->err = parent[2];
 	}
 	free(path);
 	errno = saved;
 	return rc;
-}
-
-int
-lz_spawn_wait(struct lz_spawn_proc *p, struct lz_spawn_result *res,
-    struct lz_err *err)
-{
-	int rc = 0, status = 0, saved = 0, timed;
-
-	lz_buf_reset(&res->out);
-	lz_buf_reset(&res->err);
-	res->status = res->signal = res->timed_out = res->truncated = 0;
-	if (p->pid <= 0)
-		LZ_BUG("lz_spawn_wait without a started child");
-	timed = pump(p->pid, p->out, p->err, p->deadline, p->cap, res);
-	if (timed != 0) {
-		saved = timed < 0 ? -timed : 0;
-		kill(-p->pid, SIGKILL);
-		kill(p->pid, SIGKILL);
-	}
-	while (waitpid(p->pid, &status, 0) == -1) {
-		if (errno != EINTR) {
-			/* Not ours any more: nothing left to reap. */
-			rc = lz_err_set(err, LZ_ESYS, "cannot wait for '%s': "
-			    "%s", p->name, strerror(errno));
-			goto out;
-		}
-	}
-	if (WIFEXITED(status))
-		res->status = WEXITSTATUS(status);
-	else if (WIFSIGNALED(status)) {
-		res->signal = WTERMSIG(status);
-		res->status = 128 + res->signal;
-	}
-	if (timed == 1) {
-		res->timed_out = 1;
-		rc = lz_err_set(err, -ETIMEDOUT, "'%s' timed out after %d ms "
-		    "and was killed", p->name, p->timeout_ms);
-	} else if (timed < 0) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot read the output of "
-		    "'%s': %s", p->name, strerror(saved));
-	}
-out:
-	close(p->out);
-	close(p->err);
-	free(p->name);
-	memset(p, 0, sizeof *p);
-	p->pid = -1;
-	p->out = p->err = -1;
-	return rc;
-}
-
-int
-lz_spawn_capture(const char *const *argv, const struct lz_spawn_opts *opts,
-    struct lz_spawn_result *res, struct lz_err *err)
-{
-	struct lz_spawn_proc p;
-	int rc;
-
-	lz_buf_reset(&res->out);
-	lz_buf_reset(&res->err);
-	res->status = res->signal = res->timed_out = res->truncated = 0;
-	if ((rc = lz_spawn_start(argv, opts, &p, err)) != 0)
-		return rc;
-	return lz_spawn_wait(&p, res, err);
 }

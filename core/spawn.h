@@ -1,21 +1,27 @@
 /*
- * spawn.h: running a helper program from an argv and capturing its output,
- * for the short-lived tools Lazaret asks questions of (podman, runsc, git).
- * Never a shell: the program is an absolute path or found by an explicit
- * PATH walk, then execve'd. Not for interactive children or ones that need
- * a pty or a libuv loop (the coordinator uses uv_spawn for those).
+ * spawn.h: the project's one way to start a process. Every fork and exec
+ * of Lazaret goes through lz_spawn_child: a helper whose output is
+ * captured (podman, runsc, git: lz_spawn_capture, lz_spawn_start/wait), a
+ * session's command on a pty or three pipes, the relay that stands in a
+ * session's child (a function run in the child instead of an exec), the
+ * detached coordinator (a daemon), a bench pane's host command. Never a
+ * shell: the program is an absolute path or found by an explicit PATH
+ * walk, then execve'd.
  *
- * What the child gets: stdin from /dev/null, stdout and stderr on pipes,
- * no other descriptor (every fd above 2 is closed; the library opens its
- * own with O_CLOEXEC), default signal dispositions, an empty signal mask,
- * and its own process group, which a timeout kills with SIGKILL. Exec
- * failure (and a failed chdir) is reported to the parent through a
- * close-on-exec pipe, as abduco does, so "not found" is an error, not an
- * exit status of 127.
+ * What every child gets (one prologue, core/spawn.c): default signal
+ * dispositions, an empty signal mask, a process group of its own (or a
+ * session of its own, with the pty as its controlling terminal), stdio as
+ * asked (/dev/null where nothing is given), no other descriptor (every fd
+ * above 2 is closed with close_range, except those listed in keep), the
+ * working directory, optionally PR_SET_PDEATHSIG. A failure of any of
+ * these or of execve is reported to the parent through a close-on-exec
+ * pipe, as abduco does, so "not found" is an error, not an exit status of
+ * 127. The caller must be single-threaded (the child is made with _Fork).
  */
 #ifndef LZ_SPAWN_H
 #define LZ_SPAWN_H
 
+#include <sys/ioctl.h>
 #include <sys/types.h>
 
 #include <stddef.h>
@@ -25,6 +31,63 @@
 
 #define LZ_SPAWN_MAX_OUTPUT_DEFAULT (1024 * 1024)
 #define LZ_SPAWN_PATH_DEFAULT "/usr/local/bin:/usr/bin:/bin"
+
+enum lz_spawn_stdio {
+	LZ_SPAWN_CAPTURE,	/* stdin /dev/null; stdout, stderr: pipes */
+	LZ_SPAWN_PIPES,		/* stdin, stdout, stderr: three pipes */
+	LZ_SPAWN_PTY,		/* a new pty, the child's terminal (0-2) */
+	LZ_SPAWN_NULL,		/* stdin /dev/null; stdout, stderr: log_fd */
+};
+
+#define LZ_SPAWN_KEEP_MAX 4
+
+struct lz_spawn_spec {
+	const char *const *argv;	/* argv[0]: path or name in PATH */
+	const char *const *envp;	/* NULL: the caller's environ */
+	const char *path;		/* PATH to search; NULL: $PATH */
+	const char *cwd;		/* NULL: the caller's */
+	enum lz_spawn_stdio stdio;
+	const struct winsize *ws;	/* LZ_SPAWN_PTY: its size (24x80) */
+	int log_fd;			/* LZ_SPAWN_NULL */
+	/* setsid() (required with a pty) instead of setpgid(0, 0). */
+	int new_session;
+	/* Descriptors (> 2) the child keeps, close-on-exec cleared. */
+	int keep[LZ_SPAWN_KEEP_MAX];
+	unsigned nkeep;
+	/* Signal the child gets when its parent dies (0: none). */
+	int pdeathsig;
+	/* Double fork: the program is nobody's child (out->pid is -1). */
+	int daemon;
+	/*
+	 * Run this in the child instead of an exec (the relay): after the
+	 * prologue, with the report pipe, which it must close once what it
+	 * starts is running, or hand an errno to lz_spawn_report. Never
+	 * returns. argv is then not used.
+	 */
+	void (*run)(void *arg, int report);
+	void *run_arg;
+};
+
+/* The parent's ends: in (pipe or pty master), out, err; -1 if none. */
+struct lz_spawn_child {
+	pid_t pid;
+	int in, out, err;
+};
+
+/*
+ * Starts a child as sp says and returns once it runs the program (execve
+ * succeeded) or, with run, once run closed the report pipe. Every
+ * descriptor in out is close-on-exec. For LZ_SPAWN_PTY, in is the master
+ * and out a duplicate of it. On failure nothing is left running or open
+ * and err says which step failed: LZ_ENOTFOUND (not in PATH, or execve's
+ * ENOENT), the negated errno of a failed step, LZ_ESYS (pipe, pty, fork),
+ * LZ_EINVAL (empty argv).
+ */
+int lz_spawn_child(const struct lz_spawn_spec *sp, struct lz_spawn_child *out,
+    struct lz_err *err);
+
+/* For a run function: reports error (an errno) to the parent and exits. */
+void lz_spawn_report(int report, int error) __attribute__((noreturn));
 
 struct lz_spawn_opts {
 	/* The child's environment; NULL passes the caller's environ. */

@@ -33,61 +33,6 @@ hexval(char c)
 	return -1;
 }
 
-void
-lz_tokens_push(struct lz_tokens *t, const char *s)
-{
-	t->v = lz_xreallocarray(t->v, t->n + 2, sizeof *t->v);
-	t->v[t->n++] = lz_xstrdup(s);
-	t->v[t->n] = NULL;
-}
-
-void
-lz_tokens_pushf(struct lz_tokens *t, const char *fmt, ...)
-{
-	struct lz_buf b = LZ_BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	lz_buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	t->v = lz_xreallocarray(t->v, t->n + 2, sizeof *t->v);
-	t->v[t->n++] = lz_buf_detach(&b);
-	t->v[t->n] = NULL;
-}
-
-void
-lz_tokens_copy(struct lz_tokens *dst, const struct lz_tokens *src)
-{
-	size_t i;
-
-	for (i = 0; i < src->n; i++)
-		lz_tokens_push(dst, src->v[i]);
-}
-
-void
-lz_tokens_release(struct lz_tokens *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		free(t->v[i]);
-	free(t->v);
-	t->v = NULL;
-	t->n = 0;
-}
-
-int
-lz_tokens_has(const struct lz_tokens *t, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++) {
-		if (strcmp(t->v[i], s) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 int
 lz_tokens_split(const char *value, struct lz_tokens *out, struct lz_err *err)
 {

@@ -15,12 +15,6 @@
 
 #include "core/util.h"
 
-struct lz_tokens {
-	char **v;		/* NULL-terminated */
-	size_t n;
-};
-#define LZ_TOKENS_INIT { NULL, 0 }
-
 /*
  * Splits value into tokens and decodes their escapes. Fails with LZ_EINVAL on
  * a malformed escape, an escaped NUL, or a raw control character; on failure
@@ -28,16 +22,6 @@ struct lz_tokens {
  */
 int lz_tokens_split(const char *value, struct lz_tokens *out,
     struct lz_err *err);
-/* Appends a copy of s. */
-void lz_tokens_push(struct lz_tokens *t, const char *s);
-/* Appends a formatted string. */
-void lz_tokens_pushf(struct lz_tokens *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Copies src into dst (dst must be empty). */
-void lz_tokens_copy(struct lz_tokens *dst, const struct lz_tokens *src);
-void lz_tokens_release(struct lz_tokens *t);
-/* Whether s is one of t's tokens. */
-int lz_tokens_has(const struct lz_tokens *t, const char *s);
 /* Appends the shortest config spelling of s (escaping what must be). */
 void lz_tokens_quote(struct lz_buf *b, const char *s);
 /* Appends every token, quoted, separated by single spaces. */

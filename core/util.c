@@ -2,10 +2,14 @@
  * util.c: aborting allocators, struct lz_buf and struct lz_err. Nothing here
  * knows about Lazaret; it is the libc-only base of every other layer.
  */
+#include <errno.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/util.h"
 
@@ -266,4 +270,103 @@ lz_hex(const unsigned char *in, size_t len, char *out)
 		out[2 * i + 1] = digits[in[i] & 15];
 	}
 	out[2 * len] = '\0';
+}
+
+void
+lz_tokens_push(struct lz_tokens *t, const char *s)
+{
+	t->v = lz_xreallocarray(t->v, t->n + 2, sizeof *t->v);
+	t->v[t->n++] = lz_xstrdup(s);
+	t->v[t->n] = NULL;
+}
+
+void
+lz_tokens_pushf(struct lz_tokens *t, const char *fmt, ...)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	lz_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	t->v = lz_xreallocarray(t->v, t->n + 2, sizeof *t->v);
+	t->v[t->n++] = lz_buf_detach(&b);
+	t->v[t->n] = NULL;
+}
+
+void
+lz_tokens_copy(struct lz_tokens *dst, const struct lz_tokens *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->n; i++)
+		lz_tokens_push(dst, src->v[i]);
+}
+
+void
+lz_tokens_release(struct lz_tokens *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->v[i]);
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+int
+lz_tokens_has(const struct lz_tokens *t, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		if (strcmp(t->v[i], s) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The one write loop of the project's blocking callers (clients, the
+ * relay, the coordinator's start-up report). Policy: EINTR is retried;
+ * EAGAIN (a descriptor someone made non-blocking) waits in poll(2) until
+ * the descriptor takes more, so the caller blocks as on a blocking one;
+ * a socket whose peer left gives EPIPE, never SIGPIPE (send(2) with
+ * MSG_NOSIGNAL; other descriptors get write(2)); any other error ends the
+ * write. Only send, write and poll: safe in a signal handler and between
+ * fork and exec.
+ */
+int
+lz_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	struct pollfd pfd;
+	int sock = 1;
+	ssize_t n;
+
+	while (len > 0) {
+		n = sock ? send(fd, p, len, MSG_NOSIGNAL) : write(fd, p, len);
+		if (n < 0 && sock && errno == ENOTSOCK) {
+			sock = 0;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			pfd.fd = fd;
+			pfd.events = POLLOUT;
+			pfd.revents = 0;
+			if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+				return -errno;
+			continue;
+		}
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }

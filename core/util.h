@@ -23,6 +23,8 @@ enum lz_error {
 	LZ_ESYS = -1003,	/* a system call failed; the message says which */
 	LZ_EBUSY = -1004,	/* held by someone else (lock, Domain) */
 	LZ_ECONFLICT = -1005,	/* two sources contradict (policy, rules) */
+	LZ_EAGAIN = -1006,	/* not now: try again (a Domain stopping) */
+	LZ_EFAILED = -1007,	/* the Domain failed under the caller */
 };
 
 /*
@@ -84,7 +86,38 @@ void lz_buf_reset(struct lz_buf *b);
 char *lz_buf_detach(struct lz_buf *b);
 void lz_buf_release(struct lz_buf *b);
 
+/*
+ * Writes all len bytes to fd, blocking: retries EINTR, waits in poll(2) on
+ * EAGAIN; a socket whose peer is gone gives -EPIPE, not SIGPIPE. Returns
+ * 0, or the negated errno of the write that failed.
+ * Async-signal-safe. The project's one write loop for blocking callers;
+ * the coordinator's loop never blocks and uses libuv streams instead.
+ */
+int lz_write_all(int fd, const void *buf, size_t len);
+
 /* Lower-case hex of len bytes into out (2*len+1 bytes). */
 void lz_hex(const unsigned char *in, size_t len, char *out);
+
+/*
+ * struct lz_tokens: a NULL-terminated vector of allocated strings (an
+ * argv, a list of names). The config syntax that produces them from text
+ * is core/tokens.h.
+ */
+struct lz_tokens {
+	char **v;		/* NULL-terminated */
+	size_t n;
+};
+#define LZ_TOKENS_INIT { NULL, 0 }
+
+/* Appends a copy of s. */
+void lz_tokens_push(struct lz_tokens *t, const char *s);
+/* Appends a formatted string. */
+void lz_tokens_pushf(struct lz_tokens *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Copies src into dst (dst must be empty). */
+void lz_tokens_copy(struct lz_tokens *dst, const struct lz_tokens *src);
+void lz_tokens_release(struct lz_tokens *t);
+/* Whether s is one of t's tokens. */
+int lz_tokens_has(const struct lz_tokens *t, const char *s);
 
 #endif

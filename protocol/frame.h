@@ -25,7 +25,7 @@
 
 #include "core/util.h"
 
-#define LZ_FRAME_VERSION 1
+#define LZ_FRAME_VERSION 2
 #define LZ_FRAME_HEADER 10
 #define LZ_FRAME_MAX (1024 * 1024)
 
@@ -44,6 +44,8 @@ enum lz_frame_type {
 	LZ_FRAME_ATTACH = 0x18,		/* c->s JSON: session, rows, cols */
 	LZ_FRAME_ATTACHED = 0x19,	/* s->c bytes: the pane's screen */
 	LZ_FRAME_HANGUP = 0x1a,		/* c->s empty: end the bound session */
+	LZ_FRAME_ACK = 0x1b,		/* s->c u32: INPUT bytes written */
+	LZ_FRAME_SNAPSHOT = 0x1c,	/* s->c bytes: reset the mirror, feed */
 	LZ_FRAME_LIST = 0x20,		/* c->s empty */
 	LZ_FRAME_SESSIONS = 0x21,	/* s->c JSON: sessions array */
 };

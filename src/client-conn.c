@@ -6,31 +6,32 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/rundir.h"
+#include "core/spawn.h"
+#include "protocol/msg.h"
 #include "src/domain-sandbox.h"
 #include "src/client-conn.h"
 
-/* How long a client waits for the lock and for a coordinator to start. */
-#define LOCK_WAIT_MS 120000
-#define START_WAIT_MS 180000
+/* How long a client waits for a Domain that starts or stops. */
+#define JOIN_WAIT_MS 180000
+#define JOIN_TELL_MS 1000	/* then it says what it waits for */
+#define JOIN_POLL_MS 20
 
 static int try_connect(const char *path, int *fd);
 static int hello(struct lz_conn_client *cc, const struct lz_client *c,
     struct lz_err *err);
 static int start_coordinator(const struct lz_client *c, const char *self,
-    int lock_fd, struct lz_err *err);
-static int lock_wait(int dir_fd, const char *path, struct lz_err *err);
+    int lock_fd, int flags, struct lz_err *err);
+static int lead(struct lz_conn_client *cc, const struct lz_client *c,
+    const char *self, int lock, int fresh, int flags, struct lz_err *err);
 
 /* 0 connected; -errno otherwise (ENOENT, ECONNREFUSED: nobody listens). */
 static int
@@ -56,36 +57,24 @@ try_connect(const char *path, int *fd)
 	return 0;
 }
 
-static int
-lock_wait(int dir_fd, const char *path, struct lz_err *err)
-{
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
-	int waited = 0, fd;
-
-	for (;;) {
-		fd = lz_rundir_lock(dir_fd, path, 1, err);
-		if (fd != LZ_EBUSY || waited >= LOCK_WAIT_MS)
-			return fd;
-		lz_err_release(err);
-		nanosleep(&ts, NULL);
-		waited += 50;
-	}
-}
-
 /*
- * Starts "lazaret __coordinator" detached, handing it the lock, and waits
- * for its "ok" line on a pipe, or its error.
+ * Starts "lazaret __coordinator" detached (a daemon of core/spawn.c),
+ * handing it the lock, and waits for its "ok" line on a pipe, or its
+ * error. Its "warning: ..." lines are shown as they come.
  */
 static int
 start_coordinator(const struct lz_client *c, const char *self, int lock_fd,
-    struct lz_err *err)
+    int flags, struct lz_err *err)
 {
+	struct lz_spawn_spec sp;
+	struct lz_spawn_child child;
 	struct lz_buf msg = LZ_BUF_INIT;
 	char fdarg[16], buf[512], *log = NULL, *nl;
+	const char *argv[9];
 	struct pollfd pfd;
-	int ready[2] = { -1, -1 }, logfd = -1, rc = 0, waited = 0;
+	int ready[2] = { -1, -1 }, logfd = -1, rc = 0;
+	int64_t until = lz_spawn_now_ms() + JOIN_WAIT_MS;
 	ssize_t n;
-	pid_t pid;
 
 	log = lz_xasprintf("%s/coordinator.log", c->domain.runtime);
 	logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
@@ -99,40 +88,35 @@ start_coordinator(const struct lz_client *c, const char *self, int lock_fd,
 		rc = lz_err_set(err, LZ_ESYS, "pipe: %s", strerror(errno));
 		goto out;
 	}
-	pid = fork();
-	if (pid < 0) {
-		rc = lz_err_set(err, LZ_ESYS, "fork: %s", strerror(errno));
+	snprintf(fdarg, sizeof fdarg, "%d", ready[1]);
+	argv[0] = self;
+	argv[1] = "__coordinator";
+	argv[2] = "-p";
+	argv[3] = c->domain.profile;
+	argv[4] = "-C";
+	argv[5] = c->domain.workspace;
+	argv[6] = "--ready-fd";
+	argv[7] = fdarg;
+	argv[8] = NULL;
+	memset(&sp, 0, sizeof sp);
+	sp.argv = argv;
+	sp.stdio = LZ_SPAWN_NULL;
+	sp.log_fd = logfd;
+	sp.new_session = 1;
+	sp.daemon = 1;
+	/* The lock and the ready pipe are the only fds it keeps. */
+	sp.keep[0] = lock_fd;
+	sp.keep[1] = ready[1];
+	sp.nkeep = 2;
+	if ((rc = lz_spawn_child(&sp, &child, err)) != 0)
 		goto out;
-	}
-	if (pid == 0) {
-		/* A grandchild, so the coordinator is nobody's child. */
-		if (fork() != 0)
-			_exit(0);
-		setsid();
-		dup2(logfd, 1);
-		dup2(logfd, 2);
-		close(0);
-		open("/dev/null", O_RDONLY);
-		/* The lock and the ready pipe are the only fds it keeps. */
-		fcntl(lock_fd, F_SETFD, 0);
-		fcntl(ready[1], F_SETFD, 0);
-		snprintf(fdarg, sizeof fdarg, "%d", ready[1]);
-		execl(self, self, "__coordinator", "-p", c->domain.profile,
-		    "-C", c->domain.workspace, "--ready-fd", fdarg,
-		    (char *)NULL);
-		dprintf(ready[1], "error: cannot run '%s': %s\n", self,
-		    strerror(errno));
-		_exit(127);
-	}
-	waitpid(pid, NULL, 0);
 	close(ready[1]);
 	ready[1] = -1;
 	pfd.fd = ready[0];
 	pfd.events = POLLIN;
-	while (waited < START_WAIT_MS) {
+	while (lz_spawn_now_ms() < until) {
 		if (poll(&pfd, 1, 1000) < 0 && errno != EINTR)
 			break;
-		waited += 1000;
 		if (pfd.revents == 0)
 			continue;
 		n = read(ready[0], buf, sizeof buf);
@@ -142,8 +126,9 @@ start_coordinator(const struct lz_client *c, const char *self, int lock_fd,
 		/* "warning: ..." lines come first; show them as they come. */
 		while ((nl = strchr(msg.buf, '\n')) != NULL &&
 		    strncmp(msg.buf, "warning: ", 9) == 0) {
-			fprintf(stderr, "lazaret: %.*s\n", (int)(nl - msg.buf),
-			    msg.buf);
+			if (!(flags & LZ_CONN_QUIET))
+				fprintf(stderr, "lazaret: %.*s\n",
+				    (int)(nl - msg.buf), msg.buf);
 			memmove(msg.buf, nl + 1, msg.len - (size_t)(nl + 1 -
 			    msg.buf) + 1);
 			msg.len -= (size_t)(nl + 1 - msg.buf);
@@ -170,107 +155,161 @@ out:
 	return rc;
 }
 
+/* LZ_EAGAIN-like: the Domain is stopping; wait for it and start anew. */
+#define CONN_STOPPING 1
+
 static int
 hello(struct lz_conn_client *cc, const struct lz_client *c,
     struct lz_err *err)
 {
 	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
+	struct lz_msg_hello h;
+	struct lz_msg_welcome w;
 	struct lz_frame f;
-	json_t *j;
 	int rc;
 
-	j = json_pack("{s:i,s:s,s:s,s:s}", "version", LZ_FRAME_VERSION,
-	    "domain", c->domain.id, "profile", c->domain.profile,
-	    "fingerprint", c->fingerprint);
-	lz_frame_add_json(&b, LZ_FRAME_HELLO, j);
-	json_decref(j);
+	memset(&h, 0, sizeof h);
+	h.version = LZ_FRAME_VERSION;
+	snprintf(h.domain, sizeof h.domain, "%s", c->domain.id);
+	snprintf(h.profile, sizeof h.profile, "%s", c->domain.profile);
+	snprintf(h.fingerprint, sizeof h.fingerprint, "%s", c->fingerprint);
+	lz_msg_hello_add(&b, &h);
 	rc = lz_conn_send(cc, &b, err);
 	if (rc == 0)
 		rc = lz_conn_wait(cc, &f, &payload, err);
-	if (rc == 0 && f.type != LZ_FRAME_WELCOME)
-		rc = lz_err_set(err, LZ_EINVAL, "unexpected %s frame",
-		    lz_frame_type_name(f.type));
-	if (rc == 0 && (j = lz_frame_json(&f, err)) != NULL) {
-		cc->client_id = lz_xstrdup(json_string_value(json_object_get(j,
-		    "client")) ?: "?");
-		cc->coordinator_id = lz_xstrdup(json_string_value(
-		    json_object_get(j, "coordinator")) ?: "?");
-		json_decref(j);
+	if (rc == LZ_EAGAIN)
+		rc = CONN_STOPPING;
+	if (rc == 0 && lz_msg_welcome_decode(&f, &w, err) == 0) {
+		memcpy(cc->client_id, w.client, sizeof cc->client_id);
+		memcpy(cc->coordinator_id, w.coordinator,
+		    sizeof cc->coordinator_id);
 	} else if (rc == 0)
 		rc = LZ_EINVAL;
 	lz_buf_release(&payload);
 	return rc;
 }
 
+/*
+ * Holding the lifecycle lock with nobody listening: whatever is left is
+ * stale. Recover (FR-7), unless the last coordinator recorded, after its
+ * teardown had succeeded, that it left nothing (the marker is consumed
+ * either way), or the Domain is new; then start a coordinator, which
+ * inherits the lock. (Containers of a Domain whose Storage Root was
+ * deleted by hand make the start fail on their names; it then removes
+ * them and starts again: lz_sandbox_start_net.)
+ */
+static int
+lead(struct lz_conn_client *cc, const struct lz_client *c, const char *self,
+    int lock, int fresh, int flags, struct lz_err *err)
+{
+	char *sock = lz_xasprintf("%s/control.sock", c->domain.runtime);
+	int rc;
+
+	unlink(sock);
+	rc = lz_domain_mark_clean(c, -1) || fresh ? 0 :
+	    lz_domain_down(c, self, err);
+	if (rc != 0)
+		lz_err_prefix(err, rc, "cannot clean up after an earlier run");
+	else
+		rc = start_coordinator(c, self, lock, flags, err);
+	if (rc == 0 && (rc = try_connect(sock, &cc->fd)) != 0)
+		rc = lz_err_set(err, LZ_ESYS, "cannot connect to '%s': %s",
+		    sock, strerror(-rc));
+	free(sock);
+	return rc;
+}
+
+/*
+ * One path for starting and joining (FR-2): connect when a coordinator
+ * listens; otherwise take the lifecycle lock without waiting and lead the
+ * start; otherwise somebody else holds it (a Domain starting, or ending
+ * its teardown): look again every JOIN_POLL_MS, for the socket and for
+ * the lock alike, so that a client arriving during a start joins that
+ * start as soon as it publishes its socket, and one arriving during a
+ * teardown starts anew as soon as it is over. A coordinator that refuses
+ * with "stopping" (the last session ended between our connect and our
+ * HELLO) is waited out the same way.
+ */
 int
 lz_conn_open(struct lz_conn_client *cc, const struct lz_client *c,
-    const char *self, int start, struct lz_err *err)
+    const char *self, int flags, struct lz_err *err)
 {
 	char *sock = lz_xasprintf("%s/control.sock", c->domain.runtime);
 	char *sub = NULL;
-	int dir = -1, lock = -1, rc, fresh;
+	int64_t t0 = lz_spawn_now_ms();
+	int dir = -1, lock = -1, rc, fresh = 0, told = 0;
 
 	memset(cc, 0, sizeof *cc);
 	cc->fd = -1;
 	lz_buf_init(&cc->in);
-	if (try_connect(sock, &cc->fd) == 0)
-		goto connected;
-	if (!start) {
-		rc = lz_err_set(err, LZ_ENOTFOUND, "no running Domain %s for "
-		    "this project and profile", c->domain.id);
-		goto out;
+	for (;;) {
+		if (cc->fd >= 0 || try_connect(sock, &cc->fd) == 0) {
+			rc = hello(cc, c, err);
+			if (rc != CONN_STOPPING)
+				break;
+			lz_err_release(err);
+			close(cc->fd);
+			cc->fd = -1;
+			lz_buf_reset(&cc->in);
+		} else if (!(flags & LZ_CONN_START)) {
+			rc = lz_err_set(err, LZ_ENOTFOUND, "no running Domain "
+			    "%s for this project and profile", c->domain.id);
+			break;
+		} else {
+			if (dir < 0) {
+				/* A Domain never started before has nothing
+				 * to recover. */
+				fresh = access(c->domain.root, F_OK) != 0 &&
+				    errno == ENOENT;
+				sub = lz_xasprintf("domains/%s", c->domain.id);
+				dir = lz_rundir_ensure(c->paths.storage_root,
+				    1, sub, err);
+				if (dir >= 0) {
+					close(dir);
+					dir = lz_rundir_ensure(
+					    c->paths.xdg_runtime, 0,
+					    c->domain.runtime +
+					    strlen(c->paths.xdg_runtime) + 1,
+					    err);
+				}
+				if (dir < 0) {
+					rc = dir;
+					break;
+				}
+			}
+			lock = lz_rundir_lock(dir, c->domain.runtime, 1, err);
+			if (lock >= 0) {
+				/* A leader that finished meanwhile: join it. */
+				if (try_connect(sock, &cc->fd) != 0 &&
+				    (rc = lead(cc, c, self, lock, fresh, flags,
+				    err)) != 0)
+					break;
+				close(lock);
+				lock = -1;
+				continue;
+			}
+			if (lock != LZ_EBUSY) {
+				rc = lock;
+				break;
+			}
+			lz_err_release(err);
+		}
+		if (lz_spawn_now_ms() - t0 > JOIN_WAIT_MS) {
+			rc = lz_err_set(err, LZ_EBUSY, "Domain %s did not "
+			    "become ready in %d s (another lazaret holds its "
+			    "lock; see coordinator.log in '%s')", c->domain.id,
+			    JOIN_WAIT_MS / 1000, c->domain.runtime);
+			break;
+		}
+		if (!told && !(flags & LZ_CONN_QUIET) &&
+		    lz_spawn_now_ms() - t0 > JOIN_TELL_MS) {
+			fprintf(stderr, "lazaret: waiting for Domain %s: "
+			    "another lazaret is starting or stopping it\n",
+			    c->domain.id);
+			told = 1;
+		}
+		poll(NULL, 0, JOIN_POLL_MS);
 	}
-	/* A Domain never started before has nothing to recover. */
-	fresh = access(c->domain.root, F_OK) != 0 && errno == ENOENT;
-	sub = lz_xasprintf("domains/%s", c->domain.id);
-	dir = lz_rundir_ensure(c->paths.storage_root, 1, sub, err);
-	if (dir < 0) {
-		rc = dir;
-		goto out;
-	}
-	close(dir);
-	dir = lz_rundir_ensure(c->paths.xdg_runtime, 0, c->domain.runtime +
-	    strlen(c->paths.xdg_runtime) + 1, err);
-	if (dir < 0) {
-		rc = dir;
-		goto out;
-	}
-	lock = lock_wait(dir, c->domain.runtime, err);
-	if (lock < 0) {
-		rc = lock;
-		goto out;
-	}
-	/* A leader that finished while we waited: join it. */
-	if (try_connect(sock, &cc->fd) == 0)
-		goto connected;
-	/*
-	 * Whatever is left is stale: recover before starting (FR-7), unless
-	 * the last coordinator recorded, after its teardown had succeeded,
-	 * that it left nothing (the marker is consumed either way), or the
-	 * Domain is new. (Containers of a Domain whose Storage Root was
-	 * deleted by hand make the start fail on their names; it then
-	 * removes them and starts again: lz_sandbox_start_net.)
-	 */
-	unlink(sock);
-	rc = lz_domain_mark_clean(c, -1) || fresh ? 0 :
-	    lz_domain_down(c, self, err);
-	if (rc != 0) {
-		lz_err_prefix(err, rc, "cannot clean up after an earlier run");
-		goto out;
-	}
-	rc = start_coordinator(c, self, lock, err);
-	if (rc != 0)
-		goto out;
-	close(lock);
-	lock = -1;
-	if ((rc = try_connect(sock, &cc->fd)) != 0) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot connect to '%s': %s",
-		    sock, strerror(-rc));
-		goto out;
-	}
-connected:
-	rc = hello(cc, c, err);
-out:
 	if (lock >= 0)
 		close(lock);
 	if (dir >= 0)
@@ -289,32 +328,19 @@ lz_conn_close(struct lz_conn_client *cc)
 		close(cc->fd);
 	cc->fd = -1;
 	lz_buf_release(&cc->in);
-	free(cc->client_id);
-	free(cc->coordinator_id);
-	cc->client_id = cc->coordinator_id = NULL;
+	cc->credit = 0;
 }
 
 int
 lz_conn_send(struct lz_conn_client *cc, struct lz_buf *frames,
     struct lz_err *err)
 {
-	const char *p = frames->buf;
-	size_t left = frames->len;
-	ssize_t n;
-	int rc = 0;
+	int rc = 0, e;
 
-	while (left > 0) {
-		n = send(cc->fd, p, left, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = lz_err_set(err, LZ_ESYS, "lost the coordinator: "
-			    "%s", strerror(errno));
-			break;
-		}
-		p += n;
-		left -= (size_t)n;
-	}
+	if (frames->len > 0 && (e = lz_write_all(cc->fd, frames->buf,
+	    frames->len)) != 0)
+		rc = lz_err_set(err, LZ_ESYS, "lost the coordinator: %s",
+		    strerror(-e));
 	lz_buf_release(frames);
 	return rc;
 }
@@ -356,11 +382,25 @@ lz_conn_next(struct lz_conn_client *cc, struct lz_frame *f,
 }
 
 int
+lz_conn_error(const struct lz_frame *f, struct lz_err *err)
+{
+	struct lz_msg_error m;
+	int rc;
+
+	if (lz_msg_error_decode(f, &m, err) != 0)
+		return LZ_EINVAL;
+	rc = strcmp(m.code, "fingerprint") == 0 ? LZ_EBUSY :
+	    strcmp(m.code, "stopping") == 0 ? LZ_EAGAIN :
+	    strcmp(m.code, "domain-failure") == 0 ? LZ_EFAILED : LZ_EINVAL;
+	lz_err_set(err, rc, "%s", m.message);
+	lz_msg_error_release(&m);
+	return rc;
+}
+
+int
 lz_conn_wait(struct lz_conn_client *cc, struct lz_frame *f,
     struct lz_buf *payload, struct lz_err *err)
 {
-	const char *code, *m;
-	json_t *j;
 	int rc;
 
 	while ((rc = lz_conn_next(cc, f, payload, err)) == 0) {
@@ -373,13 +413,24 @@ lz_conn_wait(struct lz_conn_client *cc, struct lz_frame *f,
 	}
 	if (rc < 0)
 		return rc;
-	if (f->type != LZ_FRAME_ERROR)
-		return 0;
-	j = lz_frame_json(f, NULL);
-	code = json_string_value(json_object_get(j, "code"));
-	m = json_string_value(json_object_get(j, "message"));
-	rc = lz_err_set(err, code && strcmp(code, "fingerprint") == 0 ?
-	    LZ_EBUSY : LZ_EINVAL, "%s", m ? m : "the coordinator refused");
-	json_decref(j);
+	return f->type == LZ_FRAME_ERROR ? lz_conn_error(f, err) : 0;
+}
+
+int
+lz_conn_list(struct lz_conn_client *cc, struct lz_msg_sessions *out,
+    struct lz_err *err)
+{
+	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
+	struct lz_frame f;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	lz_frame_add(&b, LZ_FRAME_LIST, NULL, 0);
+	rc = lz_conn_send(cc, &b, err);
+	if (rc == 0)
+		rc = lz_conn_wait(cc, &f, &payload, err);
+	if (rc == 0)
+		rc = lz_msg_sessions_decode(&f, out, err);
+	lz_buf_release(&payload);
 	return rc;
 }

@@ -9,24 +9,39 @@
 
 #include <jansson.h>
 
+#include "core/registry.h"
 #include "protocol/frame.h"
+#include "protocol/msg.h"
 #include "src/client-setup.h"
 
 struct lz_conn_client {
 	int fd;
 	struct lz_buf in;		/* received, not yet decoded */
-	char *client_id;		/* from WELCOME */
-	char *coordinator_id;
+	char client_id[LZ_MSG_CLIENT_HEX + 1];		/* from WELCOME */
+	char coordinator_id[LZ_MSG_COORD_HEX + 1];
+	/*
+	 * INPUT bytes this client may still send: the window
+	 * (LZ_REG_INPUT_WINDOW) less what the coordinator has not yet
+	 * acknowledged (ACK). Set when a session is opened or attached.
+	 */
+	size_t credit;
+};
+
+enum lz_conn_flags {
+	LZ_CONN_START = 1 << 0,	/* start the Domain when none runs */
+	LZ_CONN_QUIET = 1 << 1,	/* print nothing (the TUI's full screen) */
 };
 
 /*
- * Connects to the Domain's coordinator, starting one when none runs and
- * start is set. self is the path of this lazaret binary. On failure the
- * message in err says what to do; LZ_EBUSY means another configuration
- * runs the Domain (exit code 6).
+ * Connects to the Domain's coordinator, or, with LZ_CONN_START, starts
+ * one when none runs; a client that arrives while another starts or
+ * stops the Domain waits (up to 3 minutes, saying so after a second) and
+ * joins, or starts it anew. self is the path of this lazaret binary. On
+ * failure the message in err says what to do; LZ_EBUSY means another
+ * configuration runs the Domain (exit code 6).
  */
 int lz_conn_open(struct lz_conn_client *cc, const struct lz_client *c,
-    const char *self, int start, struct lz_err *err);
+    const char *self, int flags, struct lz_err *err);
 void lz_conn_close(struct lz_conn_client *cc);
 /* Sends frames (blocking). */
 int lz_conn_send(struct lz_conn_client *cc, struct lz_buf *frames,
@@ -42,8 +57,18 @@ int lz_conn_fill(struct lz_conn_client *cc, struct lz_err *err);
  */
 int lz_conn_next(struct lz_conn_client *cc, struct lz_frame *f,
     struct lz_buf *payload, struct lz_err *err);
+/*
+ * An ERROR frame as an error: its message in err, and LZ_EBUSY
+ * (fingerprint), LZ_EAGAIN (stopping), LZ_EFAILED (domain-failure) or
+ * LZ_EINVAL.
+ */
+int lz_conn_error(const struct lz_frame *f, struct lz_err *err);
 /* Waits for one frame (blocking); fails on EOF or an ERROR frame. */
 int lz_conn_wait(struct lz_conn_client *cc, struct lz_frame *f,
     struct lz_buf *payload, struct lz_err *err);
+
+/* LIST, and its SESSIONS answer into out (released by the caller). */
+int lz_conn_list(struct lz_conn_client *cc, struct lz_msg_sessions *out,
+    struct lz_err *err);
 
 #endif

@@ -43,71 +43,119 @@ static void
 write_all(const char *buf, size_t len, void *user)
 {
 	struct sink *s = user;
-	ssize_t n;
 
-	while (len > 0 && !s->broken) {
-		n = write(s->fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN) {
-			struct pollfd p = { s->fd, POLLOUT, 0 };
-
-			poll(&p, 1, -1);
-			continue;
-		}
-		if (n < 0) {
-			s->broken = 1;
-			return;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
+	if (!s->broken && lz_write_all(s->fd, buf, len) != 0)
+		s->broken = 1;
 }
 
-json_t *
+void
 lz_client_open_request(const struct lz_client *c, char **argv, int argc,
-    int tty, unsigned rows, unsigned cols, const char *term)
+    int tty, unsigned rows, unsigned cols, const char *term,
+    struct lz_msg_open *m)
 {
 	char cwd[PATH_MAX], *ti = NULL;
-	const char *rel = "";
 	size_t wl = strlen(c->domain.workspace), i;
-	json_t *req, *a, *env;
+	const char *v;
 
+	lz_msg_open_init(m);
 	/* The sandbox directory that matches the current one, if inside. */
 	if (getcwd(cwd, sizeof cwd) != NULL &&
 	    strncmp(cwd, c->domain.workspace, wl) == 0 && cwd[wl] == '/')
-		rel = cwd + wl + 1;
-	req = json_pack("{s:s,s:b}", "cwd", rel, "tty", tty);
-	if (argc > 0) {
-		a = json_array();
-		for (i = 0; i < (size_t)argc; i++)
-			json_array_append_new(a, json_string(argv[i]));
-		json_object_set_new(req, "argv", a);
-	}
+		m->cwd = lz_xstrdup(cwd + wl + 1);
+	else
+		m->cwd = lz_xstrdup("");
+	m->tty = tty;
+	for (i = 0; i < (size_t)argc; i++)
+		lz_tokens_push(&m->argv, argv[i]);
 	if (tty) {
-		json_object_set_new(req, "rows", json_integer(rows));
-		json_object_set_new(req, "cols", json_integer(cols));
-		if (term != NULL) {
-			json_object_set_new(req, "term", json_string(term));
+		m->rows = rows;
+		m->cols = cols;
+		if (term != NULL && strlen(term) < sizeof m->term) {
+			snprintf(m->term, sizeof m->term, "%s", term);
 			if ((strcmp(term, LZ_TERMDB_LAZARET) == 0 ?
 			    lz_termdb_lazaret_entry(NULL, lz_termdb_getenv, &ti,
 			    NULL) : lz_termdb_find(term, lz_termdb_getenv, &ti,
 			    NULL)) == 0)
-				json_object_set_new(req, "terminfo",
-				    json_string(ti));
-			free(ti);
+				m->terminfo = ti;
 		}
 	}
-	env = json_object();
 	for (i = 0; i < c->profile->env.n; i++) {
-		const char *v = getenv(c->profile->env.v[i]);
-
-		if (v != NULL)
-			json_object_set_new(env, c->profile->env.v[i],
-			    json_string(v));
+		if ((v = getenv(c->profile->env.v[i])) != NULL)
+			lz_tokens_pushf(&m->env, "%s=%s", c->profile->env.v[i],
+			    v);
 	}
-	json_object_set_new(req, "env", env);
-	return req;
+}
+
+/*
+ * The first answer to OPEN or ATTACH: OPENED (the Session ID into id) or
+ * ATTACHED. Sets the connection's input window.
+ */
+int
+lz_client_opened(struct lz_conn_client *cc, const struct lz_frame *f,
+    int attach, char *id, size_t idlen, struct lz_err *err)
+{
+	struct lz_msg_opened o;
+
+	if (!attach && f->type == LZ_FRAME_OPENED) {
+		if (lz_msg_opened_decode(f, &o, err) != 0)
+			return LZ_EINVAL;
+		snprintf(id, idlen, "%s", o.session);
+	} else if (!(attach && f->type == LZ_FRAME_ATTACHED))
+		return lz_err_set(err, LZ_EINVAL, "unexpected %s frame",
+		    lz_frame_type_name(f->type));
+	cc->credit = LZ_REG_INPUT_WINDOW;
+	return 0;
+}
+
+/*
+ * Appends INPUT frames for up to len bytes of buf, as far as the window
+ * allows; returns how many bytes were framed.
+ */
+size_t
+lz_client_input(struct lz_conn_client *cc, struct lz_buf *frames,
+    const void *buf, size_t len)
+{
+	size_t n = len < cc->credit ? len : cc->credit, off, k;
+
+	for (off = 0; off < n; off += k) {
+		k = n - off < LZ_FRAME_MAX ? n - off : LZ_FRAME_MAX;
+		lz_frame_add(frames, LZ_FRAME_INPUT, (const char *)buf + off,
+		    k);
+	}
+	cc->credit -= n;
+	return n;
+}
+
+/* An ACK frame: the window grows again (never past its size). */
+int
+lz_client_ack(struct lz_conn_client *cc, const struct lz_frame *f,
+    struct lz_err *err)
+{
+	uint32_t n;
+
+	if (lz_msg_ack_decode(f, &n, err) != 0)
+		return LZ_EINVAL;
+	if (n > LZ_REG_INPUT_WINDOW - cc->credit)
+		return lz_err_set(err, LZ_EINVAL, "the coordinator "
+		    "acknowledged more input than was sent");
+	cc->credit += n;
+	return 0;
+}
+
+/* The exit status an EXIT frame reports; its reason, if any, printed. */
+int
+lz_client_exit(const struct lz_frame *f, struct lz_err *err)
+{
+	struct lz_msg_exit e;
+	int status;
+
+	if (lz_msg_exit_decode(f, &e, err) != 0)
+		return -1;
+	if (e.reason != NULL)
+		lz_cmd_error("%s", e.reason);
+	status = (int)e.status;
+	lz_msg_exit_release(&e);
+	return status;
 }
 
 int
@@ -116,47 +164,44 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 {
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
+	struct lz_buf pending = LZ_BUF_INIT, keys = LZ_BUF_INIT;
 	struct sink out = { 1, 0 }, errs = { 2, 0 };
 	struct lz_vtfilter *fout = NULL, *ferr = NULL;
+	struct lz_msg_attach at;
+	struct lz_msg_open m;
 	struct pollfd pfd[3];
 	struct lz_frame f;
 	unsigned rows, cols;
 	unsigned char sig;
-	char buf[65536];
-	int status = -1, rc, sigfd, stdin_open = 1, eof;
+	char buf[65536], session[LZ_MSG_SESSION_HEX + 1] = "";
+	int status = -1, rc, sigfd, stdin_open = 1, eof, eof_sent = 0;
+	int peer_gone = 0;
 	struct lz_escape esc = { 0 };
-	struct lz_buf keys = LZ_BUF_INIT;
-	char *session = NULL;
+	size_t k;
 	ssize_t n;
-	json_t *j;
 
 	sigfd = lz_tty_signal_pipe();
+	lz_tty_size(0, &rows, &cols);
 	if (attach != NULL) {
-		lz_tty_size(0, &rows, &cols);
-		j = json_pack("{s:s,s:i,s:i}", "session", attach, "rows",
-		    rows, "cols", cols);
-		lz_frame_add_json(&b, LZ_FRAME_ATTACH, j);
-		session = lz_xstrdup(attach);
+		memset(&at, 0, sizeof at);
+		snprintf(at.session, sizeof at.session, "%s", attach);
+		at.rows = rows;
+		at.cols = cols;
+		lz_msg_attach_add(&b, &at);
+		snprintf(session, sizeof session, "%s", attach);
 	} else {
-		lz_tty_size(0, &rows, &cols);
-		j = lz_client_open_request(c, argv, argc, tty, rows, cols,
-		    getenv("TERM"));
-		lz_frame_add_json(&b, LZ_FRAME_OPEN, j);
+		lz_client_open_request(c, argv, argc, tty, rows, cols,
+		    getenv("TERM"), &m);
+		rc = lz_msg_open_add(&b, &m, &err);
+		lz_msg_open_release(&m);
+		if (rc != 0)
+			goto fail;
 	}
-	json_decref(j);
 	if (lz_conn_send(cc, &b, &err) != 0 ||
-	    lz_conn_wait(cc, &f, &payload, &err) != 0)
+	    lz_conn_wait(cc, &f, &payload, &err) != 0 ||
+	    lz_client_opened(cc, &f, attach != NULL, session, sizeof session,
+	    &err) != 0)
 		goto fail;
-	if (f.type == LZ_FRAME_OPENED && attach == NULL) {
-		j = lz_frame_json(&f, NULL);
-		session = lz_xstrdup(json_string_value(json_object_get(j,
-		    "session")) ?: "?");
-		json_decref(j);
-	} else if (f.type != LZ_FRAME_ATTACHED) {
-		lz_err_set(&err, LZ_EINVAL, "unexpected %s frame",
-		    lz_frame_type_name(f.type));
-		goto fail;
-	}
 	if (tty && lz_tty_raw(0) != 0)
 		tty = 0;
 	/* Anything that reaches a terminal is filtered (DESIGN "Terminals"). */
@@ -168,9 +213,15 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 	if (f.type == LZ_FRAME_ATTACHED)
 		emit(fout, &out, f.payload, f.len);
 	for (;;) {
+		/*
+		 * stdin is read only while the input window has room: a
+		 * command that does not read its input makes this client
+		 * wait, as a pipe would, and never swells the coordinator.
+		 */
 		pfd[0].fd = cc->fd;
 		pfd[0].events = POLLIN;
-		pfd[1].fd = stdin_open ? 0 : -1;
+		pfd[1].fd = stdin_open && !peer_gone && pending.len == 0 &&
+		    cc->credit > 0 ? 0 : -1;
 		pfd[1].events = POLLIN;
 		pfd[2].fd = sigfd;
 		pfd[2].events = POLLIN;
@@ -211,18 +262,30 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 					status = 0;
 					goto done;
 				}
-				if (keys.len > 0)
-					lz_frame_add(&b, LZ_FRAME_INPUT,
-					    keys.buf, keys.len);
+				lz_buf_add(&pending, keys.buf, keys.len);
 			} else if (n > 0)
-				lz_frame_add(&b, LZ_FRAME_INPUT, buf, (size_t)n);
-			else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+				lz_buf_add(&pending, buf, (size_t)n);
+			else if (n == 0 || (errno != EINTR && errno != EAGAIN))
 				stdin_open = 0;
-				lz_frame_add(&b, LZ_FRAME_INPUT, NULL, 0);
-			}
 		}
-		if (b.len > 0 && lz_conn_send(cc, &b, &err) != 0)
-			goto fail;
+		/* What the window takes now; the rest waits for an ACK. */
+		if (pending.len > 0) {
+			k = lz_client_input(cc, &b, pending.buf, pending.len);
+			memmove(pending.buf, pending.buf + k, pending.len - k);
+			pending.len -= k;
+			pending.buf[pending.len] = '\0';
+		}
+		if (!stdin_open && pending.len == 0 && !eof_sent) {
+			lz_frame_add(&b, LZ_FRAME_INPUT, NULL, 0);
+			eof_sent = 1;
+		}
+		/*
+		 * A coordinator that closed after EXIT refuses more input:
+		 * stop sending and read what it said before it left.
+		 */
+		if (b.len > 0 && !peer_gone && lz_conn_send(cc, &b, NULL) != 0)
+			peer_gone = 1;
+		lz_buf_reset(&b);
 		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
 		rc = lz_conn_fill(cc, &err);
@@ -230,24 +293,29 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 			goto fail;
 		eof = rc == 0;
 		while ((rc = lz_conn_next(cc, &f, &payload, &err)) == 1) {
-			if (f.type == LZ_FRAME_OUTPUT ||
-			    f.type == LZ_FRAME_ATTACHED)
+			switch (f.type) {
+			case LZ_FRAME_OUTPUT:
+			case LZ_FRAME_ATTACHED:
+			case LZ_FRAME_SNAPSHOT:
 				emit(fout, &out, f.payload, f.len);
-			else if (f.type == LZ_FRAME_STDERR)
+				break;
+			case LZ_FRAME_STDERR:
 				emit(ferr, &errs, f.payload, f.len);
-			else if (f.type == LZ_FRAME_EXIT) {
-				j = lz_frame_json(&f, NULL);
-				status = (int)json_integer_value(
-				    json_object_get(j, "status"));
-				json_decref(j);
+				break;
+			case LZ_FRAME_ACK:
+				if (lz_client_ack(cc, &f, &err) != 0)
+					goto fail;
+				break;
+			case LZ_FRAME_EXIT:
+				lz_tty_restore();
+				if ((status = lz_client_exit(&f, &err)) < 0)
+					goto fail;
 				goto done;
-			} else if (f.type == LZ_FRAME_ERROR) {
-				j = lz_frame_json(&f, NULL);
-				lz_err_set(&err, LZ_EINVAL, "%s",
-				    json_string_value(json_object_get(j,
-				    "message")) ?: "error");
-				json_decref(j);
+			case LZ_FRAME_ERROR:
+				rc = lz_conn_error(&f, &err);
 				goto fail;
+			default:
+				break;
 			}
 		}
 		if (rc < 0)
@@ -265,8 +333,8 @@ fail:
 	status = -1;
 done:
 	lz_tty_restore();
-	free(session);
 	lz_buf_release(&keys);
+	lz_buf_release(&pending);
 	lz_vtfilter_free(fout);
 	lz_vtfilter_free(ferr);
 	lz_buf_release(&b);

@@ -11,6 +11,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "core/util.h"
 #include "src/client-tty.h"
 
 static struct termios saved;
@@ -35,9 +36,9 @@ void
 lz_tty_restore(void)
 {
 	if (saved_fd >= 0) {
-		if (leave_len > 0 && write(saved_fd, leave, leave_len) < 0) {
-			/* Nothing better to do on the way out. */
-		}
+		/* Nothing better to do on the way out if it fails. */
+		if (leave_len > 0)
+			(void)lz_write_all(saved_fd, leave, leave_len);
 		leave_len = 0;
 		tcsetattr(saved_fd, TCSAFLUSH, &saved);
 		saved_fd = -1;

@@ -29,44 +29,40 @@ free_ids(char **ids)
 	free(ids);
 }
 
-static int pick(json_t *sessions, const char *want, char **out,
-    struct lz_err *err);
-
-/* Every detached terminal session, or the one matching want. */
+/*
+ * The running terminal sessions to attach to: with want (an ID or a
+ * prefix), the one it names, wherever it is shown (*elsewhere set when
+ * another client shows it); without, every detached one (one only for
+ * --raw: one), oldest first.
+ */
 static char **
-pick_all(json_t *sessions, const char *want, int *elsewhere,
-    struct lz_err *err)
+pick(const struct lz_msg_sessions *l, const char *want, int one,
+    int *elsewhere, struct lz_err *err)
 {
-	const char *id;
-	char **ids;
+	char **ids = lz_xcalloc(l->n + 1, sizeof *ids), *tmp;
 	size_t i, n = 0;
-	json_t *s;
 
-	ids = lz_xcalloc(json_array_size(sessions) + 1, sizeof *ids);
 	*elsewhere = 0;
-	json_array_foreach(sessions, i, s) {
-		id = json_string_value(json_object_get(s, "session"));
-		if (id == NULL || !json_is_true(json_object_get(s, "tty")) ||
-		    strcmp(json_string_value(json_object_get(s, "state")) ?: "",
-		    "running") != 0)
+	for (i = 0; i < l->n; i++) {
+		if (!l->v[i].tty || !l->v[i].running)
 			continue;
-		if (want != NULL && strncmp(id, want, strlen(want)) != 0)
+		if (want != NULL && strncmp(l->v[i].session, want,
+		    strlen(want)) != 0)
 			continue;
-		if (json_is_true(json_object_get(s, "attached"))) {
+		if (l->v[i].client[0] != '\0') {
 			if (want == NULL)
 				continue;
 			*elsewhere = 1;
 		}
-		ids[n++] = lz_xstrdup(id);
+		ids[n++] = lz_xstrdup(l->v[i].session);
 	}
 	/* The coordinator lists the newest first: panes go oldest first. */
 	for (i = 0; i < n / 2; i++) {
-		char *tmp = ids[i];
-
+		tmp = ids[i];
 		ids[i] = ids[n - 1 - i];
 		ids[n - 1 - i] = tmp;
 	}
-	if (n == 1 || (n > 1 && want == NULL))
+	if (n == 1 || (n > 1 && want == NULL && !one))
 		return ids;
 	free_ids(ids);
 	if (n == 0)
@@ -92,38 +88,6 @@ confirm_take(const char *id)
 	return answer[0] == 'y' || answer[0] == 'Y';
 }
 
-/* Finds the detached pty session matching want (a prefix, or NULL). */
-static int
-pick(json_t *sessions, const char *want, char **out, struct lz_err *err)
-{
-	const char *id, *found = NULL;
-	size_t i, n = 0;
-	json_t *s;
-
-	json_array_foreach(sessions, i, s) {
-		id = json_string_value(json_object_get(s, "session"));
-		if (id == NULL || !json_is_true(json_object_get(s, "tty")))
-			continue;
-		if (want != NULL && strncmp(id, want, strlen(want)) != 0)
-			continue;
-		if (want == NULL && json_is_true(json_object_get(s,
-		    "attached")))
-			continue;
-		found = id;
-		n++;
-	}
-	if (n == 1) {
-		*out = lz_xstrdup(found);
-		return 0;
-	}
-	if (n == 0)
-		return lz_err_set(err, LZ_ENOTFOUND, "%s ('lazaret ls' lists "
-		    "the sessions)", want ? "no terminal session with that ID" :
-		    "no detached terminal session");
-	return lz_err_set(err, LZ_EINVAL, "%u sessions match; name one "
-	    "('lazaret ls' lists them)", (unsigned)n);
-}
-
 static int
 cmd_attach_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 {
@@ -133,13 +97,11 @@ cmd_attach_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lz_cmd_opts o = { NULL, NULL, 0, 0 };
-	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
 	struct lz_err err = LZ_ERR_INIT;
+	struct lz_msg_sessions list = { NULL, 0 };
 	struct lz_conn_client cc;
 	struct lz_client c;
-	struct lz_frame f;
-	char *id = NULL, **ids = NULL;
-	json_t *j = NULL;
+	char **ids = NULL;
 	int ch, rc, raw = 0, elsewhere = 0;
 
 	optind = 1;
@@ -165,25 +127,16 @@ cmd_attach_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	if (rc != LZ_EXIT_OK)
 		return rc;
 	rc = lz_conn_open(&cc, &c, ctx->self, 0, &err);
-	if (rc == 0) {
-		lz_frame_add(&b, LZ_FRAME_LIST, NULL, 0);
-		rc = lz_conn_send(&cc, &b, &err);
-	}
 	if (rc == 0)
-		rc = lz_conn_wait(&cc, &f, &payload, &err);
-	if (rc == 0 && (j = lz_frame_json(&f, &err)) == NULL)
-		rc = LZ_EINVAL;
-	if (rc == 0 && raw)
-		rc = pick(json_object_get(j, "sessions"), argc > optind ?
-		    argv[optind] : NULL, &id, &err);
-	else if (rc == 0 && (ids = pick_all(json_object_get(j, "sessions"),
-	    argc > optind ? argv[optind] : NULL, &elsewhere, &err)) == NULL)
+		rc = lz_conn_list(&cc, &list, &err);
+	if (rc == 0 && (ids = pick(&list, argc > optind ? argv[optind] : NULL,
+	    raw, &elsewhere, &err)) == NULL)
 		rc = LZ_ENOTFOUND;
 	if (rc != 0) {
 		lz_cmd_error("%s", err.msg ? err.msg : "cannot attach");
 		rc = lz_client_exit_code(rc);
 	} else if (raw) {
-		rc = lz_client_session(&cc, &c, NULL, 0, 1, id);
+		rc = lz_client_session(&cc, &c, NULL, 0, 1, ids[0]);
 		rc = rc < 0 ? LZ_EXIT_FAILURE : rc;
 	} else if (elsewhere && !confirm_take(ids[0])) {
 		fprintf(stderr, "not attached\n");
@@ -193,10 +146,8 @@ cmd_attach_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		rc = lz_tui_run(&c, ctx->self, NULL, 0, ids, elsewhere);
 	}
 	free_ids(ids);
-	json_decref(j);
-	free(id);
+	lz_msg_sessions_release(&list);
 	lz_conn_close(&cc);
-	lz_buf_release(&payload);
 	lz_err_release(&err);
 	lz_client_release(&c);
 	return rc;

@@ -19,12 +19,12 @@ cmd_ls_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lz_cmd_opts o = { NULL, NULL, ctx->json, 0 };
-	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
 	struct lz_err err = LZ_ERR_INIT;
+	struct lz_msg_sessions l = { NULL, 0 };
+	struct lz_msg_session *s;
 	struct lz_conn_client cc;
 	struct lz_client c;
-	struct lz_frame f;
-	json_t *j, *a, *s;
+	json_t *a;
 	size_t i;
 	int ch, rc;
 
@@ -54,45 +54,40 @@ cmd_ls_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		rc = LZ_EXIT_OK;
 		goto out;
 	}
-	if (rc == 0) {
-		lz_frame_add(&b, LZ_FRAME_LIST, NULL, 0);
-		rc = lz_conn_send(&cc, &b, &err);
-	}
 	if (rc == 0)
-		rc = lz_conn_wait(&cc, &f, &payload, &err);
-	if (rc == 0 && (j = lz_frame_json(&f, &err)) != NULL) {
-		a = json_object_get(j, "sessions");
-		if (o.json)
-			lz_client_print_json(json_incref(a));
-		else {
-			printf("%-12s %-9s %-4s %-8s %s\n", "SESSION", "STATE",
-			    "TTY", "AGE", "COMMAND");
-			json_array_foreach(a, i, s) {
-				long age = (long)(time(NULL) -
-				    json_integer_value(json_object_get(s,
-				    "started")));
-
-				printf("%-12.12s %-9s %-4s %5lds   %s\n",
-				    json_string_value(json_object_get(s,
-				    "session")), !json_is_true(json_object_get(s,
-				    "attached")) && json_is_true(json_object_get(
-				    s, "tty")) ? "detached" : json_string_value(
-				    json_object_get(s, "state")),
-				    json_is_true(json_object_get(s, "tty")) ?
-				    "yes" : "no", age, json_string_value(
-				    json_object_get(s, "command")));
-			}
+		rc = lz_conn_list(&cc, &l, &err);
+	if (rc == 0 && o.json) {
+		a = json_array();
+		for (i = 0; i < l.n; i++) {
+			s = &l.v[i];
+			json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:b,"
+			    "s:s,s:I,s:s?,s:b}", "session", s->session,
+			    "command", s->command, "cwd", s->cwd, "tty", s->tty,
+			    "state", s->running ? "running" : "exited",
+			    "started", (json_int_t)s->started, "client",
+			    s->client[0] ? s->client : NULL, "attached",
+			    s->client[0] != '\0'));
 		}
-		json_decref(j);
-	} else if (rc == 0)
-		rc = LZ_EINVAL;
+		lz_client_print_json(a);
+	} else if (rc == 0) {
+		printf("%-12s %-9s %-4s %-8s %s\n", "SESSION", "STATE", "TTY",
+		    "AGE", "COMMAND");
+		for (i = 0; i < l.n; i++) {
+			s = &l.v[i];
+			printf("%-12.12s %-9s %-4s %5llds   %s\n", s->session,
+			    s->client[0] == '\0' && s->tty && s->running ?
+			    "detached" : s->running ? "running" : "exited",
+			    s->tty ? "yes" : "no", (long long)time(NULL) -
+			    s->started, s->command);
+		}
+	}
 	if (rc != 0) {
 		lz_cmd_error("%s", err.msg ? err.msg : "cannot list sessions");
 		rc = lz_client_exit_code(rc);
 	}
 	lz_conn_close(&cc);
+	lz_msg_sessions_release(&l);
 out:
-	lz_buf_release(&payload);
 	lz_err_release(&err);
 	lz_client_release(&c);
 	return rc;

@@ -33,46 +33,38 @@ struct lz_coord lz_coord;
 
 static void on_signal(uv_signal_t *h, int signum);
 static void on_idle(uv_timer_t *t);
-static void close_handles(void);
 static int start(int ready_fd, struct lz_err *err);
 static void report(int fd, const char *msg);
 
 static void
 report(int fd, const char *msg)
 {
-	size_t len = strlen(msg);
-	ssize_t n;
-
-	if (fd < 0)
-		return;
-	while (len > 0 && (n = write(fd, msg, len)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		msg += n;
-		len -= (size_t)n;
-	}
-}
-
-void
-lz_coord_session_gone(void)
-{
-	if (lz_coord.nsessions == 0)
-		lz_coord_stop("the last Client Session ended");
+	if (fd >= 0)
+		(void)lz_write_all(fd, msg, strlen(msg));
 }
 
 /* Once no session is left, closing every handle ends the loop. */
-static void
-close_handles(void)
+void
+lz_coord_close(void)
 {
 	uv_handle_t *hs[] = { (uv_handle_t *)&lz_coord.server,
 	    (uv_handle_t *)&lz_coord.sig_term, (uv_handle_t *)&lz_coord.sig_int,
 	    (uv_handle_t *)&lz_coord.sig_hup, (uv_handle_t *)&lz_coord.sig_chld,
 	    (uv_handle_t *)&lz_coord.idle, (uv_handle_t *)&lz_coord.trim };
+	struct lz_reg_conn *c, *next;
 	size_t i;
 
-	lz_coord_close_all_conns();
+	if (!lz_coord.reg.stopping) {
+		lz_coord_stop("the last Client Session ended");
+		return;
+	}
+	if (lz_coord.closed)
+		return;
+	lz_coord.closed = 1;
+	for (c = lz_coord.reg.conns; c != NULL; c = next) {
+		next = c->next;
+		lz_coord_conn_close(c->glue);
+	}
 	lz_coord_unwatch();
 	lz_coord_unwatch_git();
 	for (i = 0; i < sizeof hs / sizeof hs[0]; i++) {
@@ -83,23 +75,19 @@ close_handles(void)
 	}
 }
 
-/* Begins teardown: no new connections, every session hung up. */
 void
 lz_coord_stop(const char *why)
 {
-	struct lz_session *s;
+	struct lz_acts a = LZ_ACTS_INIT;
 
-	if (!lz_coord.stopping) {
-		lz_coord.stopping = 1;
+	if (!lz_coord.reg.stopping) {
 		fprintf(stderr, "coordinator %s: stopping: %s\n", lz_coord.id,
 		    why);
 		/* Withdraw publication first: no new client can join. */
 		unlink(lz_coord.sock_path);
-		for (s = lz_coord.sessions; s != NULL; s = s->next)
-			lz_session_hangup(s);
 	}
-	if (lz_coord.nsessions == 0)
-		close_handles();
+	lz_reg_stop(&lz_coord.reg, &a);
+	lz_coord_act(&a);
 }
 
 static void
@@ -112,12 +100,13 @@ on_signal(uv_signal_t *h, int signum)
 	}
 	lz_coord_stop(strsignal(signum));
 	/* A second signal while sessions drain ends them for good. */
-	if (signum == SIGTERM && lz_coord.nsessions > 0) {
-		struct lz_session *s;
+	if (signum == SIGTERM && lz_coord.reg.nsessions > 0) {
+		struct lz_reg_session *r;
 
-		for (s = lz_coord.sessions; s != NULL; s = s->next)
-			if (s->pid > 0)
-				kill(-s->pid, SIGKILL);
+		for (r = lz_coord.reg.sessions; r != NULL; r = r->next)
+			if (((struct lz_session *)r->glue)->pid > 0)
+				kill(-((struct lz_session *)r->glue)->pid,
+				    SIGKILL);
 	}
 }
 
@@ -144,7 +133,7 @@ static void
 on_idle(uv_timer_t *t)
 {
 	(void)t;
-	if (lz_coord.nsessions == 0)
+	if (lz_coord.reg.nsessions == 0)
 		lz_coord_stop("no session was opened");
 }
 
@@ -158,6 +147,8 @@ start(int ready_fd, struct lz_err *err)
 	int rc, fd, pidfd = -1;
 
 	lz_id_random(lz_coord.id, LZ_ID_COORDINATOR_BYTES);
+	lz_registry_init(&lz_coord.reg, d->id, lz_coord.id,
+	    lz_coord.cfg.fingerprint);
 	lz_coord.sock_path = lz_xasprintf("%s/control.sock", d->runtime);
 	/*
 	 * For diagnostics and tests (a kill during start-up); the lock, not
@@ -284,6 +275,7 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	unlink(lz_coord.pid_path);
 	fprintf(stderr, "coordinator %s: stopped\n", lz_coord.id);
 	uv_loop_close(lz_coord.loop);
+	lz_registry_release(&lz_coord.reg);
 	lz_client_release(&lz_coord.cfg);
 	free(lz_coord.sock_path);
 	free(lz_coord.pid_path);

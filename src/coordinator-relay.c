@@ -46,7 +46,7 @@ static void	 relay_loop(struct relay_dir *d, size_t n, int sfd, int tty,
 		     int master, pid_t pid) __attribute__((__noreturn__));
 static int	 dir_read(struct relay_dir *d);
 static void	 dir_write(struct relay_dir *d);
-static void	 drain(struct relay_dir *d, size_t n);
+static void	 drain(struct relay_dir *d, size_t n, int sfd);
 static void	 finish(int status) __attribute__((__noreturn__));
 
 int
@@ -75,91 +75,42 @@ lz_relay_argv(const struct lz_sandbox_exec *x, struct lz_tokens *av)
 	return rc;
 }
 
-void
-lz_relay_exec(char *const *argv, int report)
-{
-	int e;
-
-	execv(argv[0], argv);
-	e = errno;
-	if (write(report, &e, sizeof e) < 0)
-		_exit(126);
-	_exit(127);
-}
-
 /*
  * Starts argv on a new pty (tty; fds[0] gets the master) or on three new
  * pipes (fds[0] its stdin, fds[1] stdout, fds[2] stderr), in a session of
  * its own with that pty as its terminal, as runsc exec -d does for conmon.
- * Returns 0, or the errno of a failed exec.
+ * The pty gets the size of the relay's own terminal. Returns 0, or the
+ * errno of the step that failed.
  */
 static int
 relay_spawn(char *const *argv, int tty, int fds[3], pid_t *pid)
 {
+	struct lz_spawn_spec sp;
+	struct lz_spawn_child c;
 	struct winsize ws;
-	sigset_t none;
-	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
-	int ok[2], slave = -1, e = 0, i;
-	ssize_t r;
+	int rc;
 
-	if (pipe2(ok, O_CLOEXEC) != 0)
-		return errno;
+	memset(&sp, 0, sizeof sp);
+	memset(&ws, 0, sizeof ws);
+	sp.argv = (const char *const *)argv;
+	sp.new_session = 1;
+	sp.stdio = tty ? LZ_SPAWN_PTY : LZ_SPAWN_PIPES;
+	if (tty && ioctl(0, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0)
+		sp.ws = &ws;
+	if ((rc = lz_spawn_child(&sp, &c, NULL)) != 0)
+		return rc == LZ_ENOTFOUND ? ENOENT : rc < 0 && rc > -1000 ?
+		    -rc : EIO;
+	*pid = c.pid;
 	if (tty) {
-		memset(&ws, 0, sizeof ws);
-		ioctl(0, TIOCGWINSZ, &ws);
-		if (openpty(&fds[0], &slave, NULL, NULL, &ws) != 0)
-			e = errno;
-		else
-			fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+		close(c.out);	/* the master once is enough here */
+		fds[0] = c.in;
 		fds[1] = fds[2] = -1;
 	} else {
-		for (i = 0; i < 3 && e == 0; i++) {
-			if (pipe2(p[i], O_CLOEXEC) != 0)
-				e = errno;
-		}
-		fds[0] = p[0][1];
-		fds[1] = p[1][0];
-		fds[2] = p[2][0];
+		fds[0] = c.in;
+		fds[1] = c.out;
+		fds[2] = c.err;
 	}
-	/*
-	 * _Fork: no atfork handlers. libuv's would remake its signal pipe
-	 * under the descriptor numbers it remembers, which here are ours.
-	 */
-	if (e == 0 && (*pid = _Fork()) < 0)
-		e = errno;
-	if (e == 0 && *pid == 0) {
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		setsid();
-		if (tty) {
-			ioctl(slave, TIOCSCTTY, 0);
-			for (i = 0; i < 3; i++)
-				dup2(slave, i);
-		} else {
-			dup2(p[0][0], 0);
-			dup2(p[1][1], 1);
-			dup2(p[2][1], 2);
-		}
-		lz_relay_exec(argv, ok[1]);
-	}
-	close(ok[1]);
-	if (e == 0) {
-		while ((r = read(ok[0], &e, sizeof e)) < 0 && errno == EINTR)
-			;
-		if (r != sizeof e)
-			e = 0;
-		else
-			waitpid(*pid, NULL, 0);
-	}
-	close(ok[0]);
-	if (slave >= 0)
-		close(slave);
-	for (i = 0; i < 3; i++) {
-		/* The child's ends; ours are in fds. */
-		if (p[i][i == 0 ? 0 : 1] >= 0)
-			close(p[i][i == 0 ? 0 : 1]);
-	}
-	return e;
+	return 0;
 }
 
 void
@@ -181,13 +132,16 @@ lz_relay_run(char *const *argv, int tty, int report)
 		sigaddset(&set, sigs[i]);
 	}
 	sigprocmask(SIG_BLOCK, &set, NULL);
+	/*
+	 * A reader that left (runsc exec's stdin once its command ended)
+	 * is an EPIPE for dir_write, not the relay's death: the session's
+	 * status is its command's.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	e = sfd < 0 ? errno : relay_spawn(argv, tty, fds, &pid);
-	if (e != 0) {
-		if (write(report, &e, sizeof e) < 0)
-			_exit(126);
-		_exit(127);
-	}
+	if (e != 0)
+		lz_spawn_report(report, e);
 	close(report);
 	/* As podman exec -t: the outer terminal is raw, the inner one cooks. */
 	if (tty && tcgetattr(0, &t) == 0) {
@@ -263,7 +217,7 @@ relay_loop(struct relay_dir *d, size_t n, int sfd, int tty, int master,
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);
 	}
-	drain(d, n);
+	drain(d, n, sfd);
 	finish(st);
 }
 
@@ -320,32 +274,45 @@ dir_write(struct relay_dir *d)
 }
 
 /*
- * After the child ended: what the output sources hold now goes out (a
+ * After the child ended: what the output sources hold now goes out. A
  * process left behind may write on, so a source is left at its first
- * empty read, and all of it within RELAY_DRAIN_MS).
+ * empty read, and reading stops after RELAY_DRAIN_MS; time spent waiting
+ * for the coordinator to take the bytes (a slow client holds it back) does
+ * not count, so nothing already written is lost. A hangup or termination
+ * signal ends the drain.
  */
 static void
-drain(struct relay_dir *d, size_t n)
+drain(struct relay_dir *d, size_t n, int sfd)
 {
-	int64_t until = lz_spawn_now_ms() + RELAY_DRAIN_MS;
-	struct pollfd p;
+	int64_t until = lz_spawn_now_ms() + RELAY_DRAIN_MS, t0;
+	struct signalfd_siginfo si;
+	struct pollfd p[2];
 	size_t i;
 
 	/* d[0] is the input. */
 	for (i = 1; i < n; i++) {
-		while (lz_spawn_now_ms() < until) {
+		for (;;) {
 			if (d[i].len > 0) {
-				p.fd = d[i].to;
-				p.events = POLLOUT;
-				if (p.fd < 0 || poll(&p, 1, (int)(until -
-				    lz_spawn_now_ms())) <= 0) {
+				p[0].fd = d[i].to;
+				p[0].events = POLLOUT;
+				p[1].fd = sfd;
+				p[1].events = POLLIN;
+				t0 = lz_spawn_now_ms();
+				if (p[0].fd < 0 || poll(p, 2, -1) < 0) {
 					d[i].len = 0;
 					break;
 				}
-				dir_write(&d[i]);
+				until += lz_spawn_now_ms() - t0;
+				while (read(sfd, &si, sizeof si) ==
+				    (ssize_t)sizeof si)
+					if (si.ssi_signo != SIGCHLD &&
+					    si.ssi_signo != SIGWINCH)
+						return;
+				if (p[0].revents != 0)
+					dir_write(&d[i]);
 				continue;
 			}
-			if (dir_read(&d[i]) <= 0)
+			if (lz_spawn_now_ms() >= until || dir_read(&d[i]) <= 0)
 				break;
 		}
 	}

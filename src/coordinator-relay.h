@@ -31,18 +31,11 @@ int lz_relay_argv(const struct lz_sandbox_exec *x, struct lz_tokens *av);
 /*
  * In a session's child, after the pty or pipes are on fds 0-2 and every
  * other descriptor but report is closed: starts argv under the relay and
- * never returns. An exec failure is written to report as an int errno
- * (spawn_child's protocol) and ends the child with 127; once argv runs,
- * report is closed. The exit status is argv's (its signal re-raised).
+ * never returns. A failure to start argv is handed to lz_spawn_report
+ * (core/spawn.h), which tells the coordinator's lz_spawn_child; once argv
+ * runs, report is closed. The exit status is argv's (its signal re-raised).
  */
 void lz_relay_run(char *const *argv, int tty, int report)
-    __attribute__((__noreturn__));
-
-/*
- * execv(argv), and when that fails: its errno written to report (an int)
- * and _exit(127). The child side of both spawns of a session.
- */
-void lz_relay_exec(char *const *argv, int report)
     __attribute__((__noreturn__));
 
 #endif

@@ -1,9 +1,11 @@
 /*
  * coordinator-server.c: the Domain's control socket. Accepts connections
- * from the user's own lazaret processes only (SO_PEERCRED), gives each a
- * random Client CLI ID, checks the HELLO (protocol version, Domain,
- * Configuration Fingerprint) and dispatches frames. Connection set-up is
- * in one place (conn_hello) so certificate-based identities can go there.
+ * from the user's own lazaret processes only (SO_PEERCRED), decodes their
+ * frames into typed messages (protocol/msg.h) and hands them to the
+ * session registry (core/registry.h), whose actions it carries out
+ * (lz_coord_act). Every write to a client is a queued libuv write whose
+ * size is counted, so the session code can hold output back from a
+ * client that reads slowly (backpressure) without ever blocking the loop.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,12 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "protocol/frame.h"
+#include "protocol/msg.h"
 #include "src/coordinator.h"
 
 struct write_req {
 	uv_write_t req;
+	struct lz_conn *conn;
 	char *data;
+	size_t len;
 };
 
 static void on_connection(uv_stream_t *server, int status);
@@ -26,9 +30,7 @@ static void on_write(uv_write_t *req, int status);
 static void on_close(uv_handle_t *h);
 static void on_shutdown(uv_shutdown_t *req, int status);
 static void dispatch(struct lz_conn *c, const struct lz_frame *f);
-static void conn_hello(struct lz_conn *c, const struct lz_frame *f);
-static void send_error(struct lz_conn *c, const char *code,
-    const char *msg);
+static void refuse(struct lz_conn *c, const char *code, const char *msg);
 
 int
 lz_coord_listen(struct lz_err *err)
@@ -44,7 +46,7 @@ lz_coord_listen(struct lz_err *err)
 	rc = uv_pipe_bind(&lz_coord.server, lz_coord.sock_path);
 	umask(old);
 	if (rc == 0)
-		rc = uv_listen((uv_stream_t *)&lz_coord.server, 16,
+		rc = uv_listen((uv_stream_t *)&lz_coord.server, 64,
 		    on_connection);
 	if (rc != 0)
 		return lz_err_set(err, LZ_ESYS, "cannot listen on '%s': %s",
@@ -67,19 +69,17 @@ on_connection(uv_stream_t *server, int status)
 	uv_pipe_init(lz_coord.loop, &c->pipe, 0);
 	c->pipe.data = c;
 	if (uv_accept(server, (uv_stream_t *)&c->pipe) != 0) {
+		/* EMFILE and the like: this one is dropped, others go on. */
+		c->closing = 1;
 		uv_close((uv_handle_t *)&c->pipe, on_close);
 		return;
 	}
-	c->next = lz_coord.conns;
-	lz_coord.conns = c;
-	lz_id_random(c->client_id, LZ_ID_CLIENT_BYTES);
+	c->reg = lz_reg_conn_new(&lz_coord.reg, c);
 	/* Only the Domain's own user may talk to its coordinator (SR-10). */
 	if (uv_fileno((uv_handle_t *)&c->pipe, &fd) != 0 ||
 	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
 	    cred.uid != geteuid()) {
-		send_error(c, "peer", "connection refused: not the Domain's "
-		    "user");
-		lz_coord_conn_close(c);
+		refuse(c, "peer", "connection refused: not the Domain's user");
 		return;
 	}
 	uv_read_start((uv_stream_t *)&c->pipe, lz_coord_alloc, on_read);
@@ -102,6 +102,17 @@ lz_coord_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 	buf->len = sizeof block;
 }
 
+/* ERROR code: msg, then the connection closes. */
+static void
+refuse(struct lz_conn *c, const char *code, const char *msg)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+
+	lz_msg_error_add(&b, code, msg);
+	lz_coord_send(c, &b);
+	lz_coord_conn_close(c);
+}
+
 static void
 on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
@@ -109,7 +120,7 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_frame f;
 	size_t off = 0, used;
-	int rc;
+	int rc = 0;
 
 	if (n < 0) {
 		lz_coord_conn_close(c);
@@ -122,16 +133,79 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 		off += used;
 	}
 	if (!c->closing && rc < 0) {
-		send_error(c, "frame", err.msg);
+		refuse(c, "frame", err.msg);
 		lz_err_release(&err);
-		lz_coord_conn_close(c);
 		return;
 	}
-	if (off > 0) {
+	if (off > 0 && !c->closing) {
 		memmove(c->in.buf, c->in.buf + off, c->in.len - off);
 		c->in.len -= off;
 		c->in.buf[c->in.len] = '\0';
 	}
+}
+
+/* One decoded frame of c, in order. */
+static void
+dispatch(struct lz_conn *c, const struct lz_frame *f)
+{
+	struct lz_err err = LZ_ERR_INIT;
+	struct lz_acts a = LZ_ACTS_INIT;
+	struct lz_msg_hello hello;
+	struct lz_msg_attach at;
+	struct lz_msg_sessions list;
+	struct lz_buf b = LZ_BUF_INIT;
+	struct lz_session *s = c->reg->session ? c->reg->session->glue : NULL;
+	unsigned rows, cols;
+
+	if (lz_reg_order(&lz_coord.reg, c->reg, f->type, &a) != 0) {
+		lz_coord_act(&a);
+		return;
+	}
+	switch (f->type) {
+	case LZ_FRAME_HELLO:
+		if (lz_msg_hello_decode(f, &hello, &err) != 0)
+			break;
+		lz_reg_hello(&lz_coord.reg, c->reg, &hello, &a);
+		break;
+	case LZ_FRAME_OPEN:
+		lz_session_open(c, f);
+		break;
+	case LZ_FRAME_ATTACH:
+		if (lz_msg_attach_decode(f, &at, &err) != 0)
+			break;
+		if (lz_reg_attach(&lz_coord.reg, c->reg, &at, &a) == 0)
+			c->history = at.history;
+		break;
+	case LZ_FRAME_DETACH:
+		lz_coord_conn_close(c);
+		break;
+	case LZ_FRAME_HANGUP:
+		lz_reg_hangup(&lz_coord.reg, c->reg, &a);
+		break;
+	case LZ_FRAME_INPUT:
+		if (lz_reg_input(&lz_coord.reg, c->reg, f->len, &a) == 1)
+			lz_session_input(s, f->payload, f->len, f->len);
+		break;
+	case LZ_FRAME_RESIZE:
+		if (lz_frame_resize(f, &rows, &cols, &err) == 0 && s != NULL)
+			lz_session_resize(s, rows, cols);
+		break;
+	case LZ_FRAME_LIST:
+		lz_reg_list(&lz_coord.reg, &list);
+		lz_msg_sessions_add(&b, &list);
+		lz_msg_sessions_release(&list);
+		lz_coord_send(c, &b);
+		break;
+	default:
+		lz_err_set(&err, LZ_EINVAL, "frame type %s not accepted from a "
+		    "client", lz_frame_type_name(f->type));
+		break;
+	}
+	lz_coord_act(&a);
+	/* A frame that does not decode: ERROR with the word, then close. */
+	if (err.msg != NULL && !c->closing)
+		refuse(c, "frame", err.msg);
+	lz_err_release(&err);
 }
 
 void
@@ -139,163 +213,95 @@ lz_coord_send(struct lz_conn *c, struct lz_buf *frames)
 {
 	struct write_req *w;
 	uv_buf_t b;
+	int rc;
 
 	if (frames->len == 0 || uv_is_closing((uv_handle_t *)&c->pipe)) {
 		lz_buf_release(frames);
 		return;
 	}
 	w = lz_xcalloc(1, sizeof *w);
-	b.len = frames->len;
+	w->conn = c;
+	w->len = frames->len;
 	w->data = lz_buf_detach(frames);
-	b.base = w->data;
+	b = uv_buf_init(w->data, (unsigned int)w->len);
 	w->req.data = w;
-	if (uv_write(&w->req, (uv_stream_t *)&c->pipe, &b, 1, on_write) != 0) {
+	rc = uv_write(&w->req, (uv_stream_t *)&c->pipe, &b, 1, on_write);
+	if (rc != 0) {
 		free(w->data);
 		free(w);
+		return;
 	}
+	c->queued += w->len;
 }
 
 static void
 on_write(uv_write_t *req, int status)
 {
 	struct write_req *w = req->data;
+	struct lz_conn *c = w->conn;
 
 	(void)status;
+	c->queued -= w->len;
 	free(w->data);
 	free(w);
+	if (!c->closing && c->queued <= LZ_CONN_LOW_WATER)
+		lz_session_drained(c);
 }
 
-static void
-send_error(struct lz_conn *c, const char *code, const char *msg)
+void
+lz_coord_act(struct lz_acts *a)
 {
+	struct lz_act *x;
+	struct lz_conn *c;
+	struct lz_session *s;
 	struct lz_buf b = LZ_BUF_INIT;
-	json_t *j = json_pack("{s:s,s:s}", "code", code, "message", msg);
+	size_t i;
 
-	lz_frame_add_json(&b, LZ_FRAME_ERROR, j);
-	json_decref(j);
-	lz_coord_send(c, &b);
-}
-
-/*
- * HELLO: {"version", "domain", "fingerprint"}. The one place a peer's
- * identity is established; certificates (SR-9) will be checked here.
- */
-static void
-conn_hello(struct lz_conn *c, const struct lz_frame *f)
-{
-	struct lz_err err = LZ_ERR_INIT;
-	struct lz_buf b = LZ_BUF_INIT, msg = LZ_BUF_INIT;
-	const char *dom, *fp;
-	json_t *j, *w;
-
-	if ((j = lz_frame_json(f, &err)) == NULL) {
-		send_error(c, "frame", err.msg);
-		lz_err_release(&err);
-		lz_coord_conn_close(c);
-		return;
-	}
-	dom = json_string_value(json_object_get(j, "domain"));
-	fp = json_string_value(json_object_get(j, "fingerprint"));
-	if (dom == NULL || strcmp(dom, lz_coord.cfg.domain.id) != 0) {
-		send_error(c, "domain", "this coordinator serves another "
-		    "Domain");
-		lz_coord_conn_close(c);
-	} else if (fp == NULL || strcmp(fp, lz_coord.cfg.fingerprint) != 0) {
-		lz_buf_addf(&msg, "the running Domain %s was started with "
-		    "another configuration (fingerprint %.12s, yours %.12s); "
-		    "end its sessions ('lazaret ls' lists them) and run again "
-		    "to restart it with the new one", lz_coord.cfg.domain.id,
-		    lz_coord.cfg.fingerprint, fp ? fp : "none");
-		send_error(c, "fingerprint", msg.buf);
-		lz_coord_conn_close(c);
-	} else {
-		c->hello = 1;
-		w = json_pack("{s:s,s:s,s:i}", "coordinator", lz_coord.id,
-		    "client", c->client_id, "version", LZ_FRAME_VERSION);
-		lz_frame_add_json(&b, LZ_FRAME_WELCOME, w);
-		json_decref(w);
-		lz_coord_send(c, &b);
-	}
-	lz_buf_release(&msg);
-	json_decref(j);
-}
-
-static void
-dispatch(struct lz_conn *c, const struct lz_frame *f)
-{
-	struct lz_err err = LZ_ERR_INIT;
-	struct lz_buf b = LZ_BUF_INIT;
-	unsigned rows, cols;
-	json_t *j;
-
-	if (!c->hello && f->type != LZ_FRAME_HELLO) {
-		send_error(c, "order", "the first frame must be HELLO");
-		lz_coord_conn_close(c);
-		return;
-	}
-	switch (f->type) {
-	case LZ_FRAME_HELLO:
-		if (c->hello) {
-			send_error(c, "order", "HELLO sent twice");
+	for (i = 0; i < a->n; i++) {
+		x = &a->v[i];
+		c = x->conn != NULL ? x->conn->glue : NULL;
+		s = x->session != NULL ? x->session->glue : NULL;
+		switch (x->kind) {
+		case LZ_DO_SEND:
+			lz_coord_send(c, &x->frames);
+			break;
+		case LZ_DO_CLOSE:
 			lz_coord_conn_close(c);
-			return;
+			break;
+		case LZ_DO_HANGUP:
+			lz_session_hangup(s);
+			break;
+		case LZ_DO_RESIZE:
+			lz_session_resize(s, x->rows, x->cols);
+			break;
+		case LZ_DO_SCREEN:
+			c->lagging = 0;
+			lz_session_screen(s, x->history, LZ_FRAME_ATTACHED, &b);
+			lz_coord_send(c, &b);
+			break;
+		case LZ_DO_FREE:
+			lz_session_free(s);
+			lz_reg_session_free(x->session);
+			break;
+		case LZ_DO_STOP:
+			lz_coord_close();
+			break;
 		}
-		conn_hello(c, f);
-		return;
-	case LZ_FRAME_OPEN:
-		if (c->session != NULL || lz_coord.stopping) {
-			send_error(c, "order", c->session ? "this connection "
-			    "already has a session" : "the Domain is stopping");
-			return;
-		}
-		if ((j = lz_frame_json(f, &err)) == NULL ||
-		    lz_session_open(c, j, &err) != 0) {
-			send_error(c, "open", err.msg);
-			lz_err_release(&err);
-		}
-		json_decref(j);
-		return;
-	case LZ_FRAME_ATTACH:
-		if (c->session != NULL || lz_coord.stopping) {
-			send_error(c, "order", c->session ? "this connection "
-			    "already has a session" : "the Domain is stopping");
-			return;
-		}
-		if ((j = lz_frame_json(f, &err)) == NULL ||
-		    lz_session_attach(c, j, &err) != 0) {
-			send_error(c, "open", err.msg);
-			lz_err_release(&err);
-		}
-		json_decref(j);
-		return;
-	case LZ_FRAME_DETACH:
-		lz_coord_conn_close(c);
-		return;
-	case LZ_FRAME_HANGUP:
-		if (c->session != NULL)
-			lz_session_hangup(c->session);
-		return;
-	case LZ_FRAME_INPUT:
-		if (c->session != NULL)
-			lz_session_input(c->session, f->payload, f->len);
-		return;
-	case LZ_FRAME_RESIZE:
-		if (lz_frame_resize(f, &rows, &cols, &err) != 0) {
-			send_error(c, "frame", err.msg);
-			lz_err_release(&err);
-		} else if (c->session != NULL)
-			lz_session_resize(c->session, rows, cols);
-		return;
-	case LZ_FRAME_LIST:
-		j = json_pack("{s:o}", "sessions", lz_session_list());
-		lz_frame_add_json(&b, LZ_FRAME_SESSIONS, j);
-		json_decref(j);
-		lz_coord_send(c, &b);
-		return;
-	default:
-		send_error(c, "frame", "frame type not accepted from a client");
-		lz_coord_conn_close(c);
-		return;
+	}
+	lz_acts_release(a);
+}
+
+void
+lz_coord_tell_all(const char *code, const char *message)
+{
+	struct lz_reg_conn *rc;
+	struct lz_buf b = LZ_BUF_INIT;
+
+	for (rc = lz_coord.reg.conns; rc != NULL; rc = rc->next) {
+		if (rc->closing)
+			continue;
+		lz_msg_error_add(&b, code, message);
+		lz_coord_send(rc->glue, &b);
 	}
 }
 
@@ -303,34 +309,34 @@ static void
 on_close(uv_handle_t *h)
 {
 	struct lz_conn *c = h->data;
+	struct lz_acts a = LZ_ACTS_INIT;
 
-	if (c == NULL)
-		return;
+	if (c->reg != NULL)
+		lz_reg_conn_gone(&lz_coord.reg, c->reg, &a);
+	lz_coord_act(&a);
 	lz_buf_release(&c->in);
 	free(c);
 }
 
-/* Ends a connection; its pty session, if any, is detached (keeps running). */
+/*
+ * Ends a connection: it leaves the registry (its pty session, if any, is
+ * detached and keeps running; a pipe session is hung up), then the queued
+ * frames (an ERROR, an EXIT) reach the peer and the handle closes.
+ */
 void
 lz_coord_conn_close(struct lz_conn *c)
 {
-	struct lz_conn **pp;
+	struct lz_acts a = LZ_ACTS_INIT;
 	uv_shutdown_t *req;
 
 	if (c->closing)
 		return;
 	c->closing = 1;
-	for (pp = &lz_coord.conns; *pp != NULL; pp = &(*pp)->next) {
-		if (*pp == c) {
-			*pp = c->next;
-			break;
-		}
+	if (c->reg != NULL) {
+		c->reg->closing = 1;
+		lz_reg_detach(&lz_coord.reg, c->reg, &a);
+		lz_coord_act(&a);
 	}
-	if (c->session != NULL) {
-		lz_session_detach(c->session);
-		c->session = NULL;
-	}
-	/* Let queued frames (an ERROR, an EXIT) reach the peer first. */
 	uv_read_stop((uv_stream_t *)&c->pipe);
 	req = lz_xcalloc(1, sizeof *req);
 	if (uv_shutdown(req, (uv_stream_t *)&c->pipe, on_shutdown) != 0) {
@@ -345,11 +351,4 @@ on_shutdown(uv_shutdown_t *req, int status)
 	(void)status;
 	uv_close((uv_handle_t *)req->handle, on_close);
 	free(req);
-}
-
-void
-lz_coord_close_all_conns(void)
-{
-	while (lz_coord.conns != NULL)
-		lz_coord_conn_close(lz_coord.conns);
 }

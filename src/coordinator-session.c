@@ -1,19 +1,23 @@
 /*
  * coordinator-session.c: Client Session processes. Each session is one
  * process in the Domain's sandbox ("runsc exec" under the relay of
- * coordinator-relay.c, or "podman exec" as the fallback), on a pty the
- * coordinator owns (interactive) or on three pipes (a command: stdout and
- * stderr stay apart). Output goes to the attached client as frames; the
- * exit status is sent once the process has ended and its output is
- * drained. A pty session whose client goes away (or detaches) keeps
- * running with its pane; a pipe session is hung up. ATTACH binds another
- * connection to a pty session, after up to "history" lines of scrollback
- * and the screen; a takeover first lets the other client go.
+ * coordinator-relay.c, or "podman exec" as the fallback), started by
+ * core/spawn.c on a pty the coordinator owns (interactive) or on three
+ * pipes (a command: stdout and stderr stay apart). Who is bound to whom is
+ * the registry's (core/registry.h); this file moves the bytes, and never
+ * blocks the loop:
+ *
+ * - input (INPUT frames, the pane's answers to queries) is a libuv write:
+ *   try first, queue the rest; the client's window bounds the queue, and
+ *   answers past LZ_SESSION_REPLY_MAX are dropped and counted;
+ * - output goes to the pane (pty) and to the bound client; above the
+ *   client's high-water mark a pipe session is no longer read (its command
+ *   blocks) and a pty session's OUTPUT stops while its pane keeps
+ *   emulating; under the low mark the pipe is read again, and a pty client
+ *   gets one SNAPSHOT of the screen before OUTPUT resumes.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <pty.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,21 +28,31 @@
 
 #include "core/sandbox-argv.h"
 #include "core/spawn.h"
-#include "protocol/frame.h"
+#include "protocol/msg.h"
 #include "src/coordinator.h"
 #include "src/coordinator-relay.h"
 #include "termdb/termdb.h"
 #include "ui/pane-history.h"
 
-static int spawn_child(struct lz_session *s, char *const *argv, int tty,
-    struct winsize *ws, int fds[3], struct lz_err *err);
-static void start_reading(struct lz_session *s, uv_pipe_t *h, int fd,
-    int is_err);
+struct in_req {
+	uv_write_t req;
+	struct lz_session *s;
+	char *data;
+	size_t len, client;		/* bytes, of which the client's */
+};
+
+static int build_argv(const struct lz_msg_open *m, struct lz_tokens *cmd,
+    char **cwd, struct lz_tokens *av, struct lz_err *err);
+static int spawn_session(struct lz_session *s, char *const *argv,
+    const struct winsize *ws, int fds[3], struct lz_err *err);
+static void start_reading(struct lz_session *s, uv_pipe_t *h, int fd);
 static void on_out(uv_stream_t *st, ssize_t n, const uv_buf_t *buf);
+static void on_in_written(uv_write_t *req, int status);
 static void on_stream_closed(uv_handle_t *h);
+static void on_in_closed(uv_handle_t *h);
 static void maybe_finish(struct lz_session *s);
 static void pane_reply(const char *buf, size_t len, void *user);
-
+static void set_reading(struct lz_session *s, int on);
 
 static const struct lz_pane_cb pane_cb = { pane_reply, NULL };
 
@@ -46,146 +60,87 @@ static const struct lz_pane_cb pane_cb = { pane_reply, NULL };
 static void
 pane_reply(const char *buf, size_t len, void *user)
 {
-	lz_session_input(user, (const unsigned char *)buf, len);
-}
-static void session_free(struct lz_session *s);
-static int build_argv(struct lz_session *s, json_t *req, struct lz_tokens *av,
-    struct lz_err *err);
-/* Runs argv on a pty or pipes; exec failure comes back through a pipe. */
-static int
-spawn_child(struct lz_session *s, char *const *argv, int tty,
-    struct winsize *ws, int fds[3], struct lz_err *err)
-{
-	int p_in[2] = { -1, -1 }, p_out[2] = { -1, -1 }, p_err[2] = { -1, -1 };
-	int report[2] = { -1, -1 }, master = -1, slave = -1, e = 0, rc = 0;
-	sigset_t all;
-	ssize_t n;
-	pid_t pid;
+	struct lz_session *s = user;
 
-	if (pipe2(report, O_CLOEXEC) != 0)
-		return lz_err_set(err, LZ_ESYS, "pipe: %s", strerror(errno));
-	if (tty) {
-		if (openpty(&master, &slave, NULL, NULL, ws) != 0) {
-			rc = lz_err_set(err, LZ_ESYS, "openpty: %s",
-			    strerror(errno));
-			goto out;
-		}
-		fcntl(master, F_SETFD, FD_CLOEXEC);
-	} else if (pipe2(p_in, O_CLOEXEC) != 0 || pipe2(p_out, O_CLOEXEC) != 0 ||
-	    pipe2(p_err, O_CLOEXEC) != 0) {
-		rc = lz_err_set(err, LZ_ESYS, "pipe: %s", strerror(errno));
-		goto out;
+	if (s->in_queued + len > LZ_REG_INPUT_WINDOW * 2 +
+	    LZ_SESSION_REPLY_MAX) {
+		/* A program that asks and never reads: it costs only itself. */
+		s->replies_dropped++;
+		return;
 	}
-	pid = fork();
-	if (pid < 0) {
-		rc = lz_err_set(err, LZ_ESYS, "fork: %s", strerror(errno));
-		goto out;
+	lz_session_input(s, (const unsigned char *)buf, len, 0);
+}
+
+/* What the relay in a session's child runs (core/spawn.h "run"). */
+struct relay_args {
+	char *const *argv;
+	int tty;
+};
+
+static void
+relay_main(void *arg, int report)
+{
+	struct relay_args *r = arg;
+
+	lz_relay_run(r->argv, r->tty, report);
+}
+
+static int
+spawn_session(struct lz_session *s, char *const *argv,
+    const struct winsize *ws, int fds[3], struct lz_err *err)
+{
+	struct relay_args r = { argv, s->tty };
+	struct lz_spawn_spec sp;
+	struct lz_spawn_child c;
+	int rc;
+
+	memset(&sp, 0, sizeof sp);
+	sp.argv = (const char *const *)argv;
+	sp.stdio = s->tty ? LZ_SPAWN_PTY : LZ_SPAWN_PIPES;
+	sp.ws = ws;
+	sp.new_session = 1;
+	/* Not podman: a direct runsc exec, under the relay. */
+	if (strcmp(argv[0], lz_coord.podman) != 0) {
+		sp.run = relay_main;
+		sp.run_arg = &r;
 	}
-	if (pid == 0) {
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		setsid();
-		if (tty) {
-			ioctl(slave, TIOCSCTTY, 0);
-			dup2(slave, 0);
-			dup2(slave, 1);
-			dup2(slave, 2);
-		} else {
-			dup2(p_in[0], 0);
-			dup2(p_out[1], 1);
-			dup2(p_err[1], 2);
-		}
-		/* Every other descriptor is close-on-exec or closed here. */
-		for (int fd = 3; fd < 1024; fd++) {
-			if (fd != report[1])
-				close(fd);
-		}
-		/* Not podman: a direct runsc exec, under the relay. */
-		if (strcmp(argv[0], lz_coord.podman) != 0)
-			lz_relay_run(argv, tty, report[1]);
-		lz_relay_exec(argv, report[1]);
-	}
-	close(report[1]);
-	report[1] = -1;
-	while ((n = read(report[0], &e, sizeof e)) < 0 && errno == EINTR)
-		;
-	if (n == sizeof e) {
-		waitpid(pid, NULL, 0);
-		rc = lz_err_set(err, -e, "cannot run '%s': %s", argv[0],
-		    strerror(e));
-		goto out;
-	}
-	s->pid = pid;
-	if (tty) {
-		fds[0] = dup(master);
-		fds[1] = master;
-		fds[2] = -1;
-		master = -1;
-	} else {
-		fds[0] = p_in[1];
-		fds[1] = p_out[0];
-		fds[2] = p_err[0];
-		p_in[1] = p_out[0] = p_err[0] = -1;
-	}
-out:
-	for (int i = 0; i < 2; i++) {
-		if (report[i] >= 0)
-			close(report[i]);
-		if (p_in[i] >= 0)
-			close(p_in[i]);
-		if (p_out[i] >= 0)
-			close(p_out[i]);
-		if (p_err[i] >= 0)
-			close(p_err[i]);
-	}
-	if (slave >= 0)
-		close(slave);
-	if (master >= 0)
-		close(master);
-	return rc;
+	if ((rc = lz_spawn_child(&sp, &c, err)) != 0)
+		return rc;
+	s->pid = c.pid;
+	fds[0] = c.in;
+	fds[1] = c.out;
+	fds[2] = c.err;
+	return 0;
 }
 
 /*
- * OPEN: {"argv": [..] or absent (the profile's command), "cwd": path
- * relative to the workspace, "tty": bool, "rows", "cols", "term",
- * "terminfo": host path of the TERM entry, "env": {NAME: value} for
- * names the profile passes through}.
+ * The sandbox command of an OPEN: argv (or the profile's command), the
+ * sandbox directory, TERM and its entry, the profile's passed variables.
  */
 static int
-build_argv(struct lz_session *s, json_t *req, struct lz_tokens *av,
-    struct lz_err *err)
+build_argv(const struct lz_msg_open *m, struct lz_tokens *cmd, char **cwd,
+    struct lz_tokens *av, struct lz_err *err)
 {
 	const struct lz_profile *p = lz_coord.cfg.profile;
-	struct lz_tokens env = LZ_TOKENS_INIT, cmd = LZ_TOKENS_INIT;
+	struct lz_tokens env = LZ_TOKENS_INIT;
 	struct lz_sandbox_exec x;
-	const char *term, *ti, *k, *cwd;
-	json_t *a, *v, *e;
+	const char *rel = m->cwd, *eq;
 	size_t i;
 	int rc = 0;
 
-	a = json_object_get(req, "argv");
-	if (json_is_array(a) && json_array_size(a) > 0) {
-		json_array_foreach(a, i, v) {
-			if (!json_is_string(v)) {
-				rc = lz_err_set(err, LZ_EINVAL, "argv must "
-				    "be strings");
-				goto out;
-			}
-			lz_tokens_push(&cmd, json_string_value(v));
-		}
-	} else
-		lz_tokens_copy(&cmd, &p->command);
-	cwd = json_string_value(json_object_get(req, "cwd"));
-	if (cwd == NULL || strstr(cwd, "..") != NULL || cwd[0] == '/')
-		cwd = "";
-	s->cwd = lz_xasprintf("/workspace%s%s", *cwd ? "/" : "", cwd);
-	term = json_string_value(json_object_get(req, "term"));
-	ti = json_string_value(json_object_get(req, "terminfo"));
-	if (term != NULL && *term != '\0' && strchr(term, '/') == NULL) {
-		lz_tokens_pushf(&env, "TERM=%s", term);
-		if (ti != NULL && lz_coord.terminfo != NULL &&
-		    lz_termdb_install(ti, lz_coord.terminfo, term, NULL) == 0)
+	if (m->argv.n > 0)
+		lz_tokens_copy(cmd, &m->argv);
+	else
+		lz_tokens_copy(cmd, &p->command);
+	/* Absolute paths and ".." are replaced by the top level. */
+	if (strstr(rel, "..") != NULL || rel[0] == '/')
+		rel = "";
+	*cwd = lz_xasprintf("/workspace%s%s", *rel ? "/" : "", rel);
+	if (m->term[0] != '\0') {
+		lz_tokens_pushf(&env, "TERM=%s", m->term);
+		if (m->terminfo != NULL && lz_coord.terminfo != NULL &&
+		    lz_termdb_install(m->terminfo, lz_coord.terminfo, m->term,
+		    NULL) == 0)
 			lz_tokens_push(&env, "TERMINFO=/run/lazaret/terminfo");
 		/*
 		 * A multiplexer pane draws 24-bit colour and UTF-8 whatever the
@@ -193,92 +148,102 @@ build_argv(struct lz_session *s, json_t *req, struct lz_tokens *av,
 		 * rather than terminfo learn it here, unless the profile passes
 		 * the host's LANG.
 		 */
-		if (strcmp(term, LZ_TERMDB_LAZARET) == 0) {
+		if (strcmp(m->term, LZ_TERMDB_LAZARET) == 0) {
 			lz_tokens_push(&env, "COLORTERM=truecolor");
 			if (!lz_tokens_has(&p->env, "LANG"))
 				lz_tokens_push(&env, "LANG=C.UTF-8");
 		}
 	}
 	/* Only the names the trusted profile lists pass through. */
-	e = json_object_get(req, "env");
-	for (i = 0; i < p->env.n; i++) {
-		v = json_object_get(e, p->env.v[i]);
-		if (!json_is_string(v))
-			continue;
-		k = p->env.v[i];
-		lz_tokens_pushf(&env, "%s=%s", k, json_string_value(v));
+	for (i = 0; i < m->env.n; i++) {
+		eq = strchr(m->env.v[i], '=');
+		for (size_t k = 0; eq != NULL && k < p->env.n; k++)
+			if (strlen(p->env.v[k]) == (size_t)(eq - m->env.v[i]) &&
+			    strncmp(p->env.v[k], m->env.v[i],
+			    (size_t)(eq - m->env.v[i])) == 0)
+				lz_tokens_push(&env, m->env.v[i]);
 	}
 	memset(&x, 0, sizeof x);
 	x.domain_id = lz_coord.cfg.domain.id;
-	x.tty = s->tty;
-	x.cwd = s->cwd;
+	x.tty = m->tty;
+	x.cwd = *cwd;
 	x.env = &env;
-	x.argv = cmd.v;
+	x.argv = cmd->v;
 	/* runsc exec directly when it can, else podman exec. */
 	if (lz_relay_argv(&x, av) != 0)
 		rc = lz_sandbox_argv_exec(lz_coord.podman, &x, av, err);
-	lz_tokens_copy(&s->argv, &cmd);
-out:
 	lz_tokens_release(&env);
-	lz_tokens_release(&cmd);
 	return rc;
 }
 
-int
-lz_session_open(struct lz_conn *c, json_t *req, struct lz_err *err)
+void
+lz_session_open(struct lz_conn *c, const struct lz_frame *f)
 {
-	struct lz_tokens av = LZ_TOKENS_INIT;
-	struct lz_session *s;
-	struct lz_buf b = LZ_BUF_INIT;
+	struct lz_tokens av = LZ_TOKENS_INIT, cmd = LZ_TOKENS_INIT;
+	struct lz_acts a = LZ_ACTS_INIT;
+	struct lz_err err = LZ_ERR_INIT;
+	struct lz_buf line = LZ_BUF_INIT, b = LZ_BUF_INIT;
+	struct lz_msg_open m;
+	struct lz_session *s = NULL;
 	struct winsize ws;
-	json_t *j;
-	int fds[3] = { -1, -1, -1 }, rc;
+	char *cwd = NULL;
+	int fds[3] = { -1, -1, -1 };
 
+	if (lz_msg_open_decode(f, &m, &err) != 0) {
+		lz_msg_error_add(&b, "frame", err.msg);
+		lz_coord_send(c, &b);
+		lz_coord_conn_close(c);
+		goto out;
+	}
+	if (lz_reg_may_open(&lz_coord.reg, c->reg, &a) != 0)
+		goto out;
 	s = lz_xcalloc(1, sizeof *s);
-	s->tty = json_is_true(json_object_get(req, "tty"));
+	s->tty = m.tty;
 	memset(&ws, 0, sizeof ws);
-	ws.ws_row = (unsigned short)json_integer_value(json_object_get(req,
-	    "rows"));
-	ws.ws_col = (unsigned short)json_integer_value(json_object_get(req,
-	    "cols"));
-	if (ws.ws_row == 0 || ws.ws_col == 0) {
-		ws.ws_row = 24;
-		ws.ws_col = 80;
+	ws.ws_row = (unsigned short)(m.rows ? m.rows : 24);
+	ws.ws_col = (unsigned short)(m.cols ? m.cols : 80);
+	if (build_argv(&m, &cmd, &cwd, &av, &err) != 0 ||
+	    spawn_session(s, av.v, &ws, fds, &err) != 0) {
+		lz_msg_error_add(&b, "open", err.msg);
+		lz_coord_send(c, &b);
+		lz_tokens_release(&cmd);
+		free(s);
+		s = NULL;
+		goto out;
 	}
-	rc = build_argv(s, req, &av, err);
-	if (rc == 0)
-		rc = spawn_child(s, av.v, s->tty, &ws, fds, err);
-	lz_tokens_release(&av);
-	if (rc != 0) {
-		session_free(s);
-		return rc;
-	}
-	lz_id_random(s->id, LZ_ID_SESSION_BYTES);
-	s->started = time(NULL);
+	lz_tokens_copy(&s->argv, &cmd);
+	lz_tokens_join(&line, &cmd);
 	/* The pane keeps the screen for reattaching and answers queries. */
 	if (s->tty)
 		s->pane = lz_pane_new(ws.ws_row, ws.ws_col,
-		    lz_coord.cfg.cfg.tui.history,
-		    &pane_cb, s);
-	s->in_fd = fds[0];
-	s->conn = c;
-	c->session = s;
-	s->next = lz_coord.sessions;
-	lz_coord.sessions = s;
-	lz_coord.nsessions++;
+		    lz_coord.cfg.cfg.tui.history, &pane_cb, s);
+	s->reg = lz_reg_session_add(&lz_coord.reg, c->reg, s->tty, line.buf,
+	    cwd, (long long)time(NULL), s, &a);
 	uv_timer_stop(&lz_coord.idle);
-	start_reading(s, &s->out, fds[1], 0);
+	uv_pipe_init(lz_coord.loop, &s->in, 0);
+	s->in.data = s;
+	s->in_open = 1;
+	s->open_streams++;
+	if (uv_pipe_open(&s->in, fds[0]) != 0) {
+		close(fds[0]);
+		s->in_open = 0;
+		uv_close((uv_handle_t *)&s->in, on_in_closed);
+	}
+	start_reading(s, &s->out, fds[1]);
 	if (fds[2] >= 0)
-		start_reading(s, &s->err, fds[2], 1);
-	j = json_pack("{s:s}", "session", s->id);
-	lz_frame_add_json(&b, LZ_FRAME_OPENED, j);
-	json_decref(j);
-	lz_coord_send(c, &b);
-	return 0;
+		start_reading(s, &s->err, fds[2]);
+out:
+	lz_coord_act(&a);
+	lz_tokens_release(&cmd);
+	lz_tokens_release(&av);
+	lz_buf_release(&line);
+	lz_msg_open_release(&m);
+	lz_err_release(&err);
+	free(cwd);
 }
 
 static void
-start_reading(struct lz_session *s, uv_pipe_t *h, int fd, int is_err)
+start_reading(struct lz_session *s, uv_pipe_t *h, int fd)
 {
 	uv_pipe_init(lz_coord.loop, h, 0);
 	h->data = s;
@@ -288,29 +253,102 @@ start_reading(struct lz_session *s, uv_pipe_t *h, int fd, int is_err)
 		return;
 	}
 	s->open_streams++;
-	(void)is_err;	/* the handle itself tells stdout from stderr */
 	uv_read_start((uv_stream_t *)h, lz_coord_alloc, on_out);
+}
+
+/* Pipe sessions: reading stops while the client is behind. */
+static void
+set_reading(struct lz_session *s, int on)
+{
+	uv_stream_t *hs[2] = { (uv_stream_t *)&s->out, (uv_stream_t *)&s->err };
+	int i;
+
+	if (s->paused == !on)
+		return;
+	s->paused = !on;
+	for (i = 0; i < 2; i++) {
+		if (uv_is_closing((uv_handle_t *)hs[i]) ||
+		    hs[i]->type != UV_NAMED_PIPE || !uv_is_readable(hs[i]))
+			continue;
+		if (on)
+			uv_read_start(hs[i], lz_coord_alloc, on_out);
+		else
+			uv_read_stop(hs[i]);
+	}
 }
 
 static void
 on_out(uv_stream_t *st, ssize_t n, const uv_buf_t *buf)
 {
 	struct lz_session *s = st->data;
+	struct lz_conn *c = s->reg && s->reg->conn ? s->reg->conn->glue :
+	    NULL;
 	struct lz_buf b = LZ_BUF_INIT;
 
-	if (n > 0 && s->pane != NULL)
-		lz_pane_feed(s->pane, buf->base, (size_t)n);
-	if (n > 0) {
-		lz_coord.trim_wanted = 1;
-		lz_coord.last_output = uv_now(lz_coord.loop);
-	}
-	if (n > 0 && s->conn != NULL) {
-		lz_frame_add(&b, (uv_pipe_t *)st == &s->err ? LZ_FRAME_STDERR :
-		    LZ_FRAME_OUTPUT, buf->base, (size_t)n);
-		lz_coord_send(s->conn, &b);
-	}
-	if (n < 0)	/* EOF, or EIO from a pty whose slave is gone */
+	if (n < 0) {	/* EOF, or EIO from a pty whose slave is gone */
 		uv_close((uv_handle_t *)st, on_stream_closed);
+		return;
+	}
+	if (n == 0)
+		return;
+	if (s->pane != NULL)
+		lz_pane_feed(s->pane, buf->base, (size_t)n);
+	lz_coord.trim_wanted = 1;
+	lz_coord.last_output = uv_now(lz_coord.loop);
+	if (c == NULL || c->closing || c->lagging)
+		return;
+	lz_frame_add(&b, (uv_pipe_t *)st == &s->err ? LZ_FRAME_STDERR :
+	    LZ_FRAME_OUTPUT, buf->base, (size_t)n);
+	lz_coord_send(c, &b);
+	if (c->queued <= LZ_CONN_HIGH_WATER)
+		return;
+	/* The client is behind: hold output back (backpressure). */
+	if (s->tty)
+		c->lagging = 1;
+	else
+		set_reading(s, 0);
+}
+
+void
+lz_session_drained(struct lz_conn *c)
+{
+	struct lz_session *s;
+	struct lz_buf b = LZ_BUF_INIT;
+
+	if (c->reg == NULL || c->reg->session == NULL)
+		return;
+	s = c->reg->session->glue;
+	if (s->paused)
+		set_reading(s, 1);
+	if (c->lagging) {
+		/* The bytes it missed are one screen now. */
+		c->lagging = 0;
+		lz_session_screen(s, c->history, LZ_FRAME_SNAPSHOT, &b);
+		lz_coord_send(c, &b);
+	}
+}
+
+void
+lz_session_screen(struct lz_session *s, unsigned long history,
+    enum lz_frame_type first, struct lz_buf *frames)
+{
+	struct lz_buf screen = LZ_BUF_INIT;
+	size_t off, n;
+
+	if (s->pane == NULL)
+		return;
+	if (history > 0)
+		lz_pane_render_history(s->pane, (size_t)history, &screen);
+	lz_buf_adds(&screen, "\033[H\033[2J");
+	lz_pane_render_ansi(s->pane, &screen);
+	/* The first frame says what it is; the rest is OUTPUT. */
+	for (off = 0; off < screen.len; off += n) {
+		n = screen.len - off < LZ_FRAME_MAX ? screen.len - off :
+		    LZ_FRAME_MAX;
+		lz_frame_add(frames, off == 0 ? first : LZ_FRAME_OUTPUT,
+		    screen.buf + off, n);
+	}
+	lz_buf_release(&screen);
 }
 
 static void
@@ -323,140 +361,110 @@ on_stream_closed(uv_handle_t *h)
 }
 
 void
-lz_session_input(struct lz_session *s, const unsigned char *buf, size_t len)
+lz_session_input(struct lz_session *s, const unsigned char *buf, size_t len,
+    size_t client)
 {
-	ssize_t n;
+	struct lz_acts a = LZ_ACTS_INIT;
+	struct in_req *w;
+	uv_buf_t b;
+	int n = 0;
 
-	if (s->in_fd < 0)
+	if (s == NULL || !s->in_open)
 		return;
 	if (len == 0) {
-		/* End of input: a pipe is closed; a pty gets its EOF char. */
+		/* End of input: a pipe is closed; a pty ignores it. */
 		if (!s->tty) {
-			close(s->in_fd);
-			s->in_fd = -1;
+			s->in_open = 0;
+			uv_close((uv_handle_t *)&s->in, on_in_closed);
 		}
 		return;
 	}
-	/* Blocking writes keep order; a full pty stalls only this client. */
-	while (len > 0) {
-		n = write(s->in_fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN) {
-			struct pollfd pfd = { s->in_fd, POLLOUT, 0 };
-
-			if (poll(&pfd, 1, 1000) > 0)
-				continue;
-		}
-		if (n < 0)
-			return;
-		buf += n;
-		len -= (size_t)n;
+	b = uv_buf_init((char *)buf, (unsigned int)len);
+	/* Straight through when the queue is empty and the pipe takes it. */
+	if (s->in_queued == 0 && (n = uv_try_write((uv_stream_t *)&s->in, &b,
+	    1)) < 0 && n != UV_EAGAIN) {
+		s->in_open = 0;
+		uv_close((uv_handle_t *)&s->in, on_in_closed);
+		return;
 	}
+	if (n < 0)
+		n = 0;
+	if (n > 0 && s->reg != NULL) {
+		lz_reg_input_written(&lz_coord.reg, s->reg,
+		    (size_t)n < client ? (size_t)n : client,
+		    (size_t)n == len, &a);
+		lz_coord_act(&a);
+	}
+	if ((size_t)n == len)
+		return;
+	w = lz_xcalloc(1, sizeof *w);
+	w->s = s;
+	w->len = len - (size_t)n;
+	w->client = client > (size_t)n ? client - (size_t)n : 0;
+	w->data = lz_xmalloc(w->len);
+	memcpy(w->data, buf + n, w->len);
+	w->req.data = w;
+	b = uv_buf_init(w->data, (unsigned int)w->len);
+	if (uv_write(&w->req, (uv_stream_t *)&s->in, &b, 1,
+	    on_in_written) != 0) {
+		free(w->data);
+		free(w);
+		return;
+	}
+	s->in_queued += w->len;
+}
+
+static void
+on_in_written(uv_write_t *req, int status)
+{
+	struct in_req *w = req->data;
+	struct lz_session *s = w->s;
+	struct lz_acts a = LZ_ACTS_INIT;
+
+	s->in_queued -= w->len;
+	if (status == 0 && s->reg != NULL) {
+		lz_reg_input_written(&lz_coord.reg, s->reg, w->client,
+		    s->in_queued == 0, &a);
+		lz_coord_act(&a);
+	}
+	free(w->data);
+	free(w);
+}
+
+static void
+on_in_closed(uv_handle_t *h)
+{
+	struct lz_session *s = h->data;
+
+	s->open_streams--;
+	maybe_finish(s);
 }
 
 void
 lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols)
 {
 	struct winsize ws;
+	uv_os_fd_t fd;
 
-	if (!s->tty || s->in_fd < 0)
+	if (s == NULL || !s->tty || !s->in_open ||
+	    uv_fileno((uv_handle_t *)&s->in, &fd) != 0)
 		return;
 	memset(&ws, 0, sizeof ws);
 	ws.ws_row = (unsigned short)rows;
 	ws.ws_col = (unsigned short)cols;
-	ioctl(s->in_fd, TIOCSWINSZ, &ws);
+	ioctl(fd, TIOCSWINSZ, &ws);
 	if (s->pane != NULL)
 		lz_pane_resize(s->pane, rows, cols);
 }
 
 void
-lz_session_detach(struct lz_session *s)
-{
-	s->conn = NULL;
-	/* A command's streams have no screen to come back to. */
-	if (!s->tty)
-		lz_session_hangup(s);
-}
-
-/*
- * The session's client is told and let go before another one binds it:
- * one Client CLI ID per session (FR-10), so there is never a moment with
- * two. The old connection closes, as after a detach.
- */
-static void
-take_over(struct lz_session *s)
-{
-	struct lz_conn *old = s->conn;
-	struct lz_buf b = LZ_BUF_INIT;
-	json_t *j;
-
-	j = json_pack("{s:s,s:s}", "code", "taken", "message",
-	    "another lazaret client took this session over");
-	lz_frame_add_json(&b, LZ_FRAME_ERROR, j);
-	json_decref(j);
-	lz_coord_send(old, &b);
-	old->session = NULL;
-	s->conn = NULL;
-	lz_coord_conn_close(old);
-}
-
-/*
- * ATTACH: {"session", "rows", "cols", "takeover"?, "history"?}; the
- * screen goes first, after up to "history" lines of scrollback.
- */
-int
-lz_session_attach(struct lz_conn *c, json_t *req, struct lz_err *err)
-{
-	const char *id = json_string_value(json_object_get(req, "session"));
-	unsigned rows = (unsigned)json_integer_value(json_object_get(req,
-	    "rows"));
-	unsigned cols = (unsigned)json_integer_value(json_object_get(req,
-	    "cols"));
-	struct lz_buf screen = LZ_BUF_INIT, b = LZ_BUF_INIT;
-	struct lz_session *s;
-	json_int_t history;
-
-	for (s = lz_coord.sessions; s != NULL; s = s->next) {
-		if (id != NULL && strcmp(s->id, id) == 0)
-			break;
-	}
-	if (s == NULL || s->state != LZ_SESSION_RUNNING)
-		return lz_err_set(err, LZ_ENOTFOUND, "no running session '%s' "
-		    "('lazaret ls' lists them)", id ? id : "");
-	if (!s->tty || s->pane == NULL)
-		return lz_err_set(err, LZ_EINVAL, "session %.12s runs a "
-		    "command without a terminal; there is no screen to "
-		    "attach to", s->id);
-	if (s->conn != NULL && !json_is_true(json_object_get(req,
-	    "takeover")))
-		return lz_err_set(err, LZ_EBUSY, "session %.12s is attached "
-		    "to another client (one client per session, FR-10)",
-		    s->id);
-	if (s->conn != NULL)
-		take_over(s);
-	s->conn = c;
-	c->session = s;
-	if (rows > 0 && cols > 0 && rows < 10000 && cols < 10000)
-		lz_session_resize(s, rows, cols);
-	history = json_integer_value(json_object_get(req, "history"));
-	if (history > 0)
-		lz_pane_render_history(s->pane, (size_t)history, &screen);
-	lz_buf_adds(&screen, "\033[H\033[2J");
-	lz_pane_render_ansi(s->pane, &screen);
-	for (size_t off = 0; off < screen.len; off += LZ_FRAME_MAX)
-		lz_frame_add(&b, LZ_FRAME_ATTACHED, screen.buf + off,
-		    screen.len - off < LZ_FRAME_MAX ? screen.len - off :
-		    LZ_FRAME_MAX);
-	lz_coord_send(c, &b);
-	lz_buf_release(&screen);
-	return 0;
-}
-
-void
 lz_session_hangup(struct lz_session *s)
 {
-	if (s->state == LZ_SESSION_RUNNING && s->pid > 0)
+	if (s == NULL)
+		return;
+	/* Its last output must be read for it to end. */
+	set_reading(s, 1);
+	if (s->pid > 0 && s->reg != NULL && s->reg->state == LZ_REG_RUNNING)
 		kill(-s->pid, SIGHUP);
 }
 
@@ -464,20 +472,27 @@ lz_session_hangup(struct lz_session *s)
 void
 lz_session_reap(void)
 {
-	struct lz_session *s, *next;
+	struct lz_reg_session *r, *next;
+	struct lz_session *s;
 	int st;
 
-	for (s = lz_coord.sessions; s != NULL; s = next) {
-		next = s->next;
-		if (s->state != LZ_SESSION_RUNNING ||
+	for (r = lz_coord.reg.sessions; r != NULL; r = next) {
+		next = r->next;
+		s = r->glue;
+		if (r->state != LZ_REG_RUNNING ||
 		    waitpid(s->pid, &st, WNOHANG) != s->pid)
 			continue;
-		s->state = LZ_SESSION_EXITED;
-		if (WIFSIGNALED(st)) {
-			s->signal = WTERMSIG(st);
-			s->status = 128 + s->signal;
-		} else
-			s->status = WEXITSTATUS(st);
+		if (WIFSIGNALED(st))
+			lz_reg_exited(&lz_coord.reg, r, 128 + WTERMSIG(st),
+			    WTERMSIG(st), NULL);
+		else
+			lz_reg_exited(&lz_coord.reg, r, WEXITSTATUS(st), 0,
+			    NULL);
+		/* Nothing more will be written: let the input go. */
+		if (s->in_open) {
+			s->in_open = 0;
+			uv_close((uv_handle_t *)&s->in, on_in_closed);
+		}
 		maybe_finish(s);
 	}
 }
@@ -485,61 +500,24 @@ lz_session_reap(void)
 static void
 maybe_finish(struct lz_session *s)
 {
-	struct lz_session **pp;
-	struct lz_buf b = LZ_BUF_INIT;
-	json_t *j;
+	struct lz_acts a = LZ_ACTS_INIT;
 
-	if (s->state != LZ_SESSION_EXITED || s->open_streams > 0)
+	if (s->reg == NULL || s->reg->state != LZ_REG_EXITED ||
+	    s->open_streams > 0)
 		return;
-	if (s->conn != NULL) {
-		j = json_pack("{s:i,s:i}", "status", s->status, "signal",
-		    s->signal);
-		lz_frame_add_json(&b, LZ_FRAME_EXIT, j);
-		json_decref(j);
-		lz_coord_send(s->conn, &b);
-		s->conn->session = NULL;
-		lz_coord_conn_close(s->conn);
-	}
-	for (pp = &lz_coord.sessions; *pp != NULL; pp = &(*pp)->next) {
-		if (*pp == s) {
-			*pp = s->next;
-			break;
-		}
-	}
-	lz_coord.nsessions--;
-	session_free(s);
-	lz_coord_session_gone();
+	lz_reg_finished(&lz_coord.reg, s->reg, &a);
+	lz_coord_act(&a);
 }
 
-static void
-session_free(struct lz_session *s)
+void
+lz_session_free(struct lz_session *s)
 {
-	if (s->in_fd >= 0 && s->pid > 0)
-		close(s->in_fd);
+	if (s->replies_dropped > 0)
+		fprintf(stderr, "coordinator %s: session %.12s: %lu answers "
+		    "to queries dropped (the program did not read them)\n",
+		    lz_coord.id, s->reg->id, s->replies_dropped);
 	lz_tokens_release(&s->argv);
 	if (s->pane != NULL)
 		lz_pane_free(s->pane);
-	free(s->cwd);
 	free(s);
-}
-
-json_t *
-lz_session_list(void)
-{
-	struct lz_session *s;
-	struct lz_buf cmd = LZ_BUF_INIT;
-	json_t *a = json_array();
-
-	for (s = lz_coord.sessions; s != NULL; s = s->next) {
-		lz_buf_reset(&cmd);
-		lz_tokens_join(&cmd, &s->argv);
-		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:b,s:s,s:I,"
-		    "s:s?,s:b}", "session", s->id, "command", cmd.buf, "cwd",
-		    s->cwd, "tty", s->tty, "state", s->state ==
-		    LZ_SESSION_RUNNING ? "running" : "exited", "started",
-		    (json_int_t)s->started, "client", s->conn ?
-		    s->conn->client_id : NULL, "attached", s->conn != NULL));
-	}
-	lz_buf_release(&cmd);
-	return a;
 }

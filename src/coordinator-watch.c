@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "protocol/frame.h"
 #include "src/coordinator.h"
 
 static uv_poll_t sidecar_watch;
@@ -38,20 +37,9 @@ lz_coord_unwatch(void)
 void
 lz_coord_fail(const char *why)
 {
-	struct lz_conn *c;
-	struct lz_buf b;
-	json_t *j;
-
 	fprintf(stderr, "coordinator %s: Domain failure: %s\n", lz_coord.id,
 	    why);
-	for (c = lz_coord.conns; c != NULL; c = c->next) {
-		lz_buf_init(&b);
-		j = json_pack("{s:s,s:s}", "code", "domain-failure", "message",
-		    why);
-		lz_frame_add_json(&b, LZ_FRAME_ERROR, j);
-		json_decref(j);
-		lz_coord_send(c, &b);
-	}
+	lz_coord_tell_all("domain-failure", why);
 	lz_coord_stop(why);
 }
 
@@ -62,7 +50,7 @@ on_sidecar_exit(uv_poll_t *h, int status, int events)
 	(void)status;
 	(void)events;
 	lz_coord_unwatch();
-	if (!lz_coord.stopping)
+	if (!lz_coord.reg.stopping)
 		lz_coord_fail("the Network Sidecar stopped, so the sandbox has "
 		    "no network; the Domain is stopping (run lazaret again to "
 		    "start it anew)");

@@ -20,51 +20,61 @@
 #include <uv.h>
 
 #include "core/ids.h"
+#include "core/registry.h"
 #include "core/tokens.h"
 #include "core/util.h"
+#include "protocol/frame.h"
 #include "src/client-setup.h"
 #include "ui/pane.h"
 
-struct lz_session;
+/*
+ * Backpressure towards a client (DESIGN.md "The coordinator's loop"):
+ * above this many bytes queued for a connection, a pipe session's output
+ * is no longer read (its command blocks, as on a slow pipe) and a pty
+ * session's OUTPUT to it stops (its pane keeps the screen); once the
+ * queue is under the low mark the output resumes, after one SNAPSHOT for
+ * a pty session.
+ */
+#define LZ_CONN_HIGH_WATER (1024u * 1024)
+#define LZ_CONN_LOW_WATER (256u * 1024)
+/*
+ * A session's input queue holds at most the client's window
+ * (LZ_REG_INPUT_WINDOW, twice across a takeover) plus this much of the
+ * pane's answers to queries; answers past it are dropped and counted.
+ */
+#define LZ_SESSION_REPLY_MAX (64u * 1024)
 
 /* One accepted connection: one Client CLI ID (DESIGN.md "Terms"). */
 struct lz_conn {
 	uv_pipe_t pipe;
-	char client_id[2 * LZ_ID_CLIENT_BYTES + 1];
+	struct lz_reg_conn *reg;	/* NULL once it left the registry */
 	struct lz_buf in;		/* bytes not yet decoded */
-	int hello;			/* HELLO accepted */
+	size_t queued;			/* bytes in the write queue */
+	int lagging;			/* pty OUTPUT held back (slow) */
+	unsigned long history;		/* scrollback lines of a SNAPSHOT */
 	int closing;
-	struct lz_session *session;	/* bound session, at most one */
-	struct lz_conn *next;
-};
-
-enum lz_session_state {
-	LZ_SESSION_RUNNING,
-	LZ_SESSION_EXITED,	/* process gone, output draining */
 };
 
 struct lz_session {
-	char id[2 * LZ_ID_SESSION_BYTES + 1];
+	struct lz_reg_session *reg;
 	struct lz_tokens argv;
-	char *cwd;
-	int tty;
 	pid_t pid;
-	int status;			/* exit code, or 128 + signal */
-	int signal;
-	enum lz_session_state state;
+	int tty;
 	int open_streams;		/* output handles still open */
 	uv_pipe_t out;			/* pty master or stdout pipe */
 	uv_pipe_t err;			/* stderr pipe (pipe mode) */
-	int in_fd;			/* pty master (dup) or stdin pipe */
-	time_t started;
+	uv_pipe_t in;			/* pty master (dup) or stdin pipe */
+	int in_open;
+	size_t in_queued;		/* input bytes not yet written */
+	unsigned long replies_dropped;	/* pane answers over the bound */
+	int paused;			/* pipe output not read: slow client */
 	struct lz_pane *pane;		/* the pty's screen (pty sessions) */
-	struct lz_conn *conn;		/* attached client, or NULL */
-	struct lz_session *next;
 };
 
 struct lz_coord {
 	uv_loop_t *loop;
 	struct lz_client cfg;		/* paths, config, profile, Domain */
+	struct lz_registry reg;		/* connections and sessions */
 	char id[2 * LZ_ID_COORDINATOR_BYTES + 1];
 	char *sock_path;
 	char *pid_path;			/* coordinator.pid (diagnostics) */
@@ -78,10 +88,7 @@ struct lz_coord {
 	uv_timer_t trim;		/* malloc_trim after output (5 s) */
 	int trim_wanted;
 	uint64_t last_output;		/* uv_now() of the last output read */
-	struct lz_conn *conns;
-	struct lz_session *sessions;
-	unsigned nsessions;
-	int stopping;
+	int closed;			/* handles closed: the loop ends */
 };
 
 extern struct lz_coord lz_coord;
@@ -89,21 +96,28 @@ extern struct lz_coord lz_coord;
 /* coordinator-server.c */
 void lz_coord_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf);
 int lz_coord_listen(struct lz_err *err);
+/* Queues frames (taken from the buffer) for c. */
 void lz_coord_send(struct lz_conn *c, struct lz_buf *frames);
 void lz_coord_conn_close(struct lz_conn *c);
-void lz_coord_close_all_conns(void);
+/* Carries out the registry's actions (core/registry.h), then frees them. */
+void lz_coord_act(struct lz_acts *a);
+/* An ERROR frame to every connection (a Domain failure). */
+void lz_coord_tell_all(const char *code, const char *message);
 
 /* coordinator-session.c */
-int lz_session_open(struct lz_conn *c, json_t *req, struct lz_err *err);
-int lz_session_attach(struct lz_conn *c, json_t *req, struct lz_err *err);
-/* The client went away or detached: a pty session keeps running. */
-void lz_session_detach(struct lz_session *s);
+void lz_session_open(struct lz_conn *c, const struct lz_frame *f);
+/* Keys or stdin from the client; len 0 is end of input. */
 void lz_session_input(struct lz_session *s, const unsigned char *buf,
-    size_t len);
+    size_t len, size_t client_bytes);
 void lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols);
 void lz_session_hangup(struct lz_session *s);
+/* The screen (after up to history lines of scrollback) as frames. */
+void lz_session_screen(struct lz_session *s, unsigned long history,
+    enum lz_frame_type first, struct lz_buf *frames);
+/* c's write queue fell under the low mark: resume what it held back. */
+void lz_session_drained(struct lz_conn *c);
+void lz_session_free(struct lz_session *s);
 void lz_session_reap(void);
-json_t *lz_session_list(void);
 
 /* coordinator-watch.c */
 int lz_coord_watch_sidecar(int pidfd, struct lz_err *err);
@@ -117,7 +131,9 @@ void lz_coord_git_final(void);
 void lz_coord_fail(const char *why);
 
 /* coordinator-main.c */
-void lz_coord_session_gone(void);
+/* Begins teardown: publication withdrawn, every session hung up. */
 void lz_coord_stop(const char *why);
+/* No session is left: every handle is closed and the loop ends. */
+void lz_coord_close(void);
 
 #endif

@@ -19,28 +19,11 @@
 #include "src/cmd.h"
 #include "src/tui.h"
 
+/* A frame to the host terminal (blocking: it is the one screen). */
 static void
 write_out(struct tui *t)
 {
-	const char *s = t->out.buf;
-	size_t len = t->out.len;
-	ssize_t n;
-
-	while (len > 0) {
-		n = write(1, s, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN) {
-			struct pollfd p = { 1, POLLOUT, 0 };
-
-			poll(&p, 1, 100);
-			continue;
-		}
-		if (n <= 0)
-			break;
-		s += n;
-		len -= (size_t)n;
-	}
+	(void)lz_write_all(1, t->out.buf, t->out.len);
 	lz_buf_reset(&t->out);
 }
 
@@ -245,7 +228,8 @@ loop(struct tui *t)
 		base = 3;
 		for (i = 0; i < t->npanes; i++)
 			pfd[base + i] = (struct pollfd){ t->panes[i]->fd,
-			    POLLIN, 0 };
+			    POLLIN | (t->panes[i]->sendq.len > 0 ? POLLOUT :
+			    0), 0 };
 		n = poll(pfd, (nfds_t)(base + t->npanes), timeout(t));
 		if (n < 0 && errno != EINTR)
 			break;
@@ -256,6 +240,8 @@ loop(struct tui *t)
 		if (n > 0 && (pfd[2].revents & (POLLIN | POLLHUP | POLLERR)))
 			tui_ctl_read(t);
 		for (i = 0; n > 0 && i < t->npanes; i++) {
+			if (pfd[base + i].revents & POLLOUT)
+				tui_pane_flush(t, t->panes[i]);
 			if (pfd[base + i].revents & (POLLIN | POLLHUP |
 			    POLLERR)) {
 				tui_pane_read(t, t->panes[i]);

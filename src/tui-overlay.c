@@ -48,36 +48,31 @@ shown_here(struct tui *t, const char *id)
 }
 
 static void
-take_sessions(struct tui *t, json_t *arr)
+take_sessions(struct tui *t, const struct lz_msg_sessions *l)
 {
-	const char *id, *cmd;
+	const struct lz_msg_session *s;
+	struct tui_listent *e;
 	size_t i;
-	json_t *s;
 	int pane;
 
 	for (i = 0; i < t->nlist; i++)
 		free(t->list[i].command);
 	t->nlist = 0;
-	t->list = lz_xreallocarray(t->list, json_array_size(arr) + 1,
-	    sizeof *t->list);
-	json_array_foreach(arr, i, s) {
-		struct tui_listent *e = &t->list[t->nlist];
-
-		id = json_string_value(json_object_get(s, "session"));
-		cmd = json_string_value(json_object_get(s, "command"));
-		if (id == NULL || !json_is_true(json_object_get(s, "tty")))
+	t->list = lz_xreallocarray(t->list, l->n + 1, sizeof *t->list);
+	for (i = 0; i < l->n; i++) {
+		s = &l->v[i];
+		if (!s->tty)
 			continue;
-		snprintf(e->session, sizeof e->session, "%s", id);
-		e->command = lz_xstrdup(cmd ? cmd : "");
-		e->running = strcmp(json_string_value(json_object_get(s,
-		    "state")) ?: "", "running") == 0;
-		e->attached = json_is_true(json_object_get(s, "attached"));
-		pane = shown_here(t, id);
+		e = &t->list[t->nlist++];
+		snprintf(e->session, sizeof e->session, "%s", s->session);
+		e->command = lz_xstrdup(s->command);
+		e->running = s->running;
+		e->attached = s->client[0] != '\0';
+		pane = shown_here(t, s->session);
 		e->here = pane >= 0;
 		/* An attached pane learns its command from the list. */
 		if (e->here && t->panes[pane]->command == NULL)
 			t->panes[pane]->command = lz_xstrdup(e->command);
-		t->nlist++;
 	}
 	if (t->list_sel >= (int)t->nlist)
 		t->list_sel = t->nlist > 0 ? (int)t->nlist - 1 : 0;
@@ -87,8 +82,8 @@ void
 tui_ctl_read(struct tui *t)
 {
 	struct lz_buf payload = LZ_BUF_INIT;
+	struct lz_msg_sessions l;
 	struct lz_frame f;
-	json_t *j;
 	int rc;
 
 	rc = lz_conn_fill(&t->ctl, NULL);
@@ -99,11 +94,11 @@ tui_ctl_read(struct tui *t)
 		return;
 	}
 	while (lz_conn_next(&t->ctl, &f, &payload, NULL) == 1) {
-		if (f.type != LZ_FRAME_SESSIONS)
+		if (f.type != LZ_FRAME_SESSIONS ||
+		    lz_msg_sessions_decode(&f, &l, NULL) != 0)
 			continue;
-		if ((j = lz_frame_json(&f, NULL)) != NULL)
-			take_sessions(t, json_object_get(j, "sessions"));
-		json_decref(j);
+		take_sessions(t, &l);
+		lz_msg_sessions_release(&l);
 		t->dirty = 1;
 	}
 	lz_buf_release(&payload);

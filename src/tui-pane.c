@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pty.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/spawn.h"
 #include "src/client-session.h"
 #include "src/tui.h"
 #include "termdb/termdb.h"
@@ -26,6 +26,8 @@ pane_new(struct tui *t, unsigned rows, unsigned cols)
 	p->id = t->next_id++;
 	p->fd = -1;
 	p->cc.fd = -1;
+	lz_buf_init(&p->inq);
+	lz_buf_init(&p->sendq);
 	p->pane = lz_pane_new(rows, cols, t->conf->history, NULL, NULL);
 	p->rect = (struct lz_rect){ 0, 0, (int)rows, (int)cols };
 	return p;
@@ -53,41 +55,41 @@ tui_pane_open(struct tui *t, char **argv, int argc, const char *attach,
 {
 	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
 	struct tui_pane *p = pane_new(t, rows, cols);
+	struct lz_msg_attach at;
+	struct lz_msg_open m;
 	struct lz_frame f;
-	const char *id;
-	json_t *j;
+	int rc;
 
-	if (lz_conn_open(&p->cc, t->c, t->self, 1, err) != 0)
+	/* Once the full screen is up, nothing may print. */
+	if (lz_conn_open(&p->cc, t->c, t->self, LZ_CONN_START |
+	    (t->npanes > 0 ? LZ_CONN_QUIET : 0), err) != 0)
 		goto fail;
 	p->fd = p->cc.fd;
 	if (attach != NULL) {
-		j = json_pack("{s:s,s:i,s:i,s:b,s:i}", "session", attach,
-		    "rows", rows, "cols", cols, "takeover", take, "history",
-		    (int)t->conf->history);
-		lz_frame_add_json(&b, LZ_FRAME_ATTACH, j);
+		memset(&at, 0, sizeof at);
+		snprintf(at.session, sizeof at.session, "%s", attach);
+		at.rows = rows;
+		at.cols = cols;
+		at.takeover = take;
+		at.history = t->conf->history;
+		lz_msg_attach_add(&b, &at);
 	} else {
-		j = lz_client_open_request(t->c, argv, argc, 1, rows, cols,
-		    LZ_TERMDB_LAZARET);
-		lz_frame_add_json(&b, LZ_FRAME_OPEN, j);
+		lz_client_open_request(t->c, argv, argc, 1, rows, cols,
+		    LZ_TERMDB_LAZARET, &m);
+		rc = lz_msg_open_add(&b, &m, err);
+		lz_msg_open_release(&m);
+		if (rc != 0)
+			goto fail;
 	}
-	json_decref(j);
 	if (lz_conn_send(&p->cc, &b, err) != 0 ||
-	    lz_conn_wait(&p->cc, &f, &payload, err) != 0)
+	    lz_conn_wait(&p->cc, &f, &payload, err) != 0 ||
+	    lz_client_opened(&p->cc, &f, attach != NULL, p->session,
+	    sizeof p->session, err) != 0)
 		goto fail;
-	if (attach != NULL && f.type == LZ_FRAME_ATTACHED) {
-		snprintf(p->session, sizeof p->session, "%s", attach);
+	if (attach != NULL)
 		lz_pane_feed(p->pane, (const char *)f.payload, f.len);
-	} else if (attach == NULL && f.type == LZ_FRAME_OPENED) {
-		j = lz_frame_json(&f, NULL);
-		id = json_string_value(json_object_get(j, "session"));
-		snprintf(p->session, sizeof p->session, "%s", id ? id : "?");
-		json_decref(j);
+	else
 		p->command = command_of(t, argv, argc);
-	} else {
-		lz_err_set(err, LZ_EINVAL, "unexpected %s frame",
-		    lz_frame_type_name(f.type));
-		goto fail;
-	}
 	fcntl(p->fd, F_SETFL, fcntl(p->fd, F_GETFL) | O_NONBLOCK);
 	lz_buf_release(&b);
 	lz_buf_release(&payload);
@@ -99,21 +101,30 @@ fail:
 	return NULL;
 }
 
-/* A host pane's program sees Lazaret's entry too, when it is installed. */
+/*
+ * A host pane's environment: the caller's, with TERM and TERMINFO naming
+ * Lazaret's entry when it is installed.
+ */
 static void
-pane_env(void)
+pane_env(struct lz_tokens *env)
 {
+	extern char **environ;
 	char *path = NULL, *slash;
+	char **e;
 	int i;
 
-	if (lz_termdb_lazaret_entry(NULL, lz_termdb_getenv, &path, NULL) != 0)
-		return;
-	/* .../terminfo/l/lazaret: TERMINFO is the directory above l/. */
-	for (i = 0; i < 2 && (slash = strrchr(path, '/')) != NULL; i++)
-		*slash = '\0';
-	setenv("TERMINFO", path, 1);
-	setenv("TERM", LZ_TERMDB_LAZARET, 1);
-	free(path);
+	if (lz_termdb_lazaret_entry(NULL, lz_termdb_getenv, &path, NULL) == 0) {
+		/* .../terminfo/l/lazaret: TERMINFO is the directory above. */
+		for (i = 0; i < 2 && (slash = strrchr(path, '/')) != NULL; i++)
+			*slash = '\0';
+		lz_tokens_pushf(env, "TERMINFO=%s", path);
+		lz_tokens_pushf(env, "TERM=%s", LZ_TERMDB_LAZARET);
+		free(path);
+	}
+	for (e = environ; *e != NULL; e++)
+		if (env->n == 0 || (strncmp(*e, "TERM=", 5) != 0 &&
+		    strncmp(*e, "TERMINFO=", 9) != 0))
+			lz_tokens_push(env, *e);
 }
 
 struct tui_pane *
@@ -123,27 +134,31 @@ tui_pane_spawn(struct tui *t, char **argv, unsigned rows, unsigned cols,
 	struct winsize ws = { (unsigned short)rows, (unsigned short)cols,
 	    0, 0 };
 	struct tui_pane *p = pane_new(t, rows, cols);
-	int master;
-	pid_t pid;
+	struct lz_tokens env = LZ_TOKENS_INIT;
+	struct lz_spawn_spec sp;
+	struct lz_spawn_child c;
+	int rc;
 
-	pid = forkpty(&master, NULL, NULL, &ws);
-	if (pid < 0) {
-		lz_err_set(err, LZ_ESYS, "forkpty: %s", strerror(errno));
+	pane_env(&env);
+	memset(&sp, 0, sizeof sp);
+	sp.argv = (const char *const *)argv;
+	sp.envp = (const char *const *)env.v;
+	sp.stdio = LZ_SPAWN_PTY;
+	sp.ws = &ws;
+	sp.new_session = 1;
+	rc = lz_spawn_child(&sp, &c, err);
+	lz_tokens_release(&env);
+	if (rc != 0) {
 		tui_pane_free(p);
 		return NULL;
 	}
-	if (pid == 0) {
-		pane_env();
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	fcntl(master, F_SETFD, FD_CLOEXEC);
-	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
+	close(c.out);
+	fcntl(c.in, F_SETFL, fcntl(c.in, F_GETFL) | O_NONBLOCK);
 	p->is_pty = 1;
-	p->fd = master;
-	p->pid = pid;
+	p->fd = c.in;
+	p->pid = c.pid;
 	p->command = command_of(t, argv, 1);
-	snprintf(p->session, sizeof p->session, "pty-%ld", (long)pid);
+	snprintf(p->session, sizeof p->session, "pty-%ld", (long)c.pid);
 	return p;
 }
 
@@ -171,6 +186,57 @@ read_pty(struct tui_pane *p, size_t *bytes)
 	return -1;
 }
 
+/* A SNAPSHOT: the mirror starts again from the coordinator's screen. */
+static void
+mirror_reset(struct tui *t, struct tui_pane *p)
+{
+	unsigned rows = lz_pane_rows(p->pane), cols = lz_pane_cols(p->pane);
+
+	lz_pane_free(p->pane);
+	p->pane = lz_pane_new(rows, cols, t->conf->history, NULL, NULL);
+	p->back = 0;
+}
+
+/* One frame of the pane's connection. */
+static void
+pane_frame(struct tui *t, struct tui_pane *p, const struct lz_frame *f)
+{
+	struct lz_err err = LZ_ERR_INIT;
+
+	switch (f->type) {
+	case LZ_FRAME_SNAPSHOT:
+		mirror_reset(t, p);
+		/* FALLTHROUGH */
+	case LZ_FRAME_OUTPUT:
+	case LZ_FRAME_ATTACHED:
+		lz_pane_feed(p->pane, (const char *)f->payload, f->len);
+		t->output += f->len;
+		break;
+	case LZ_FRAME_ACK:
+		if (lz_client_ack(&p->cc, f, &err) != 0) {
+			tui_message(t, "pane %d: %s", p->id, err.msg);
+			p->ended = 1;
+		}
+		tui_pane_flush(t, p);
+		break;
+	case LZ_FRAME_EXIT:
+		p->status = lz_client_exit(f, &err);
+		if (p->status < 0)
+			p->status = 1;
+		p->ended = 1;
+		break;
+	case LZ_FRAME_ERROR:
+		if (lz_conn_error(f, &err) == LZ_EFAILED)
+			t->failed = 1;
+		tui_message(t, "pane %d: %s", p->id, err.msg);
+		p->ended = 1;
+		break;
+	default:
+		break;
+	}
+	lz_err_release(&err);
+}
+
 int
 tui_pane_read(struct tui *t, struct tui_pane *p)
 {
@@ -178,7 +244,6 @@ tui_pane_read(struct tui *t, struct tui_pane *p)
 	struct lz_buf payload = LZ_BUF_INIT;
 	struct lz_frame f;
 	int rc, eof;
-	json_t *j;
 
 	if (p->is_pty)
 		return read_pty(p, &t->output);
@@ -186,35 +251,9 @@ tui_pane_read(struct tui *t, struct tui_pane *p)
 	if (rc < 0 && errno == EAGAIN)
 		rc = 1;
 	eof = rc == 0;
-	while (rc >= 0 && (rc = lz_conn_next(&p->cc, &f, &payload,
-	    &err)) == 1) {
-		switch (f.type) {
-		case LZ_FRAME_OUTPUT:
-		case LZ_FRAME_ATTACHED:
-			lz_pane_feed(p->pane, (const char *)f.payload, f.len);
-			t->output += f.len;
-			break;
-		case LZ_FRAME_EXIT:
-			j = lz_frame_json(&f, NULL);
-			p->status = (int)json_integer_value(json_object_get(j,
-			    "status"));
-			json_decref(j);
-			p->ended = 1;
-			break;
-		case LZ_FRAME_ERROR:
-			j = lz_frame_json(&f, NULL);
-			tui_message(t, "pane %d: %s", p->id, json_string_value(
-			    json_object_get(j, "message")) ?: "error");
-			if (strcmp(json_string_value(json_object_get(j,
-			    "code")) ?: "", "domain") == 0)
-				t->failed = 1;
-			json_decref(j);
-			p->ended = 1;
-			break;
-		default:
-			break;
-		}
-	}
+	while (rc >= 0 && !p->ended && (rc = lz_conn_next(&p->cc, &f,
+	    &payload, &err)) == 1)
+		pane_frame(t, p, &f);
 	if (rc < 0 || eof) {
 		if (!p->ended)
 			tui_message(t, "pane %d: %s", p->id, rc < 0 && err.msg ?
@@ -228,38 +267,77 @@ tui_pane_read(struct tui *t, struct tui_pane *p)
 	return p->ended ? -1 : 0;
 }
 
+/*
+ * Sends what the pane's queues hold without blocking: input as far as the
+ * session's window allows, then whatever the socket (or the bench pty)
+ * takes now; the loop waits for POLLOUT for the rest.
+ */
+void
+tui_pane_flush(struct tui *t, struct tui_pane *p)
+{
+	size_t k;
+	ssize_t n;
+
+	(void)t;
+	if (p->inq.len > 0) {
+		if (p->is_pty) {
+			lz_buf_add(&p->sendq, p->inq.buf, p->inq.len);
+			k = p->inq.len;
+		} else
+			k = lz_client_input(&p->cc, &p->sendq, p->inq.buf,
+			    p->inq.len);
+		memmove(p->inq.buf, p->inq.buf + k, p->inq.len - k);
+		p->inq.len -= k;
+		p->inq.buf[p->inq.len] = '\0';
+	}
+	while (p->sendq.len > 0 && p->fd >= 0) {
+		n = write(p->fd, p->sendq.buf, p->sendq.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			/* EAGAIN: later. Else the pane ends on its read. */
+			if (n < 0 && errno != EAGAIN)
+				lz_buf_reset(&p->sendq);
+			break;
+		}
+		memmove(p->sendq.buf, p->sendq.buf + n, p->sendq.len -
+		    (size_t)n);
+		p->sendq.len -= (size_t)n;
+		p->sendq.buf[p->sendq.len] = '\0';
+	}
+}
+
+/* A control frame for the pane's session, behind the queued input. */
+static void
+pane_control(struct tui *t, struct tui_pane *p, struct lz_buf *frame)
+{
+	lz_buf_add(&p->sendq, frame->buf, frame->len);
+	lz_buf_release(frame);
+	tui_pane_flush(t, p);
+}
+
 void
 tui_pane_input(struct tui *t, struct tui_pane *p, const void *buf,
     size_t len)
 {
-	struct lz_buf b = LZ_BUF_INIT;
-	const char *s = buf;
-	ssize_t n;
+	size_t room;
 
-	(void)t;
 	if (len == 0 || p->ended)
 		return;
-	if (p->is_pty) {
-		while (len > 0) {
-			n = write(p->fd, s, len);
-			if (n < 0 && (errno == EINTR || errno == EAGAIN))
-				continue;
-			if (n <= 0)
-				return;
-			s += n;
-			len -= (size_t)n;
-		}
-		return;
+	/*
+	 * Bounded: a program that does not read its input gets at most
+	 * TUI_PANE_INPUT_MAX queued here (beyond its window); more is
+	 * dropped with a message, and the other panes never wait for it.
+	 */
+	room = p->inq.len < TUI_PANE_INPUT_MAX ? TUI_PANE_INPUT_MAX -
+	    p->inq.len : 0;
+	if (len > room) {
+		tui_message(t, "pane %d does not read its input: %zu bytes "
+		    "dropped (C-] x closes it)", p->id, len - room);
+		len = room;
 	}
-	while (len > 0) {
-		size_t chunk = len < LZ_FRAME_MAX ? len : LZ_FRAME_MAX;
-
-		lz_frame_add(&b, LZ_FRAME_INPUT, s, chunk);
-		s += chunk;
-		len -= chunk;
-	}
-	lz_conn_send(&p->cc, &b, NULL);
-	lz_buf_release(&b);
+	lz_buf_add(&p->inq, buf, len);
+	tui_pane_flush(t, p);
 }
 
 void
@@ -280,7 +358,7 @@ tui_pane_resize(struct tui *t, struct tui_pane *p, struct lz_rect r)
 		else if (!p->ended) {
 			lz_frame_add_resize(&b, (unsigned)r.rows,
 			    (unsigned)r.cols);
-			lz_conn_send(&p->cc, &b, NULL);
+			pane_control(t, p, &b);
 		}
 	}
 	p->rect = r;
@@ -292,12 +370,15 @@ tui_pane_detach(struct tui *t, struct tui_pane *p)
 {
 	struct lz_buf b = LZ_BUF_INIT;
 
-	(void)t;
 	if (p->is_pty || p->ended)
 		return;
+	/* The TUI is leaving: what is queued goes out first, blocking. */
 	lz_frame_add(&b, LZ_FRAME_DETACH, NULL, 0);
-	lz_conn_send(&p->cc, &b, NULL);
+	lz_buf_add(&p->sendq, b.buf, b.len);
 	lz_buf_release(&b);
+	(void)t;
+	lz_write_all(p->fd, p->sendq.buf, p->sendq.len);
+	lz_buf_reset(&p->sendq);
 }
 
 void
@@ -305,15 +386,15 @@ tui_pane_hangup(struct tui *t, struct tui_pane *p)
 {
 	struct lz_buf b = LZ_BUF_INIT;
 
-	(void)t;
 	if (p->is_pty) {
 		if (p->pid > 0)
 			kill(p->pid, SIGHUP);
 		return;
 	}
+	/* Input it never read is dropped: the session is ending. */
+	lz_buf_reset(&p->inq);
 	lz_frame_add(&b, LZ_FRAME_HANGUP, NULL, 0);
-	lz_conn_send(&p->cc, &b, NULL);
-	lz_buf_release(&b);
+	pane_control(t, p, &b);
 }
 
 void
@@ -331,6 +412,8 @@ tui_pane_free(struct tui_pane *p)
 	} else if (p->cc.fd >= 0)
 		lz_conn_close(&p->cc);
 	lz_pane_free(p->pane);
+	lz_buf_release(&p->inq);
+	lz_buf_release(&p->sendq);
 	free(p->command);
 	free(p);
 }

@@ -30,6 +30,7 @@
 #define TUI_MAX_PANES 64
 #define TUI_FRAME_MS 16
 #define TUI_FLOOD_BYTES 512	/* a frame's output from this on: throttle */
+#define TUI_PANE_INPUT_MAX (1024 * 1024)	/* keys queued for a pane */
 
 enum tui_mode {
 	TUI_NORMAL,
@@ -50,6 +51,8 @@ struct tui_pane {
 	char *command;			/* for the status line and list */
 	struct lz_pane *pane;		/* mirror of the session's screen */
 	struct lz_rect rect;
+	struct lz_buf inq;		/* keys waiting for the window */
+	struct lz_buf sendq;		/* frames (bytes) not yet written */
 	int ended;			/* EXIT or error: remove it */
 	int status;
 	/* Copy mode. */
@@ -139,8 +142,11 @@ struct tui_pane *tui_pane_spawn(struct tui *t, char **argv, unsigned rows,
     unsigned cols, struct lz_err *err);
 /* Reads what the pane's source has; 0, or -1 when the pane ended. */
 int tui_pane_read(struct tui *t, struct tui_pane *p);
+/* Keys for the pane's program, queued (bounded) and sent without blocking. */
 void tui_pane_input(struct tui *t, struct tui_pane *p, const void *buf,
     size_t len);
+/* Sends what the pane's queues hold, as far as it goes without blocking. */
+void tui_pane_flush(struct tui *t, struct tui_pane *p);
 void tui_pane_resize(struct tui *t, struct tui_pane *p, struct lz_rect r);
 void tui_pane_detach(struct tui *t, struct tui_pane *p);
 void tui_pane_hangup(struct tui *t, struct tui_pane *p);

@@ -1,0 +1,750 @@
+/*
+ * msg.c: encoding and decoding the typed control messages (msg.h). The
+ * decoders trust nothing: every field is checked for type, range, length
+ * and alphabet before the struct is filled. The field helpers at the top
+ * are the only code that reads a control frame's JSON.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/utf8.h"
+#include "protocol/msg.h"
+
+static json_t *body(const struct lz_frame *f, enum lz_frame_type type,
+    struct lz_err *err);
+static int str_field(json_t *o, const char *frame, const char *key,
+    int required, size_t max, const char **out, struct lz_err *err);
+static int int_field(json_t *o, const char *frame, const char *key,
+    int required, long long lo, long long hi, long long *out,
+    struct lz_err *err);
+static int bool_field(json_t *o, const char *frame, const char *key,
+    int *out, struct lz_err *err);
+static int word_ok(const char *s, const char *alphabet, size_t max);
+static int hex_field(json_t *o, const char *frame, const char *key,
+    int required, size_t n, char *out, struct lz_err *err);
+static void add(struct lz_buf *b, enum lz_frame_type type, json_t *j);
+static json_t *text(const char *s, size_t max);
+
+static const char lower_hex[] = "0123456789abcdef";
+static const char profile_chars[] = "abcdefghijklmnopqrstuvwxyz0123456789-_";
+static const char code_chars[] = "abcdefghijklmnopqrstuvwxyz-";
+
+int
+lz_msg_hex_ok(const char *s, size_t n)
+{
+	return s != NULL && strlen(s) == n && word_ok(s, lower_hex, n);
+}
+
+/* 1 when s is 1..max bytes, all from alphabet. */
+static int
+word_ok(const char *s, const char *alphabet, size_t max)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= max && strspn(s, alphabet) == n;
+}
+
+/* The JSON object of a frame of the given type. */
+static json_t *
+body(const struct lz_frame *f, enum lz_frame_type type, struct lz_err *err)
+{
+	if (f->type != type) {
+		lz_err_set(err, LZ_EINVAL, "expected a %s frame, got %s",
+		    lz_frame_type_name(type), lz_frame_type_name(f->type));
+		return NULL;
+	}
+	return lz_frame_json(f, err);
+}
+
+static int
+str_field(json_t *o, const char *frame, const char *key, int required,
+    size_t max, const char **out, struct lz_err *err)
+{
+	json_t *v = json_object_get(o, key);
+
+	*out = NULL;
+	if (v == NULL) {
+		if (!required)
+			return 0;
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' is "
+		    "missing", frame, key);
+	}
+	if (!json_is_string(v))
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' must be "
+		    "a string", frame, key);
+	if (json_string_length(v) > max)
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' is %zu "
+		    "bytes, over the limit of %zu", frame, key,
+		    json_string_length(v), max);
+	*out = json_string_value(v);
+	return 0;
+}
+
+static int
+int_field(json_t *o, const char *frame, const char *key, int required,
+    long long lo, long long hi, long long *out, struct lz_err *err)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (v == NULL) {
+		if (!required)
+			return 0;
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' is "
+		    "missing", frame, key);
+	}
+	if (!json_is_integer(v))
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' must be "
+		    "an integer", frame, key);
+	if (json_integer_value(v) < lo || json_integer_value(v) > hi)
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' is %lld, "
+		    "outside %lld..%lld", frame, key,
+		    (long long)json_integer_value(v), lo, hi);
+	*out = json_integer_value(v);
+	return 0;
+}
+
+static int
+bool_field(json_t *o, const char *frame, const char *key, int *out,
+    struct lz_err *err)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_boolean(v))
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' must be "
+		    "true or false", frame, key);
+	*out = json_is_true(v);
+	return 0;
+}
+
+/* A hex identifier of exactly n digits into out (n + 1 bytes). */
+static int
+hex_field(json_t *o, const char *frame, const char *key, int required,
+    size_t n, char *out, struct lz_err *err)
+{
+	const char *s;
+	int rc;
+
+	out[0] = '\0';
+	if ((rc = str_field(o, frame, key, required, n, &s, err)) != 0)
+		return rc;
+	if (s == NULL)
+		return 0;
+	if (!lz_msg_hex_ok(s, n))
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' must be "
+		    "%zu lower-case hex digits", frame, key, n);
+	memcpy(out, s, n + 1);
+	return 0;
+}
+
+/*
+ * Human text for a frame: at most max bytes, cut on a character boundary;
+ * bytes that are not UTF-8 (a path in a message) become '?'.
+ */
+static json_t *
+text(const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct lz_buf b = LZ_BUF_INIT;
+	size_t n = strnlen(s, max), i, k;
+	json_t *j;
+
+	for (i = 0; i < n; i += k) {
+		k = lz_utf8_seq(p + i, n - i);
+		if (k == 0 && n - i < 4 && n == max)
+			break;		/* a character cut at the limit */
+		if (k == 0) {
+			lz_buf_addch(&b, '?');
+			k = 1;
+		} else
+			lz_buf_add(&b, p + i, k);
+	}
+	j = json_stringn(b.buf, b.len);
+	lz_buf_release(&b);
+	return j;
+}
+
+static void
+add(struct lz_buf *b, enum lz_frame_type type, json_t *j)
+{
+	if (j == NULL)
+		LZ_BUG("cannot build a %s frame", lz_frame_type_name(type));
+	lz_frame_add_json(b, type, j);
+	json_decref(j);
+}
+
+void
+lz_msg_hello_add(struct lz_buf *b, const struct lz_msg_hello *m)
+{
+	add(b, LZ_FRAME_HELLO, json_pack("{s:i,s:s,s:s,s:s}", "version",
+	    (int)m->version, "domain", m->domain, "profile", m->profile,
+	    "fingerprint", m->fingerprint));
+}
+
+int
+lz_msg_hello_decode(const struct lz_frame *f, struct lz_msg_hello *m,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_HELLO, err);
+	const char *p = NULL;
+	long long v = 0;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = int_field(o, "HELLO", "version", 1, 1, 255, &v, err);
+	if (rc == 0)
+		rc = hex_field(o, "HELLO", "domain", 1, LZ_MSG_DOMAIN_HEX,
+		    m->domain, err);
+	if (rc == 0)
+		rc = str_field(o, "HELLO", "profile", 1, LZ_MSG_PROFILE_MAX,
+		    &p, err);
+	if (rc == 0 && !word_ok(p, profile_chars, LZ_MSG_PROFILE_MAX))
+		rc = lz_err_set(err, LZ_EINVAL, "bad HELLO frame: 'profile' "
+		    "must be 1-%d of a-z 0-9 - _", LZ_MSG_PROFILE_MAX);
+	if (rc == 0)
+		rc = hex_field(o, "HELLO", "fingerprint", 1,
+		    LZ_MSG_FINGERPRINT_HEX, m->fingerprint, err);
+	if (rc == 0) {
+		m->version = (unsigned)v;
+		memcpy(m->profile, p, strlen(p) + 1);
+	}
+	json_decref(o);
+	return rc;
+}
+
+void
+lz_msg_welcome_add(struct lz_buf *b, const struct lz_msg_welcome *m)
+{
+	add(b, LZ_FRAME_WELCOME, json_pack("{s:i,s:s,s:s}", "version",
+	    (int)m->version, "coordinator", m->coordinator, "client",
+	    m->client));
+}
+
+int
+lz_msg_welcome_decode(const struct lz_frame *f, struct lz_msg_welcome *m,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_WELCOME, err);
+	long long v = 0;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = int_field(o, "WELCOME", "version", 1, 1, 255, &v, err);
+	if (rc == 0)
+		rc = hex_field(o, "WELCOME", "coordinator", 1,
+		    LZ_MSG_COORD_HEX, m->coordinator, err);
+	if (rc == 0)
+		rc = hex_field(o, "WELCOME", "client", 1, LZ_MSG_CLIENT_HEX,
+		    m->client, err);
+	m->version = (unsigned)v;
+	json_decref(o);
+	return rc;
+}
+
+void
+lz_msg_error_add(struct lz_buf *b, const char *code, const char *message)
+{
+	if (!word_ok(code, code_chars, LZ_MSG_CODE_MAX))
+		LZ_BUG("bad ERROR code '%s'", code);
+	/* A message is text for a human: cut, never refused. */
+	add(b, LZ_FRAME_ERROR, json_pack("{s:s,s:o}", "code", code,
+	    "message", text(message, LZ_MSG_MESSAGE_MAX)));
+}
+
+int
+lz_msg_error_decode(const struct lz_frame *f, struct lz_msg_error *m,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_ERROR, err);
+	const char *c = NULL, *msg = NULL;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = str_field(o, "ERROR", "code", 1, LZ_MSG_CODE_MAX, &c, err);
+	if (rc == 0 && !word_ok(c, code_chars, LZ_MSG_CODE_MAX))
+		rc = lz_err_set(err, LZ_EINVAL, "bad ERROR frame: 'code' must "
+		    "be a word of a-z and '-'");
+	if (rc == 0)
+		rc = str_field(o, "ERROR", "message", 1, LZ_MSG_MESSAGE_MAX,
+		    &msg, err);
+	if (rc == 0) {
+		memcpy(m->code, c, strlen(c) + 1);
+		m->message = lz_xstrdup(msg);
+	}
+	json_decref(o);
+	return rc;
+}
+
+void
+lz_msg_error_release(struct lz_msg_error *m)
+{
+	free(m->message);
+	m->message = NULL;
+}
+
+void
+lz_msg_open_init(struct lz_msg_open *m)
+{
+	memset(m, 0, sizeof *m);
+}
+
+/* s as a JSON string, or an error naming what when it is not UTF-8. */
+static json_t *
+user_string(const char *s, size_t max, const char *what, struct lz_err *err)
+{
+	json_t *j;
+
+	if (strlen(s) > max) {
+		lz_err_set(err, LZ_EINVAL, "%s is %zu bytes, over the limit of "
+		    "%zu", what, strlen(s), max);
+		return NULL;
+	}
+	if ((j = json_string(s)) == NULL)
+		lz_err_set(err, LZ_EINVAL, "%s is not valid UTF-8", what);
+	return j;
+}
+
+int
+lz_msg_open_add(struct lz_buf *b, const struct lz_msg_open *m,
+    struct lz_err *err)
+{
+	json_t *o = json_pack("{s:b}", "tty", m->tty), *a, *v;
+	json_t *env = json_object();
+	struct lz_buf what = LZ_BUF_INIT;
+	const char *eq;
+	char *k = NULL;
+	size_t i;
+	int rc = LZ_EINVAL;
+
+	json_object_set_new(o, "env", env);
+	if ((v = user_string(m->cwd ? m->cwd : "", LZ_MSG_PATH_MAX,
+	    "the working directory", err)) == NULL)
+		goto out;
+	json_object_set_new(o, "cwd", v);
+	if (m->argv.n > LZ_MSG_ARGV_MAX) {
+		lz_err_set(err, LZ_EINVAL, "the command has %zu arguments, "
+		    "over the limit of %d", m->argv.n, LZ_MSG_ARGV_MAX);
+		goto out;
+	}
+	a = json_array();
+	json_object_set_new(o, "argv", a);
+	for (i = 0; i < m->argv.n; i++) {
+		lz_buf_reset(&what);
+		lz_buf_addf(&what, "argument %zu of the command", i + 1);
+		if ((v = user_string(m->argv.v[i], LZ_MSG_ARG_MAX, what.buf,
+		    err)) == NULL)
+			goto out;
+		json_array_append_new(a, v);
+	}
+	if (m->rows > 0 && m->cols > 0) {
+		json_object_set_new(o, "rows", json_integer(m->rows));
+		json_object_set_new(o, "cols", json_integer(m->cols));
+	}
+	if (m->term[0] != '\0' && (v = json_string(m->term)) != NULL)
+		json_object_set_new(o, "term", v);
+	if (m->terminfo != NULL && (v = json_string(m->terminfo)) != NULL)
+		json_object_set_new(o, "terminfo", v);
+	for (i = 0; i < m->env.n && i < LZ_MSG_ENV_MAX; i++) {
+		if ((eq = strchr(m->env.v[i], '=')) == NULL)
+			continue;
+		free(k);
+		k = lz_xstrndup(m->env.v[i], (size_t)(eq - m->env.v[i]));
+		lz_buf_reset(&what);
+		lz_buf_addf(&what, "the value of %s", k);
+		if ((v = user_string(eq + 1, LZ_MSG_ENV_VALUE_MAX, what.buf,
+		    err)) == NULL)
+			goto out;
+		json_object_set_new(env, k, v);
+	}
+	add(b, LZ_FRAME_OPEN, json_incref(o));
+	rc = 0;
+out:
+	free(k);
+	lz_buf_release(&what);
+	json_decref(o);
+	return rc;
+}
+
+static int
+open_argv(json_t *o, struct lz_msg_open *m, struct lz_err *err)
+{
+	json_t *a = json_object_get(o, "argv"), *v;
+	size_t i;
+
+	if (a == NULL)
+		return 0;
+	if (!json_is_array(a))
+		return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: 'argv' must "
+		    "be an array of strings");
+	if (json_array_size(a) > LZ_MSG_ARGV_MAX)
+		return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: 'argv' has "
+		    "%zu elements, over the limit of %d", json_array_size(a),
+		    LZ_MSG_ARGV_MAX);
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v) || json_string_length(v) >
+		    LZ_MSG_ARG_MAX)
+			return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: "
+			    "argv[%zu] must be a string of at most %d bytes",
+			    i, LZ_MSG_ARG_MAX);
+		lz_tokens_push(&m->argv, json_string_value(v));
+	}
+	return 0;
+}
+
+static int
+open_env(json_t *o, struct lz_msg_open *m, struct lz_err *err)
+{
+	json_t *e = json_object_get(o, "env"), *v;
+	const char *k;
+
+	if (e == NULL)
+		return 0;
+	if (!json_is_object(e))
+		return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: 'env' must "
+		    "be an object of strings");
+	if (json_object_size(e) > LZ_MSG_ENV_MAX)
+		return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: 'env' has "
+		    "%zu variables, over the limit of %d", json_object_size(e),
+		    LZ_MSG_ENV_MAX);
+	json_object_foreach(e, k, v) {
+		if (strlen(k) < 1 || strlen(k) > LZ_MSG_ENV_NAME_MAX ||
+		    strchr(k, '=') != NULL)
+			return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: an "
+			    "'env' name must be 1-%d bytes without '='",
+			    LZ_MSG_ENV_NAME_MAX);
+		if (!json_is_string(v) || json_string_length(v) >
+		    LZ_MSG_ENV_VALUE_MAX)
+			return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: "
+			    "env '%s' must be a string of at most %d bytes", k,
+			    LZ_MSG_ENV_VALUE_MAX);
+		lz_tokens_pushf(&m->env, "%s=%s", k, json_string_value(v));
+	}
+	return 0;
+}
+
+/* rows and cols: both or neither, each within the pane limits. */
+static int
+size_fields(json_t *o, const char *frame, unsigned *rows, unsigned *cols,
+    struct lz_err *err)
+{
+	long long r = 0, c = 0;
+	int rc;
+
+	rc = int_field(o, frame, "rows", 0, 1, LZ_MSG_ROWS_MAX, &r, err);
+	if (rc == 0)
+		rc = int_field(o, frame, "cols", 0, 1, LZ_MSG_COLS_MAX, &c,
+		    err);
+	if (rc == 0 && (r == 0) != (c == 0))
+		rc = lz_err_set(err, LZ_EINVAL, "bad %s frame: 'rows' and "
+		    "'cols' go together", frame);
+	*rows = (unsigned)r;
+	*cols = (unsigned)c;
+	return rc;
+}
+
+int
+lz_msg_open_decode(const struct lz_frame *f, struct lz_msg_open *m,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_OPEN, err);
+	const char *cwd = NULL, *term = NULL, *ti = NULL;
+	int rc;
+
+	lz_msg_open_init(m);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = open_argv(o, m, err);
+	if (rc == 0)
+		rc = str_field(o, "OPEN", "cwd", 0, LZ_MSG_PATH_MAX, &cwd, err);
+	if (rc == 0)
+		rc = bool_field(o, "OPEN", "tty", &m->tty, err);
+	if (rc == 0)
+		rc = size_fields(o, "OPEN", &m->rows, &m->cols, err);
+	if (rc == 0)
+		rc = str_field(o, "OPEN", "term", 0, LZ_MSG_TERM_MAX, &term,
+		    err);
+	if (rc == 0 && term != NULL && *term != '\0' && (strchr(term, '/') ||
+	    !word_ok(term, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+	    "VWXYZ0123456789-_.+", LZ_MSG_TERM_MAX)))
+		rc = lz_err_set(err, LZ_EINVAL, "bad OPEN frame: 'term' must "
+		    "be letters, digits and - _ . +");
+	if (rc == 0)
+		rc = str_field(o, "OPEN", "terminfo", 0, LZ_MSG_PATH_MAX, &ti,
+		    err);
+	if (rc == 0)
+		rc = open_env(o, m, err);
+	if (rc == 0) {
+		m->cwd = lz_xstrdup(cwd ? cwd : "");
+		if (term != NULL)
+			memcpy(m->term, term, strlen(term) + 1);
+		m->terminfo = ti ? lz_xstrdup(ti) : NULL;
+	} else
+		lz_msg_open_release(m);
+	json_decref(o);
+	return rc;
+}
+
+void
+lz_msg_open_release(struct lz_msg_open *m)
+{
+	lz_tokens_release(&m->argv);
+	lz_tokens_release(&m->env);
+	free(m->cwd);
+	free(m->terminfo);
+	lz_msg_open_init(m);
+}
+
+void
+lz_msg_opened_add(struct lz_buf *b, const struct lz_msg_opened *m)
+{
+	add(b, LZ_FRAME_OPENED, json_pack("{s:s}", "session", m->session));
+}
+
+int
+lz_msg_opened_decode(const struct lz_frame *f, struct lz_msg_opened *m,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_OPENED, err);
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = hex_field(o, "OPENED", "session", 1, LZ_MSG_SESSION_HEX,
+	    m->session, err);
+	json_decref(o);
+	return rc;
+}
+
+void
+lz_msg_exit_add(struct lz_buf *b, const struct lz_msg_exit *m)
+{
+	json_t *o = json_pack("{s:i,s:i}", "status", (int)m->status,
+	    "signal", (int)m->signal);
+
+	if (m->reason != NULL)
+		json_object_set_new(o, "reason", text(m->reason,
+		    LZ_MSG_MESSAGE_MAX));
+	add(b, LZ_FRAME_EXIT, o);
+}
+
+int
+lz_msg_exit_decode(const struct lz_frame *f, struct lz_msg_exit *m,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_EXIT, err);
+	const char *r = NULL;
+	long long st = 0, sig = 0;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = int_field(o, "EXIT", "status", 1, 0, 255, &st, err);
+	if (rc == 0)
+		rc = int_field(o, "EXIT", "signal", 1, 0, 64, &sig, err);
+	if (rc == 0)
+		rc = str_field(o, "EXIT", "reason", 0, LZ_MSG_MESSAGE_MAX, &r,
+		    err);
+	if (rc == 0) {
+		m->status = (unsigned)st;
+		m->signal = (unsigned)sig;
+		m->reason = r ? lz_xstrdup(r) : NULL;
+	}
+	json_decref(o);
+	return rc;
+}
+
+void
+lz_msg_exit_release(struct lz_msg_exit *m)
+{
+	free(m->reason);
+	m->reason = NULL;
+}
+
+void
+lz_msg_attach_add(struct lz_buf *b, const struct lz_msg_attach *m)
+{
+	json_t *o = json_pack("{s:s,s:b,s:I}", "session", m->session,
+	    "takeover", m->takeover, "history", (json_int_t)m->history);
+
+	if (m->rows > 0 && m->cols > 0) {
+		json_object_set_new(o, "rows", json_integer(m->rows));
+		json_object_set_new(o, "cols", json_integer(m->cols));
+	}
+	add(b, LZ_FRAME_ATTACH, o);
+}
+
+int
+lz_msg_attach_decode(const struct lz_frame *f, struct lz_msg_attach *m,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_ATTACH, err);
+	long long h = 0;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = hex_field(o, "ATTACH", "session", 1, LZ_MSG_SESSION_HEX,
+	    m->session, err);
+	if (rc == 0)
+		rc = size_fields(o, "ATTACH", &m->rows, &m->cols, err);
+	if (rc == 0)
+		rc = bool_field(o, "ATTACH", "takeover", &m->takeover, err);
+	if (rc == 0)
+		rc = int_field(o, "ATTACH", "history", 0, 0,
+		    LZ_MSG_HISTORY_MAX, &h, err);
+	m->history = (unsigned long)h;
+	json_decref(o);
+	return rc;
+}
+
+void
+lz_msg_sessions_add(struct lz_buf *b, const struct lz_msg_sessions *m)
+{
+	json_t *a = json_array(), *e;
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		e = json_pack("{s:s,s:s,s:s,s:b,s:s,s:I}", "session",
+		    m->v[i].session, "command", m->v[i].command, "cwd",
+		    m->v[i].cwd, "tty", m->v[i].tty, "state", m->v[i].running ?
+		    "running" : "exited", "started",
+		    (json_int_t)m->v[i].started);
+		if (m->v[i].client[0] != '\0')
+			json_object_set_new(e, "client",
+			    json_string(m->v[i].client));
+		json_array_append_new(a, e);
+	}
+	add(b, LZ_FRAME_SESSIONS, json_pack("{s:o}", "sessions", a));
+}
+
+static int
+session_entry(json_t *e, size_t i, struct lz_msg_session *s,
+    struct lz_err *err)
+{
+	const char *cmd = NULL, *cwd = NULL, *st = NULL;
+	long long started = 0;
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	if (!json_is_object(e))
+		return lz_err_set(err, LZ_EINVAL, "bad SESSIONS frame: entry "
+		    "%zu is not an object", i);
+	rc = hex_field(e, "SESSIONS", "session", 1, LZ_MSG_SESSION_HEX,
+	    s->session, err);
+	if (rc == 0)
+		rc = str_field(e, "SESSIONS", "command", 1, LZ_MSG_COMMAND_MAX,
+		    &cmd, err);
+	if (rc == 0)
+		rc = str_field(e, "SESSIONS", "cwd", 1, LZ_MSG_PATH_MAX, &cwd,
+		    err);
+	if (rc == 0)
+		rc = bool_field(e, "SESSIONS", "tty", &s->tty, err);
+	if (rc == 0)
+		rc = str_field(e, "SESSIONS", "state", 1, 16, &st, err);
+	if (rc == 0 && strcmp(st, "running") != 0 && strcmp(st, "exited"))
+		rc = lz_err_set(err, LZ_EINVAL, "bad SESSIONS frame: 'state' "
+		    "must be running or exited");
+	if (rc == 0)
+		rc = int_field(e, "SESSIONS", "started", 1, 0, INT64_MAX / 2,
+		    &started, err);
+	if (rc == 0)
+		rc = hex_field(e, "SESSIONS", "client", 0, LZ_MSG_CLIENT_HEX,
+		    s->client, err);
+	if (rc == 0) {
+		s->command = lz_xstrdup(cmd);
+		s->cwd = lz_xstrdup(cwd);
+		s->running = strcmp(st, "running") == 0;
+		s->started = started;
+	}
+	return rc;
+}
+
+int
+lz_msg_sessions_decode(const struct lz_frame *f, struct lz_msg_sessions *m,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_SESSIONS, err), *a, *e;
+	struct lz_msg_session s;
+	size_t i;
+	int rc = 0;
+
+	memset(m, 0, sizeof *m);
+	if (o == NULL)
+		return LZ_EINVAL;
+	a = json_object_get(o, "sessions");
+	if (!json_is_array(a) || json_array_size(a) > LZ_MSG_SESSIONS_MAX)
+		rc = lz_err_set(err, LZ_EINVAL, "bad SESSIONS frame: "
+		    "'sessions' must be an array of at most %d entries",
+		    LZ_MSG_SESSIONS_MAX);
+	for (i = 0; rc == 0 && i < json_array_size(a); i++) {
+		e = json_array_get(a, i);
+		if ((rc = session_entry(e, i, &s, err)) != 0)
+			break;
+		m->v = lz_xreallocarray(m->v, m->n + 1, sizeof *m->v);
+		m->v[m->n++] = s;
+	}
+	if (rc != 0)
+		lz_msg_sessions_release(m);
+	json_decref(o);
+	return rc;
+}
+
+void
+lz_msg_sessions_push(struct lz_msg_sessions *m,
+    const struct lz_msg_session *e)
+{
+	m->v = lz_xreallocarray(m->v, m->n + 1, sizeof *m->v);
+	m->v[m->n] = *e;
+	m->v[m->n].command = lz_xstrdup(e->command);
+	m->v[m->n].cwd = lz_xstrdup(e->cwd);
+	m->n++;
+}
+
+void
+lz_msg_sessions_release(struct lz_msg_sessions *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		free(m->v[i].command);
+		free(m->v[i].cwd);
+	}
+	free(m->v);
+	m->v = NULL;
+	m->n = 0;
+}
+
+void
+lz_msg_ack_add(struct lz_buf *b, uint32_t bytes)
+{
+	unsigned char p[4];
+
+	p[0] = (unsigned char)(bytes >> 24);
+	p[1] = (unsigned char)(bytes >> 16);
+	p[2] = (unsigned char)(bytes >> 8);
+	p[3] = (unsigned char)bytes;
+	lz_frame_add(b, LZ_FRAME_ACK, p, sizeof p);
+}
+
+int
+lz_msg_ack_decode(const struct lz_frame *f, uint32_t *bytes,
+    struct lz_err *err)
+{
+	if (f->type != LZ_FRAME_ACK || f->len != 4)
+		return lz_err_set(err, LZ_EINVAL, "bad ACK frame");
+	*bytes = (uint32_t)f->payload[0] << 24 | (uint32_t)f->payload[1] << 16 |
+	    (uint32_t)f->payload[2] << 8 | f->payload[3];
+	return 0;
+}

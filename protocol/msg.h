@@ -1,0 +1,177 @@
+/*
+ * msg.h: the typed control messages of the control socket (protocol/
+ * wire.md section 1.3). Each JSON frame body has a struct, one encoder
+ * that appends the whole frame to a buffer, and one decoder that checks
+ * every field: types, ranges (rows and cols against the pane limits),
+ * identifiers by length and alphabet, strings by byte limits. Nothing
+ * outside this file reads or writes a JSON key of a control frame.
+ *
+ * Decoders take a decoded frame (frame.h) of the right type and fill the
+ * struct, which the caller releases with the matching _release (also
+ * after a failed decode). They fail with LZ_EINVAL and a message naming
+ * the frame and the field: wrong type, missing required key, number out
+ * of range, string too long or not the right alphabet, invalid UTF-8 or
+ * duplicate keys (jansson refuses both). Unknown keys are ignored
+ * (forward compatibility within a version).
+ */
+#ifndef LZ_MSG_H
+#define LZ_MSG_H
+
+#include <stdint.h>
+
+#include "core/util.h"
+#include "protocol/frame.h"
+
+/* Identifiers: lower-case hex of these many characters. */
+#define LZ_MSG_DOMAIN_HEX 16
+#define LZ_MSG_COORD_HEX 16
+#define LZ_MSG_CLIENT_HEX 16
+#define LZ_MSG_SESSION_HEX 32
+#define LZ_MSG_FINGERPRINT_HEX 64
+#define LZ_MSG_PROFILE_MAX 32		/* a-z 0-9 - _ */
+
+/* Limits of OPEN (and what SESSIONS reports of a session). */
+#define LZ_MSG_ARGV_MAX 256		/* elements */
+#define LZ_MSG_ARG_MAX 4096		/* bytes of one element */
+#define LZ_MSG_PATH_MAX 4096		/* cwd, terminfo */
+#define LZ_MSG_TERM_MAX 64		/* TERM: printable ASCII, no '/' */
+#define LZ_MSG_ENV_MAX 64		/* variables */
+#define LZ_MSG_ENV_NAME_MAX 128
+#define LZ_MSG_ENV_VALUE_MAX 32768
+#define LZ_MSG_ROWS_MAX 1000		/* = LZ_PANE_MAX_ROWS */
+#define LZ_MSG_COLS_MAX 1000		/* = LZ_PANE_MAX_COLS */
+#define LZ_MSG_HISTORY_MAX 1000000	/* = LZ_PANE_SB_MAX_LINES */
+#define LZ_MSG_CODE_MAX 32		/* ERROR code: a-z and '-' */
+#define LZ_MSG_MESSAGE_MAX 4096
+#define LZ_MSG_COMMAND_MAX 65536	/* SESSIONS: a session's command */
+#define LZ_MSG_SESSIONS_MAX 4096
+
+/* HELLO (c->s): must be the first frame. */
+struct lz_msg_hello {
+	unsigned version;
+	char domain[LZ_MSG_DOMAIN_HEX + 1];
+	char profile[LZ_MSG_PROFILE_MAX + 1];
+	char fingerprint[LZ_MSG_FINGERPRINT_HEX + 1];
+};
+
+/* WELCOME (s->c). */
+struct lz_msg_welcome {
+	unsigned version;
+	char coordinator[LZ_MSG_COORD_HEX + 1];
+	char client[LZ_MSG_CLIENT_HEX + 1];
+};
+
+/* ERROR (s->c). message is allocated. */
+struct lz_msg_error {
+	char code[LZ_MSG_CODE_MAX + 1];
+	char *message;
+};
+
+/* OPEN (c->s). env holds "NAME=value" strings. */
+struct lz_msg_open {
+	struct lz_tokens argv;		/* empty: the profile's command */
+	char *cwd;			/* relative to the workspace; "" top */
+	int tty;
+	unsigned rows, cols;		/* 0 when absent */
+	char term[LZ_MSG_TERM_MAX + 1];	/* "" when absent */
+	char *terminfo;			/* NULL when absent */
+	struct lz_tokens env;
+};
+
+/* OPENED (s->c). */
+struct lz_msg_opened {
+	char session[LZ_MSG_SESSION_HEX + 1];
+};
+
+/* EXIT (s->c). reason is allocated, NULL when absent. */
+struct lz_msg_exit {
+	unsigned status;		/* 0..255 */
+	unsigned signal;		/* 0..64 */
+	char *reason;			/* why Lazaret ended it, if it did */
+};
+
+/* ATTACH (c->s). */
+struct lz_msg_attach {
+	char session[LZ_MSG_SESSION_HEX + 1];
+	unsigned rows, cols;		/* 0 when absent */
+	int takeover;
+	unsigned long history;		/* lines of scrollback wanted */
+};
+
+/* One entry of SESSIONS (s->c). */
+struct lz_msg_session {
+	char session[LZ_MSG_SESSION_HEX + 1];
+	char *command;
+	char *cwd;
+	int tty;
+	int running;			/* "running", else "exited" */
+	long long started;		/* Unix seconds */
+	char client[LZ_MSG_CLIENT_HEX + 1];	/* "" when detached */
+};
+
+struct lz_msg_sessions {
+	struct lz_msg_session *v;
+	size_t n;
+};
+
+void lz_msg_hello_add(struct lz_buf *b, const struct lz_msg_hello *m);
+int lz_msg_hello_decode(const struct lz_frame *f, struct lz_msg_hello *m,
+    struct lz_err *err);
+
+void lz_msg_welcome_add(struct lz_buf *b, const struct lz_msg_welcome *m);
+int lz_msg_welcome_decode(const struct lz_frame *f, struct lz_msg_welcome *m,
+    struct lz_err *err);
+
+/* Appends an ERROR frame; code is a word of wire.md's list. */
+void lz_msg_error_add(struct lz_buf *b, const char *code,
+    const char *message);
+int lz_msg_error_decode(const struct lz_frame *f, struct lz_msg_error *m,
+    struct lz_err *err);
+void lz_msg_error_release(struct lz_msg_error *m);
+
+void lz_msg_open_init(struct lz_msg_open *m);
+/*
+ * Fails with LZ_EINVAL, appending nothing, when a string the user gave
+ * (an argument, the directory, a passed value) is not UTF-8 or over its
+ * limit: the message names it.
+ */
+int lz_msg_open_add(struct lz_buf *b, const struct lz_msg_open *m,
+    struct lz_err *err);
+int lz_msg_open_decode(const struct lz_frame *f, struct lz_msg_open *m,
+    struct lz_err *err);
+void lz_msg_open_release(struct lz_msg_open *m);
+
+void lz_msg_opened_add(struct lz_buf *b, const struct lz_msg_opened *m);
+int lz_msg_opened_decode(const struct lz_frame *f, struct lz_msg_opened *m,
+    struct lz_err *err);
+
+void lz_msg_exit_add(struct lz_buf *b, const struct lz_msg_exit *m);
+int lz_msg_exit_decode(const struct lz_frame *f, struct lz_msg_exit *m,
+    struct lz_err *err);
+void lz_msg_exit_release(struct lz_msg_exit *m);
+
+void lz_msg_attach_add(struct lz_buf *b, const struct lz_msg_attach *m);
+int lz_msg_attach_decode(const struct lz_frame *f, struct lz_msg_attach *m,
+    struct lz_err *err);
+
+void lz_msg_sessions_add(struct lz_buf *b, const struct lz_msg_sessions *m);
+int lz_msg_sessions_decode(const struct lz_frame *f,
+    struct lz_msg_sessions *m, struct lz_err *err);
+/* Appends a copy of e (its strings copied). */
+void lz_msg_sessions_push(struct lz_msg_sessions *m,
+    const struct lz_msg_session *e);
+void lz_msg_sessions_release(struct lz_msg_sessions *m);
+
+/*
+ * ACK (s->c, 4 bytes: u32 big-endian): the coordinator wrote that many
+ * more bytes of this connection's INPUT to its session; the client may
+ * send that many more (wire.md 1.4, "Input window").
+ */
+void lz_msg_ack_add(struct lz_buf *b, uint32_t bytes);
+int lz_msg_ack_decode(const struct lz_frame *f, uint32_t *bytes,
+    struct lz_err *err);
+
+/* 1 when s is exactly n lower-case hex digits. */
+int lz_msg_hex_ok(const char *s, size_t n);
+
+#endif
