@@ -222,6 +222,15 @@ lz_sandbox_argv_run(const char *podman, const struct lz_sandbox_spec *s,
 	}
 	lz_tokens_push(out, "--runtime");
 	lz_tokens_push(out, s->runtime);
+	if (s->sandbox_pidfile != NULL) {
+		if (s->sandbox_pidfile[0] != '/') {
+			rc = lz_err_set(err, LZ_EINVAL, "PID file '%s' must be "
+			    "absolute", s->sandbox_pidfile);
+			goto out;
+		}
+		lz_tokens_push(out, "--pidfile");
+		lz_tokens_push(out, s->sandbox_pidfile);
+	}
 	lz_tokens_push(out, "--pull=never");
 	lz_tokens_push(out, "--cgroupns=private");
 	pushf(out, "--network=%s", s->network ? s->network : "none");

@@ -92,6 +92,8 @@ struct lz_sandbox_spec {
 	/* Where podman writes the sidecar's process ID ("--pidfile", removed
 	 * first; absolute). */
 	const char *sidecar_pidfile;
+	/* The same for the sandbox (its gVisor process), or NULL. */
+	const char *sandbox_pidfile;
 };
 
 /* What "podman exec" of one session needs; every string borrowed. */

@@ -62,8 +62,6 @@ static int	 start_once(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s, const char *domain_root,
 		     char **container_id, char **sidecar_id,
 		     int *sidecar_pidfd, struct lz_err *err);
-static int	 sidecar_pidfd(const struct lz_sandbox_spec *s, int *pidfd,
-		     struct lz_err *err);
 static int	 exited(int pidfd);
 static int	 sidecar_output(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s,
@@ -472,30 +470,30 @@ find_ready(const char *out, char got[LZ_NETPOLICY_DIGEST_LEN + 1])
 }
 
 /*
- * The sidecar's process: its ID from the PID file podman wrote before
+ * A container's process: its ID from the PID file podman wrote before
  * "run -d" returned, as a pidfd (so a later exit cannot be mistaken for
- * another process's).
+ * another process's). what names it in messages.
  */
-static int
-sidecar_pidfd(const struct lz_sandbox_spec *s, int *pidfd, struct lz_err *err)
+int
+lz_sandbox_pidfd(const char *pidfile, const char *what, int *pidfd,
+    struct lz_err *err)
 {
 	struct lz_buf b = LZ_BUF_INIT;
 	char *end;
 	long pid;
 	int rc;
 
-	if ((rc = read_small(s->sidecar_pidfile, &b, err)) != 0)
+	if ((rc = read_small(pidfile, &b, err)) != 0)
 		goto out;
 	errno = 0;
 	pid = b.len > 0 ? strtol(b.buf, &end, 10) : 0;
 	if (pid <= 0 || pid > INT_MAX || errno != 0 || (*end != '\0' &&
 	    *end != '\n'))
-		rc = lz_err_set(err, LZ_ESYS, "network sidecar: podman wrote "
-		    "no process ID to '%s'", s->sidecar_pidfile);
+		rc = lz_err_set(err, LZ_ESYS, "%s: podman wrote no process ID "
+		    "to '%s'", what, pidfile);
 	else if ((*pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0)) < 0)
-		rc = lz_err_set(err, LZ_ESYS, "network sidecar exited before "
-		    "the sandbox started (pidfd_open %ld: %s)", pid,
-		    strerror(errno));
+		rc = lz_err_set(err, LZ_ESYS, "%s exited as it started "
+		    "(pidfd_open %ld: %s)", what, pid, strerror(errno));
 out:
 	lz_buf_release(&b);
 	return rc;
@@ -535,7 +533,8 @@ sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	if ((rc = lz_netpolicy_digest(s->netpolicy, strlen(s->netpolicy), want,
 	    err)) != 0)
 		goto out;
-	if ((rc = sidecar_pidfd(s, pidfd, err)) != 0)
+	if ((rc = lz_sandbox_pidfd(s->sidecar_pidfile, "network sidecar",
+	    pidfd, err)) != 0)
 		goto out;
 	lz_tokens_push(&logs, c->podman);
 	lz_tokens_push(&logs, "logs");

@@ -143,4 +143,13 @@ void lz_sandbox_list_release(struct lz_sandbox_list *l);
 void lz_sandbox_list_select(const struct lz_sandbox_list *all,
     const char *domain_id, struct lz_sandbox_list *out);
 
+/*
+ * The process of a container podman started with --pidfile pidfile, as a
+ * pidfd (so its exit cannot be mistaken for another process's); what
+ * names it in messages. LZ_ESYS when the file holds no process ID or the
+ * process is gone.
+ */
+int lz_sandbox_pidfd(const char *pidfile, const char *what, int *pidfd,
+    struct lz_err *err);
+
 #endif

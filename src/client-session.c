@@ -175,7 +175,7 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 	unsigned char sig;
 	char buf[65536], session[LZ_MSG_SESSION_HEX + 1] = "";
 	int status = -1, rc, sigfd, stdin_open = 1, eof, eof_sent = 0;
-	int peer_gone = 0;
+	int peer_gone = 0, domain_failed = 0;
 	struct lz_escape esc = { 0 };
 	size_t k;
 	ssize_t n;
@@ -312,7 +312,8 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 					goto fail;
 				goto done;
 			case LZ_FRAME_ERROR:
-				rc = lz_conn_error(&f, &err);
+				domain_failed = lz_conn_error(&f, &err) ==
+				    LZ_EFAILED;
 				goto fail;
 			default:
 				break;
@@ -330,7 +331,7 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 fail:
 	lz_tty_restore();
 	lz_cmd_error("%s", err.msg ? err.msg : "the session failed");
-	status = -1;
+	status = domain_failed ? -2 : -1;
 done:
 	lz_tty_restore();
 	lz_buf_release(&keys);

@@ -12,8 +12,9 @@
  * the sandbox path that matches the current directory, or, with attach
  * set, attaches to that running pty session. tty: on a pty, with the host
  * terminal raw; Ctrl-] d then detaches (ui/escape.h). Returns the
- * session's exit status (0-255), 0 after a detach, or -1 after printing
- * why it could not run.
+ * session's exit status (0-255), 0 after a detach, -2 when the Domain
+ * failed under it (sandbox or sidecar gone; the message printed says what
+ * Lazaret did), or -1 after printing why it could not run.
  */
 int lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
     char **argv, int argc, int tty, const char *attach);

@@ -137,7 +137,7 @@ cmd_attach_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		rc = lz_client_exit_code(rc);
 	} else if (raw) {
 		rc = lz_client_session(&cc, &c, NULL, 0, 1, ids[0]);
-		rc = rc < 0 ? LZ_EXIT_FAILURE : rc;
+		rc = rc == -2 ? LZ_EXIT_DOMAIN : rc < 0 ? LZ_EXIT_FAILURE : rc;
 	} else if (elsewhere && !confirm_take(ids[0])) {
 		fprintf(stderr, "not attached\n");
 		rc = LZ_EXIT_BUSY;

@@ -158,7 +158,7 @@ cmd_run_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	rc = lz_client_session(&cc, &c, argv + optind, argc - optind, tty,
 	    NULL);
 	lz_conn_close(&cc);
-	rc = rc < 0 ? LZ_EXIT_FAILURE : rc;
+	rc = rc == -2 ? LZ_EXIT_DOMAIN : rc < 0 ? LZ_EXIT_FAILURE : rc;
 out:
 	lz_client_release(&c);
 	return rc;

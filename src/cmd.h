@@ -1,8 +1,10 @@
 /*
  * cmd.h: the subcommand table of the lazaret executable, after tmux's
  * cmd_entry. Each src/cmd-<name>.c exports one const struct lz_cmd; the
- * sorted table in lazaret.c lists them. Shared set-up is asked for with
- * flags and done by main, as git's RUN_SETUP does.
+ * sorted table in lazaret.c lists them. flags say what main handles for a
+ * command (today only --json, LZ_CMD_JSON); the options every command
+ * shares (-p, -C, --help) are parsed by cmd-opts.c and the set-up (config,
+ * profile, Domain) by lz_client_setup, which each command calls itself.
  */
 #ifndef LZ_CMD_H
 #define LZ_CMD_H
@@ -18,6 +20,12 @@ enum lz_exit {
 	LZ_EXIT_ENV = 4,	/* environment not usable: HOME, XDG dirs, not Git, prerequisites */
 	LZ_EXIT_UNSAFE = 5,	/* refused for safety: owner, mode, symlink */
 	LZ_EXIT_BUSY = 6,	/* Domain held by another coordinator or other config */
+	/*
+	 * The Domain failed while the session ran (its sandbox or sidecar
+	 * ended): torn down, nothing left. As podman run's 125, a status no
+	 * command of the sandbox gave.
+	 */
+	LZ_EXIT_DOMAIN = 125,
 };
 
 enum lz_cmd_flags {

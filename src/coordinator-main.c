@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "src/domain-sandbox.h"
+#include "core/sandbox.h"
 #include "core/spawn.h"
 #include "src/cmd-opts.h"
 #include "src/cmd.h"
@@ -144,7 +145,8 @@ start(int ready_fd, struct lz_err *err)
 	struct lz_buf warn = LZ_BUF_INIT;
 	char *line, *save = NULL;
 	uint64_t t0 = uv_hrtime();
-	int rc, fd, pidfd = -1;
+	int rc, fd, pidfd = -1, sandbox_fd = -1;
+	char *pidfile;
 
 	lz_id_random(lz_coord.id, LZ_ID_COORDINATOR_BYTES);
 	lz_registry_init(&lz_coord.reg, d->id, lz_coord.id,
@@ -183,7 +185,13 @@ start(int ready_fd, struct lz_err *err)
 		return rc;
 	fprintf(stderr, "coordinator %s: sandbox %s started in %ld ms\n",
 	    lz_coord.id, lz_coord.container, (long)((uv_hrtime() - t0) / 1000000));
-	rc = lz_coord_watch_sidecar(pidfd, err);
+	pidfile = lz_xasprintf("%s/" LZ_DOMAIN_SANDBOX_PID, d->runtime);
+	rc = lz_sandbox_pidfd(pidfile, "the sandbox", &sandbox_fd, err);
+	free(pidfile);
+	if (rc == 0)
+		rc = lz_coord_watch(pidfd, sandbox_fd, err);
+	else if (pidfd >= 0)
+		close(pidfd);
 	if (rc != 0)
 		return rc;
 	rc = lz_coord_watch_git(d->workspace, err);

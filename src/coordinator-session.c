@@ -53,6 +53,11 @@ static void on_in_closed(uv_handle_t *h);
 static void maybe_finish(struct lz_session *s);
 static void pane_reply(const char *buf, size_t len, void *user);
 static void set_reading(struct lz_session *s, int on);
+static void on_hold(uv_timer_t *t);
+
+/* How long a session that ended with status 128 waits for the sandbox's
+ * pidfd to tell whether the sandbox died under it. */
+#define SESSION_HOLD_MS 200
 
 static const struct lz_pane_cb pane_cb = { pane_reply, NULL };
 
@@ -431,6 +436,7 @@ on_in_written(uv_write_t *req, int status)
 	free(w);
 }
 
+/* The input handle (or the hold timer) closed: one stream less. */
 static void
 on_in_closed(uv_handle_t *h)
 {
@@ -493,8 +499,27 @@ lz_session_reap(void)
 			s->in_open = 0;
 			uv_close((uv_handle_t *)&s->in, on_in_closed);
 		}
+		/*
+		 * 128 is runsc exec's own failure: when the sandbox died, its
+		 * pidfd may say so a moment later. The session's end waits
+		 * for that look, so its client hears why (a Domain failure),
+		 * not runsc's status.
+		 */
+		if (r->status == 128 && !lz_coord.reg.stopping) {
+			s->open_streams++;
+			uv_timer_init(lz_coord.loop, &s->hold);
+			s->hold.data = s;
+			uv_timer_start(&s->hold, on_hold, SESSION_HOLD_MS, 0);
+		}
 		maybe_finish(s);
 	}
+}
+
+static void
+on_hold(uv_timer_t *t)
+{
+	lz_coord_watch_check();
+	uv_close((uv_handle_t *)t, on_in_closed);
 }
 
 static void

@@ -9,7 +9,8 @@
  * coordinator-server.c (socket, connections, frame dispatch),
  * coordinator-session.c (session processes, ptys, output relay),
  * coordinator-relay.c (sessions through runsc exec and their relay),
- * coordinator-watch.c (the Network Sidecar's pidfd, Domain failure),
+ * coordinator-watch.c (the sidecar's and sandbox's pidfds, Domain
+ * failure),
  * coordinator-gitwatch.c (Git Sentry's watch on the shared .git).
  */
 #ifndef LZ_COORDINATOR_H
@@ -68,6 +69,7 @@ struct lz_session {
 	size_t in_queued;		/* input bytes not yet written */
 	unsigned long replies_dropped;	/* pane answers over the bound */
 	int paused;			/* pipe output not read: slow client */
+	uv_timer_t hold;		/* status 128: is the sandbox gone? */
 	struct lz_pane *pane;		/* the pty's screen (pty sessions) */
 };
 
@@ -119,9 +121,11 @@ void lz_session_drained(struct lz_conn *c);
 void lz_session_free(struct lz_session *s);
 void lz_session_reap(void);
 
-/* coordinator-watch.c */
-int lz_coord_watch_sidecar(int pidfd, struct lz_err *err);
+/* coordinator-watch.c: the sidecar's and the sandbox's processes. */
+int lz_coord_watch(int sidecar_pidfd, int sandbox_pidfd, struct lz_err *err);
 void lz_coord_unwatch(void);
+/* Fails the Domain now if a watched process has ended. */
+void lz_coord_watch_check(void);
 
 /* coordinator-gitwatch.c: .git/commondir moved away while the Domain runs
  * (watch), the handles closed (unwatch), a last check after teardown. */

@@ -182,6 +182,7 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	struct lz_ignored ig;
 	struct lz_buf policy = LZ_BUF_INIT, tampered = LZ_BUF_INIT;
 	char *shim = NULL, *resolv = NULL, *log = NULL, *pidfile = NULL;
+	char *sandbox_pid = NULL;
 	int rc, have_ctx = 0;
 
 	memset(&ig, 0, sizeof ig);
@@ -233,6 +234,11 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 		spec.sidecar_log = log;
 	pidfile = lz_xasprintf("%s/sidecar.pid", c->domain.runtime);
 	spec.sidecar_pidfile = pidfile;
+	/* The coordinator watches the sandbox's process through it. */
+	sandbox_pid = lz_xasprintf("%s/" LZ_DOMAIN_SANDBOX_PID,
+	    c->domain.runtime);
+	unlink(sandbox_pid);
+	spec.sandbox_pidfile = sandbox_pid;
 	rc = lz_sandbox_start_net(&ctx, &spec, c->domain.root, container, NULL,
 	    sidecar_pidfd, err);
 out:
@@ -243,6 +249,7 @@ out:
 	free(shim);
 	free(log);
 	free(pidfile);
+	free(sandbox_pid);
 	free(resolv);
 	lz_buf_release(&policy);
 	lz_buf_release(&tampered);

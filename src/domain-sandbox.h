@@ -11,13 +11,17 @@
 
 #include "src/client-setup.h"
 
+/* The sandbox's PID file in the runtime directory (podman --pidfile). */
+#define LZ_DOMAIN_SANDBOX_PID "sandbox.pid"
+
 /*
  * self: this lazaret binary, re-executed inside podman's namespace. Lines
  * the developer must read at launch (a core.hooksPath inside the
  * workspace) are added to warnings. *container gets the sandbox's
  * container ID and *sidecar_pidfd a pidfd of the Network Sidecar's
  * process, checked alive after its readiness (the caller watches it and
- * closes it).
+ * closes it). podman writes the sandbox's own process ID to
+ * LZ_DOMAIN_SANDBOX_PID in the runtime directory.
  */
 int lz_domain_up(const struct lz_client *c, const char *self,
     char **container, int *sidecar_pidfd, struct lz_buf *warnings,

@@ -28,6 +28,31 @@ static const struct lz_cmd *const cmd_table[] = {
 #define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])
 
 static void usage(FILE *f);
+static int run(const struct lz_cmd *cmd, struct lz_cmd_ctx *ctx, int argc,
+    char **argv);
+
+/*
+ * What main handles for a command, from its flags: --json (before "--") is
+ * a usage error for a command without LZ_CMD_JSON, and is recorded in the
+ * context for one that has it.
+ */
+static int
+run(const struct lz_cmd *cmd, struct lz_cmd_ctx *ctx, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--json") != 0)
+			continue;
+		if (!(cmd->flags & LZ_CMD_JSON)) {
+			lz_cmd_error("%s: --json is not an option of this "
+			    "command", cmd->name);
+			return lz_cmd_usage(cmd);
+		}
+		ctx->json = 1;
+	}
+	return cmd->exec(ctx, argc, argv);
+}
 
 static void
 usage(FILE *f)
@@ -101,7 +126,7 @@ main(int argc, char **argv)
 	}
 	for (i = 0; i < CMD_COUNT; i++) {
 		if (strcmp(cmd_table[i]->name, argv[1]) == 0)
-			return cmd_table[i]->exec(&ctx, argc - 1, argv + 1);
+			return run(cmd_table[i], &ctx, argc - 1, argv + 1);
 	}
 	lz_cmd_error("unknown command '%s' (try 'lazaret --help')", argv[1]);
 	return LZ_EXIT_USAGE;

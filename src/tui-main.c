@@ -335,7 +335,7 @@ finish(struct tui *t)
 	} else if (t->message[0] != '\0' && (t->failed ||
 	    t->message_until >= time(NULL)))
 		fprintf(stderr, "lazaret: %s\n", t->message);
-	status = t->failed ? LZ_EXIT_FAILURE : t->detached ? LZ_EXIT_OK :
+	status = t->failed ? LZ_EXIT_DOMAIN : t->detached ? LZ_EXIT_OK :
 	    t->last_status;
 	tui_free(t);
 	return status;

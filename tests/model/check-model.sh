@@ -100,8 +100,29 @@ done < <(awk '/^CONSTANTS/{on=1; next} /^[A-Z_]+/{on=0}
 for m in "${MUTANTS[@]}"; do
   grep -q "${m%%:*}" "$PML" || drift+=("mutant ${m%%:*} not in Lazaret.pml")
 done
+# The C column: each `file` is followed by the `function()`s defined in it
+# (a definition starts its line, as every function of this project does).
+nfn=0
+while IFS= read -r row; do
+  case $row in *planned*) continue ;; esac
+  file=""
+  for tok in $(printf '%s\n' "$row" | awk -F'|' '{print $4}' |
+      grep -oE '`[^`]+`' | tr -d '`'); do
+    case $tok in
+    */*.c|*/*.h) file=$tok
+      [ -f "$ROOT/$file" ] || drift+=("C column: $file does not exist") ;;
+    *"()")
+      [ -n "$file" ] || continue
+      nfn=$((nfn + 1))
+      grep -qE "^${tok%()}\(" "$ROOT/$file" ||
+        drift+=("C column: ${tok%()}() is not defined in $file") ;;
+    esac
+  done
+done < <(awk '/^## Mapping: TLA\+ action/{on=1; next} /^## /{on=0}
+              on && /^\| `/' "$README")
+[ "$nfn" -gt 0 ] || drift+=("C column: no function found in the table")
 if [ ${#drift[@]} -eq 0 ]; then
-  ok "drift ($(echo "$actions" | wc -w) actions, $(echo "$props" | wc -w) properties, constants)"
+  ok "drift ($(echo "$actions" | wc -w) actions, $(echo "$props" | wc -w) properties, constants, $nfn C functions)"
 else
   for d in "${drift[@]}"; do bad "drift ($d)"; done
 fi
