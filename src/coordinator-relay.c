@@ -94,6 +94,8 @@ relay_spawn(char *const *argv, int tty, int fds[3], pid_t *pid)
 	memset(&ws, 0, sizeof ws);
 	sp.argv = (const char *const *)argv;
 	sp.new_session = 1;
+	/* runsc exec goes when the relay goes (a hangup that came to kill). */
+	sp.pdeathsig = SIGKILL;
 	sp.stdio = tty ? LZ_SPAWN_PTY : LZ_SPAWN_PIPES;
 	if (tty && ioctl(0, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0)
 		sp.ws = &ws;

@@ -54,10 +54,13 @@ static void maybe_finish(struct lz_session *s);
 static void pane_reply(const char *buf, size_t len, void *user);
 static void set_reading(struct lz_session *s, int on);
 static void on_hold(uv_timer_t *t);
+static void on_kill(uv_timer_t *t);
 
 /* How long a session that ended with status 128 waits for the sandbox's
  * pidfd to tell whether the sandbox died under it. */
 #define SESSION_HOLD_MS 200
+/* How long a hung-up session has to end before it is killed. */
+#define SESSION_KILL_MS 500
 
 static const struct lz_pane_cb pane_cb = { pane_reply, NULL };
 
@@ -463,15 +466,40 @@ lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols)
 		lz_pane_resize(s->pane, rows, cols);
 }
 
+/*
+ * A hangup: SIGHUP to the session's process group (the relay passes it
+ * to runsc exec, which passes it to the terminal's foreground process
+ * group in the sandbox). A session still there SESSION_KILL_MS later
+ * (its shell kept running under a foreground job that died, or a program
+ * that ignores SIGHUP) is killed: the relay goes with SIGKILL, runsc exec
+ * with it (PR_SET_PDEATHSIG), and the sandbox process loses its terminal.
+ */
 void
 lz_session_hangup(struct lz_session *s)
 {
-	if (s == NULL)
+	if (s == NULL || s->reg == NULL || s->reg->state != LZ_REG_RUNNING)
 		return;
 	/* Its last output must be read for it to end. */
 	set_reading(s, 1);
-	if (s->pid > 0 && s->reg != NULL && s->reg->state == LZ_REG_RUNNING)
+	if (s->pid > 0)
 		kill(-s->pid, SIGHUP);
+	if (s->killing)
+		return;
+	s->killing = 1;
+	s->open_streams++;
+	uv_timer_init(lz_coord.loop, &s->kill);
+	s->kill.data = s;
+	uv_timer_start(&s->kill, on_kill, SESSION_KILL_MS, 0);
+}
+
+static void
+on_kill(uv_timer_t *t)
+{
+	struct lz_session *s = t->data;
+
+	if (s->reg->state == LZ_REG_RUNNING && s->pid > 0)
+		kill(-s->pid, SIGKILL);
+	uv_close((uv_handle_t *)t, on_in_closed);
 }
 
 /* SIGCHLD: collect the sessions whose process ended. */
@@ -494,6 +522,11 @@ lz_session_reap(void)
 		else
 			lz_reg_exited(&lz_coord.reg, r, WEXITSTATUS(st), 0,
 			    NULL);
+		/* Its hangup was heard: no kill to come. */
+		if (s->killing && uv_is_active((uv_handle_t *)&s->kill)) {
+			uv_timer_stop(&s->kill);
+			uv_close((uv_handle_t *)&s->kill, on_in_closed);
+		}
 		/* Nothing more will be written: let the input go. */
 		if (s->in_open) {
 			s->in_open = 0;

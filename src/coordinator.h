@@ -70,6 +70,8 @@ struct lz_session {
 	unsigned long replies_dropped;	/* pane answers over the bound */
 	int paused;			/* pipe output not read: slow client */
 	uv_timer_t hold;		/* status 128: is the sandbox gone? */
+	uv_timer_t kill;		/* hung up: killed if still there */
+	int killing;
 	struct lz_pane *pane;		/* the pty's screen (pty sessions) */
 };
 

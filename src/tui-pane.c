@@ -86,9 +86,10 @@ tui_pane_open(struct tui *t, char **argv, int argc, const char *attach,
 	    lz_client_opened(&p->cc, &f, attach != NULL, p->session,
 	    sizeof p->session, err) != 0)
 		goto fail;
-	if (attach != NULL)
+	if (attach != NULL) {
+		snprintf(p->session, sizeof p->session, "%s", attach);
 		lz_pane_feed(p->pane, (const char *)f.payload, f.len);
-	else
+	} else
 		p->command = command_of(t, argv, argc);
 	fcntl(p->fd, F_SETFL, fcntl(p->fd, F_GETFL) | O_NONBLOCK);
 	lz_buf_release(&b);
@@ -214,7 +215,7 @@ pane_frame(struct tui *t, struct tui_pane *p, const struct lz_frame *f)
 		break;
 	case LZ_FRAME_ACK:
 		if (lz_client_ack(&p->cc, f, &err) != 0) {
-			tui_message(t, "pane %d: %s", p->id, err.msg);
+			tui_message(t, "pane %d: %s", tui_pane_number(t, p), err.msg);
 			p->ended = 1;
 		}
 		tui_pane_flush(t, p);
@@ -228,7 +229,7 @@ pane_frame(struct tui *t, struct tui_pane *p, const struct lz_frame *f)
 	case LZ_FRAME_ERROR:
 		if (lz_conn_error(f, &err) == LZ_EFAILED)
 			t->failed = 1;
-		tui_message(t, "pane %d: %s", p->id, err.msg);
+		tui_message(t, "pane %d: %s", tui_pane_number(t, p), err.msg);
 		p->ended = 1;
 		break;
 	default:
@@ -256,7 +257,7 @@ tui_pane_read(struct tui *t, struct tui_pane *p)
 		pane_frame(t, p, &f);
 	if (rc < 0 || eof) {
 		if (!p->ended)
-			tui_message(t, "pane %d: %s", p->id, rc < 0 && err.msg ?
+			tui_message(t, "pane %d: %s", tui_pane_number(t, p), rc < 0 && err.msg ?
 			    err.msg : "the coordinator went away (see "
 			    "coordinator.log in the Domain's runtime "
 			    "directory)");
@@ -332,8 +333,10 @@ tui_pane_input(struct tui *t, struct tui_pane *p, const void *buf,
 	room = p->inq.len < TUI_PANE_INPUT_MAX ? TUI_PANE_INPUT_MAX -
 	    p->inq.len : 0;
 	if (len > room) {
+		p->dropped += len - room;
 		tui_message(t, "pane %d does not read its input: %zu bytes "
-		    "dropped (C-] x closes it)", p->id, len - room);
+		    "dropped (C-] x closes it)", tui_pane_number(t, p),
+		    p->dropped);
 		len = room;
 	}
 	lz_buf_add(&p->inq, buf, len);
@@ -416,6 +419,17 @@ tui_pane_free(struct tui_pane *p)
 	lz_buf_release(&p->sendq);
 	free(p->command);
 	free(p);
+}
+
+int
+tui_pane_number(const struct tui *t, const struct tui_pane *p)
+{
+	int i;
+
+	for (i = 0; i < t->npanes; i++)
+		if (t->panes[i] == p)
+			return i + 1;
+	return 0;
 }
 
 struct tui_pane *

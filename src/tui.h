@@ -53,6 +53,7 @@ struct tui_pane {
 	struct lz_rect rect;
 	struct lz_buf inq;		/* keys waiting for the window */
 	struct lz_buf sendq;		/* frames (bytes) not yet written */
+	size_t dropped;			/* keys over TUI_PANE_INPUT_MAX */
 	int ended;			/* EXIT or error: remove it */
 	int status;
 	/* Copy mode. */
@@ -152,6 +153,8 @@ void tui_pane_detach(struct tui *t, struct tui_pane *p);
 void tui_pane_hangup(struct tui *t, struct tui_pane *p);
 void tui_pane_free(struct tui_pane *p);
 struct tui_pane *tui_active(struct tui *t);
+/* The pane's number on the status line (1, 2, ...). */
+int tui_pane_number(const struct tui *t, const struct tui_pane *p);
 
 /* tui-draw.c */
 void tui_draw(struct tui *t);
