@@ -63,9 +63,13 @@ ask_store(struct lz_doctor_ctx *ctx, struct lz_doctor_result *res,
 	if (lz_doctor_podman_run(ctx, res, args, envp, &r) != 0)
 		goto out;
 	if (r.status != 0) {
+		/* Where the caller's environment moves podman's files, that
+		 * is the first suspect (a directory podman cannot create). */
 		line = lz_doctor_last_line(r.err.buf);
-		lz_doctor_fail(res, lz_xstrdup(ctx->setup), "'podman info' "
-		    "%sfailed (exit %d): %s", whose, r.status, line);
+		lz_doctor_fail(res, envp == NULL && ctx->home != NULL &&
+		    env_moves_storage(ctx->home) ? env_fix(ctx->home) :
+		    lz_xstrdup(ctx->setup), "'podman info' %sfailed (exit "
+		    "%d): %s", whose, r.status, line);
 		goto out;
 	}
 	j = json_loads(r.out.buf, 0, &jerr);

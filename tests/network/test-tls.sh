@@ -88,8 +88,6 @@ cleanup() {
 		uninstall || echo "tls: restoring the image failed: $(tail -5 "$T/setup.log")"
 	fi
 	if [ -n "$LZ_ACCT_CONFIG" ] && [ -n "$domain" ]; then
-		as_user podman ps -a -q --filter "label=lazaret.domain=$domain" |
-		    xargs -r -n1 -I{} sh -c 'true' 2>/dev/null
 		for c in "lz-$domain" "lz-$domain-net"; do
 			as_user podman rm -f -t 0 "$c" >/dev/null 2>&1
 		done
@@ -156,10 +154,14 @@ git init -q --bare "$T/www/repo.git"
 git -C "$T/www/repo.git" symbolic-ref HEAD refs/heads/main
 git -C "$T/www/repo.git" update-server-info
 want=$(git -C "$T/www/repo.git" rev-parse refs/heads/main)
-SERVE='import functools, http.server, ssl, sys
+# socketserver's own server, not http.server's: HTTPServer.server_bind
+# asks the resolver for its name (socket.getfqdn), and the machine's
+# resolver is never to be asked.
+SERVE='import functools, http.server, socketserver, ssl, sys
 addr, port, cert, key, root = sys.argv[1:6]
 h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=root)
-s = http.server.ThreadingHTTPServer((addr, int(port)), h)
+socketserver.ThreadingTCPServer.allow_reuse_address = True
+s = socketserver.ThreadingTCPServer((addr, int(port)), h)
 c = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 c.load_cert_chain(cert, key)
 s.socket = c.wrap_socket(s.socket, server_side=True)
@@ -180,7 +182,15 @@ ip netns exec lzt-tls /usr/sbin/dnsmasq --keep-in-foreground --no-resolv \
     --except-interface=lo --port=53 --pid-file= --user=root \
     --address="/$HOSTNAME_/$ADDR" --log-facility=- >"$T/dnsmasq.log" 2>&1 &
 pids+=($!)
-sleep 0.5
+# Both servers listen before anything is asked of them.
+for port in 8443 8444; do
+	for i in $(seq 1 50); do
+		timeout 1 bash -c "exec 3<>/dev/tcp/$ADDR/$port" 2>/dev/null && break
+		sleep 0.1
+	done
+	timeout 1 bash -c "exec 3<>/dev/tcp/$ADDR/$port" 2>/dev/null ||
+	    { fail "no HTTPS server on $ADDR:$port: $(cat "$T"/https-*.log)"; finish; }
+done
 
 # host_fetch PORT: git ls-remote from the host, with no proxy, no user or
 # system git configuration, the name pinned to our address.
@@ -191,7 +201,7 @@ host_fetch() {
 }
 o=$(host_fetch 8443)
 grep -q "certificate" <<<"$o" && ! grep -q "$want" <<<"$o" &&
-    pass "host: the test CA is not trusted before it is installed ($(tail -1 <<<"$o" | cut -c1-70))" ||
+    pass "host: the test CA is not trusted before it is installed ($(grep -o 'server certificate[^.]*' <<<"$o"))" ||
     { fail "host before install: $o"; finish; }
 
 # --- the CA installed on the host ---
@@ -244,7 +254,7 @@ grep -q "^$want[[:space:]]refs/heads/main" <<<"$o" && grep -q "^good=0" <<<"$o" 
     pass "sandbox: git fetches https://$HOSTNAME_:8443/ through our CA" ||
     fail "sandbox https: $o"
 grep -q "^bad=128" <<<"$o" && grep -qi "certificate" <<<"$o" &&
-    pass "sandbox: a server of a CA the host does not trust is refused ($(grep -i -m1 certificate <<<"$o" | cut -c1-70))" ||
+    pass "sandbox: a server of a CA the host does not trust is refused ($(grep -o -m1 'server certificate[^.]*' <<<"$o"))" ||
     fail "sandbox untrusted: $o"
 grep -qx "$tag.crt" <<<"$o" && [ "$(tail -1 <<<"$o")" = 0 ] &&
     pass "sandbox: the CA is a file of the image, no host path is mounted (SR-3)" ||
