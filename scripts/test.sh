@@ -99,6 +99,14 @@ t0=$(date +%s)
 fresh_account() {
 	local out rc=0
 	step "fresh: $TEST_USER reset (podman system reset, Lazaret state)"
+	if ! getent passwd "$TEST_USER" >/dev/null; then
+		echo "fresh: no account $TEST_USER yet: nothing to reset"
+		return 0
+	fi
+	# /run is a tmpfs: after a reboot the directory set-up made is gone.
+	[ -e "/run/user/$(id -u "$TEST_USER")" ] ||
+	    install -d -m 0700 -o "$TEST_USER" -g "$(id -g "$TEST_USER")" \
+	    "/run/user/$(id -u "$TEST_USER")"
 	lz_acct_id "$TEST_USER" || { echo "test.sh: --fresh: $LZ_ACCT_WHY" >&2; return 1; }
 	out=$(cd / && {
 	    if lz_acct_run test -d "$LZ_ACCT_HOME/.local/share/lazaret"; then
