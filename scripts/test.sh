@@ -45,7 +45,7 @@ while [ $# -gt 0 ]; do
 		suites+=("$2"); shift ;;
 	--no-setup) do_setup=0 ;;
 	--fresh) fresh=1 ;;
-	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
