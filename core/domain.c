@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <git2.h>
 #include <openssl/evp.h>
@@ -67,11 +68,7 @@ xdg_dir(const char *(*get)(const char *), const char *var,
 		return 0;
 	}
 	if (home_rel == NULL)
-		return lz_err_set(err, LZ_EINVAL, "$%s is not set; Lazaret "
-		    "keeps its sockets there (log in through a session that "
-		    "sets it, or export XDG_RUNTIME_DIR=/run/user/$(id -u) "
-		    "after 'sudo scripts/setup.sh --user $USER' created it)",
-		    var);
+		return LZ_ENOTFOUND;	/* the caller decides */
 	if (home == NULL || home[0] != '/')
 		return lz_err_set(err, LZ_EINVAL, "$HOME is %s and $%s is not "
 		    "set, so Lazaret cannot place its files; set HOME to your "
@@ -81,26 +78,78 @@ xdg_dir(const char *(*get)(const char *), const char *var,
 }
 
 int
-lz_paths_init(struct lz_paths *p, const char *(*get)(const char *),
+lz_paths_runtime_fallback(const char *run_user, uid_t uid, char **out,
     struct lz_err *err)
 {
+	char *dir = lz_xasprintf("%s/%lu", run_user, (unsigned long)uid);
+	struct stat st;
+	int rc = 0;
+
+	*out = NULL;
+	if (lstat(dir, &st) != 0)
+		rc = lz_err_set(err, errno == ENOENT ? LZ_ENOTFOUND : LZ_ESYS,
+		    "%s: %s", dir, strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		rc = lz_err_set(err, LZ_EUNSAFE, "%s is %s, not a directory",
+		    dir, S_ISLNK(st.st_mode) ? "a symbolic link" :
+		    "something else");
+	else if (st.st_uid != uid)
+		rc = lz_err_set(err, LZ_EUNSAFE, "%s belongs to uid %lu, not "
+		    "to you (uid %lu)", dir, (unsigned long)st.st_uid,
+		    (unsigned long)uid);
+	else if ((st.st_mode & 07777) != 0700)
+		rc = lz_err_set(err, LZ_EUNSAFE, "%s has mode %04o, not 0700",
+		    dir, (unsigned)(st.st_mode & 07777));
+	if (rc == 0)
+		*out = dir;
+	else
+		free(dir);
+	return rc;
+}
+
+int
+lz_paths_init(struct lz_paths *p, const char *(*get)(const char *),
+    const char *run_user, struct lz_err *err)
+{
+	struct lz_err why = LZ_ERR_INIT;
 	const char *home = get("HOME");
-	char *rt = NULL;
+	char *rt = NULL, *dir;
 	int rc;
 
 	memset(p, 0, sizeof *p);
 	if ((rc = xdg_dir(get, "XDG_CONFIG_HOME", ".config", home,
 	    &p->config_dir, err)) != 0 ||
 	    (rc = xdg_dir(get, "XDG_DATA_HOME", ".local/share", home,
-	    &p->storage_root, err)) != 0 ||
-	    (rc = xdg_dir(get, "XDG_RUNTIME_DIR", NULL, home, &rt, err)) != 0) {
-		lz_paths_release(p);
-		return rc;
+	    &p->storage_root, err)) != 0)
+		goto fail;
+	rc = xdg_dir(get, "XDG_RUNTIME_DIR", NULL, home, &rt, err);
+	if (rc == LZ_ENOTFOUND) {
+		/* Unset: what podman does, /run/user/UID when it is safe. */
+		if (lz_paths_runtime_fallback(run_user, geteuid(), &dir,
+		    &why) != 0) {
+			rc = lz_err_set(err, LZ_EINVAL, "$XDG_RUNTIME_DIR is "
+			    "not set, and %s; Lazaret keeps its sockets there "
+			    "(log in through a session that sets it, or "
+			    "export XDG_RUNTIME_DIR=/run/user/$(id -u) after "
+			    "'sudo scripts/setup.sh --user $USER' created "
+			    "it)", why.msg);
+			lz_err_release(&why);
+			goto fail;
+		}
+		rt = lz_xasprintf("%s/lazaret", dir);
+		free(dir);
+		p->runtime_fallback = 1;
+		rc = 0;
 	}
+	if (rc != 0)
+		goto fail;
 	p->runtime_base = rt;
 	p->xdg_runtime = lz_xstrndup(rt, strlen(rt) - strlen("/lazaret"));
 	p->config_file = lz_xasprintf("%s/config.ini", p->config_dir);
 	return 0;
+fail:
+	lz_paths_release(p);
+	return rc;
 }
 
 void

@@ -15,6 +15,8 @@
 #ifndef LZ_DOMAIN_H
 #define LZ_DOMAIN_H
 
+#include <sys/types.h>
+
 #include "core/config.h"
 #include "core/util.h"
 
@@ -26,6 +28,7 @@ struct lz_paths {
 	char *storage_root;	/* $XDG_DATA_HOME/lazaret */
 	char *runtime_base;	/* $XDG_RUNTIME_DIR/lazaret */
 	char *xdg_runtime;	/* $XDG_RUNTIME_DIR */
+	int runtime_fallback;	/* it was unset: xdg_runtime is run_user/UID */
 };
 
 struct lz_domain {
@@ -39,11 +42,23 @@ struct lz_domain {
 /*
  * Resolves the XDG paths from the environment given as a getenv-like
  * function (tests pass their own). HOME is needed unless every XDG
- * variable is set; XDG_RUNTIME_DIR is always needed. Relative XDG values
- * are refused, as the XDG spec says they must be ignored and a silent
- * fallback would hide a mistake.
+ * variable is set. Relative XDG values are refused, as the XDG spec says
+ * they must be ignored and a silent fallback would hide a mistake. An
+ * unset (or empty) XDG_RUNTIME_DIR is what podman does with it: run_user/
+ * UID (LZ_RUN_USER_DIR; the unit tests pass their own) when
+ * lz_paths_runtime_fallback accepts it, sets runtime_fallback (the caller
+ * exports it, as podman does, so that every child agrees), and is
+ * otherwise refused, saying why.
  */
+#define LZ_RUN_USER_DIR "/run/user"
 int lz_paths_init(struct lz_paths *p, const char *(*get)(const char *),
+    const char *run_user, struct lz_err *err);
+/*
+ * run_user/uid when it is a directory (not a symlink) owned by uid with
+ * mode exactly 0700 (what set-up creates); otherwise LZ_ENOTFOUND,
+ * LZ_EUNSAFE or LZ_ESYS with why in err.
+ */
+int lz_paths_runtime_fallback(const char *run_user, uid_t uid, char **out,
     struct lz_err *err);
 void lz_paths_release(struct lz_paths *p);
 

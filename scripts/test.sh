@@ -13,24 +13,39 @@
 #                TUI driven through a private tmux server, real sandbox
 #   model        the Promela mirror of protocol/Lazaret.tla under Spin
 #   network      tests/network/test-*.sh as root (netns, veth, listeners,
-#                dnsmasq fixtures); lazaret and podman run as the test
-#                account through setpriv, against the ASan binaries
+#                dnsmasq, TLS fixtures); lazaret and podman run as the
+#                test account, against the ASan binaries
+#
+# Everything run as the test account goes through tests/lib/account.sh,
+# which gives it an XDG_CONFIG_HOME of this run's own (0700, the account's,
+# podman's configuration linked in) before the first command.
 #
 # Options: --suite NAME (repeatable) runs only those suites; --no-setup
-# skips scripts/setup.sh (for a machine already set up).
+# skips scripts/setup.sh (for a machine already set up); --fresh first
+# resets the test account as if Lazaret had never run there (as the
+# account: its Domains' state, "podman system reset --force", its
+# ~/.config/containers, ~/.local/share/lazaret and
+# $XDG_RUNTIME_DIR/lazaret removed), then set-up writes its configuration
+# again and imports both images (with --no-setup: only the account and
+# image steps, no build); it prints how long that took.
 # Environment: LZ_TEST_USER (default lazaret-test), LZ_FUZZ_SECONDS (20).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TEST_USER=${LZ_TEST_USER:-lazaret-test}
 FUZZ_SECONDS=${LZ_FUZZ_SECONDS:-20}
+# shellcheck source=tests/lib/account.sh
+. "$ROOT/tests/lib/account.sh"
 suites=()
 do_setup=1
+fresh=0
 while [ $# -gt 0 ]; do
 	case $1 in
-	--suite) suites+=("$2"); shift ;;
+	--suite) [ $# -ge 2 ] || { echo "test.sh: --suite needs a NAME" >&2; exit 2; }
+		suites+=("$2"); shift ;;
 	--no-setup) do_setup=0 ;;
-	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--fresh) fresh=1 ;;
+	-h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -76,13 +91,57 @@ tally() {
 }
 t0=$(date +%s)
 
+# fresh_account: the test account's podman and Lazaret state removed, as
+# the account, in an order that leaves nothing behind: the Domain Roots
+# hold State Anchor overlays mounted in podman's namespace and files of
+# sub-UIDs, so they are unmounted (the installed lazaret's own helper) and
+# removed inside that namespace, before the reset.
+fresh_account() {
+	local out rc=0
+	step "fresh: $TEST_USER reset (podman system reset, Lazaret state)"
+	if ! getent passwd "$TEST_USER" >/dev/null; then
+		echo "fresh: no account $TEST_USER yet: nothing to reset"
+		return 0
+	fi
+	# /run is a tmpfs: after a reboot the directory set-up made is gone.
+	[ -e "/run/user/$(id -u "$TEST_USER")" ] ||
+	    install -d -m 0700 -o "$TEST_USER" -g "$(id -g "$TEST_USER")" \
+	    "/run/user/$(id -u "$TEST_USER")"
+	lz_acct_id "$TEST_USER" || { echo "test.sh: --fresh: $LZ_ACCT_WHY" >&2; return 1; }
+	out=$(cd / && {
+	    if lz_acct_run test -d "$LZ_ACCT_HOME/.local/share/lazaret"; then
+		    lz_acct_run podman unshare /usr/local/bin/lazaret \
+			__anchor umount -u "$LZ_ACCT_HOME/.local/share/lazaret" &&
+		    lz_acct_run podman unshare rm -rf \
+			"$LZ_ACCT_HOME/.local/share/lazaret"
+	    fi &&
+	    lz_acct_run podman system reset --force &&
+	    lz_acct_run rm -rf "$LZ_ACCT_HOME/.config/containers" \
+		"$LZ_ACCT_HOME/.local/share/lazaret" \
+		"$LZ_ACCT_RUNTIME/lazaret"; } 2>&1) || rc=$?
+	printf '%s\n' "$out" | grep -v '^$' | sed 's/^/    /'
+	if [ "$rc" != 0 ]; then
+		echo "test.sh: --fresh: resetting $TEST_USER failed (exit $rc)" >&2
+		return 1
+	fi
+	echo "fresh: $TEST_USER reset in $(($(date +%s) - t0)) s"
+}
+
+setup_args=(--user "$TEST_USER" --quiet)
+if [ "$fresh" = 1 ]; then
+	fresh_account || { echo "0 passed, 1 failed"; exit 1; }
+	# The reset removed what the account and image steps make.
+	[ "$do_setup" = 1 ] || setup_args+=(--no-build)
+	do_setup=1
+fi
 if [ "$do_setup" = 1 ]; then
-	step "setup (scripts/setup.sh --user $TEST_USER)"
-	if ! "$ROOT/scripts/setup.sh" --user "$TEST_USER" --quiet; then
+	step "setup (scripts/setup.sh ${setup_args[*]})"
+	if ! "$ROOT/scripts/setup.sh" "${setup_args[@]}"; then
 		echo "test.sh: setup failed; see /var/log/lazaret-setup.log" >&2
 		echo "0 passed, 1 failed"
 		exit 1
 	fi
+	[ "$fresh" = 0 ] || echo "fresh: $TEST_USER reset and set up again in $(($(date +%s) - t0)) s"
 fi
 
 step "build: sanitizer tree (build/asan)"
@@ -139,25 +198,27 @@ run_fuzz() {
 }
 
 # run_as_user SUITE DIR: DIR/test-*.sh as the test account, against the
-# ASan binaries (and the compiled lazaret terminfo entry beside them).
+# ASan binaries (and the compiled lazaret terminfo entry beside them), with
+# an XDG_CONFIG_HOME of the suite's own.
 run_as_user() {
-	local suite=$1 dir=$2 uid gid home stage t out p=0 f=0
-	uid=$(id -u "$TEST_USER") || { record "$suite" 0 1; return; }
-	gid=$(id -g "$TEST_USER")
-	home=$(getent passwd "$TEST_USER" | cut -d: -f6)
+	local suite=$1 dir=$2 stage t out p=0 f=0
 	# The checkout may not be readable by the test account: stage what the
 	# tests need in a directory it can read.
 	stage=$(mktemp -d /tmp/lz-stage.XXXXXX)
 	mkdir -p "$stage/bin" "$stage/tests"
 	cp "$ROOT"/build/asan/lazaret "$ROOT"/build/asan/lazaret-runsc "$stage/bin/"
 	cp -r "$ROOT"/build/asan/terminfo "$stage/bin/"
-	cp -r "$ROOT/tests/integration" "$ROOT/tests/$dir" "$stage/tests/"
+	cp -r "$ROOT/tests/lib" "$ROOT/tests/integration" "$ROOT/tests/$dir" \
+	    "$stage/tests/"
 	chmod -R a+rX "$stage"
+	if ! lz_acct_id "$TEST_USER" || ! lz_acct_config "$stage/config"; then
+		echo "FAIL $suite: $LZ_ACCT_WHY"
+		rm -rf "$stage"
+		record "$suite" 0 1
+		return
+	fi
 	for t in "$stage"/tests/"$dir"/test-*.sh; do
-		out=$(cd "$stage" && setpriv --reuid="$uid" --regid="$gid" \
-		    --init-groups env -i HOME="$home" USER="$TEST_USER" \
-		    LOGNAME="$TEST_USER" PATH=/usr/local/bin:/usr/bin:/bin \
-		    XDG_RUNTIME_DIR="/run/user/$uid" CI="${CI:-}" LANG=C.UTF-8 \
+		out=$(cd "$stage" && lz_acct_run CI="${CI:-}" \
 		    LZ_BIN="$stage/bin" LZ_SHIM="$stage/bin/lazaret-runsc" \
 		    bash "$t" 2>&1)
 		local rc=$?

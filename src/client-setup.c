@@ -56,12 +56,17 @@ lz_client_setup(struct lz_client *c, const char *profile, const char *dir,
 	int rc, exit_code = LZ_EXIT_OK;
 
 	memset(c, 0, sizeof *c);
-	rc = lz_paths_init(&c->paths, get_env, &err);
+	rc = lz_paths_init(&c->paths, get_env, LZ_RUN_USER_DIR, &err);
 	if (rc != 0) {
 		lz_cmd_error("%s", err.msg);
 		exit_code = LZ_EXIT_ENV;
 		goto out;
 	}
+	/* As podman does: the coordinator, podman and the shim it runs all
+	 * see the directory chosen here. */
+	if (c->paths.runtime_fallback &&
+	    setenv("XDG_RUNTIME_DIR", c->paths.xdg_runtime, 1) != 0)
+		LZ_BUG("setenv XDG_RUNTIME_DIR failed");
 	rc = lz_config_load(&c->cfg, c->paths.config_file, &err);
 	if (rc != 0) {
 		if (rc == LZ_EINVAL)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/domain.h"
 #include "core/util.h"
 #include "src/doctor.h"
 
@@ -163,11 +164,28 @@ lz_doctor_runtime_dir(struct lz_doctor_ctx *ctx, struct lz_doctor_result *res)
 	    (int)sizeof own)
 		LZ_BUG("runtime dir path does not fit");
 
-	if (dir == NULL || dir[0] != '/') {
+	if (dir == NULL || dir[0] == '\0') {
+		/* What lazaret and podman then use (lz_paths_init). */
+		struct lz_err err = LZ_ERR_INIT;
+		char *fallback;
+
+		if (lz_paths_runtime_fallback(LZ_RUN_USER_DIR, ctx->uid,
+		    &fallback, &err) == 0) {
+			lz_doctor_pass(res, "XDG_RUNTIME_DIR not set: %s "
+			    "(owned, 0700), as podman does", fallback);
+			free(fallback);
+		} else
+			lz_doctor_fail(res, lz_xasprintf("export "
+			    "XDG_RUNTIME_DIR=%s (created by: %s)", own,
+			    ctx->setup), "XDG_RUNTIME_DIR is not set, and %s",
+			    err.msg);
+		lz_err_release(&err);
+		return;
+	}
+	if (dir[0] != '/') {
 		lz_doctor_fail(res, lz_xasprintf("export XDG_RUNTIME_DIR="
 		    "%s (created by: %s)", own, ctx->setup),
-		    "XDG_RUNTIME_DIR is %s", dir == NULL ? "not set" :
-		    "not an absolute path");
+		    "XDG_RUNTIME_DIR is not an absolute path");
 		return;
 	}
 	if (lstat(dir, &st) != 0) {

@@ -1,27 +1,25 @@
 /*
- * doctor-podman.c: "lazaret doctor" checks that ask the caller's rootless
- * podman: the storage driver (podman's own answer, whichever storage.conf
- * set it) and the default image. Run through core/spawn, argv only.
+ * doctor-podman.c: running the caller's rootless podman for the doctor's
+ * checks (lz_doctor_podman_run: core/spawn, argv only), and the checks of
+ * the two images set-up imports. The storage check is doctor-storage.c,
+ * the image's CAs doctor-cas.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sandbox-argv.h"
-#include "core/spawn.h"
 #include "src/doctor.h"
 
 /* The first podman call of a session may migrate storage: be generous. */
 #define PODMAN_TIMEOUT_MS 60000
 
-/*
- * Runs podman with args; on a spawn failure fills res and returns -1.
- * The caller reads r.
- */
-static int
-podman(struct lz_doctor_ctx *ctx, struct lz_doctor_result *res,
-    const char *const *args, struct lz_spawn_result *r)
+int
+lz_doctor_podman_run(struct lz_doctor_ctx *ctx, struct lz_doctor_result *res,
+    const char *const *args, const char *const *envp,
+    struct lz_spawn_result *r)
 {
-	struct lz_spawn_opts opts = { .timeout_ms = PODMAN_TIMEOUT_MS };
+	struct lz_spawn_opts opts = { .envp = envp,
+	    .timeout_ms = PODMAN_TIMEOUT_MS };
 	struct lz_err err = LZ_ERR_INIT;
 	const char *argv[8];
 	size_t i;
@@ -35,6 +33,8 @@ podman(struct lz_doctor_ctx *ctx, struct lz_doctor_result *res,
 	for (i = 0; args[i] != NULL && i + 2 < sizeof argv / sizeof argv[0];
 	    i++)
 		argv[i + 1] = args[i];
+	if (args[i] != NULL)
+		LZ_BUG("more podman arguments than the doctor runs");
 	argv[i + 1] = NULL;
 	if (lz_spawn_capture(argv, &opts, r, &err) != 0) {
 		lz_doctor_fail(res, lz_xstrdup(ctx->setup), "%s", err.msg);
@@ -42,37 +42,6 @@ podman(struct lz_doctor_ctx *ctx, struct lz_doctor_result *res,
 		return -1;
 	}
 	return 0;
-}
-
-void
-lz_doctor_storage(struct lz_doctor_ctx *ctx, struct lz_doctor_result *res)
-{
-	const char *args[] = { "info", "--format",
-	    "{{.Store.GraphDriverName}}", NULL };
-	struct lz_spawn_result r;
-	char *line = NULL;
-
-	lz_spawn_result_init(&r);
-	if (podman(ctx, res, args, &r) != 0)
-		goto out;
-	if (r.status != 0) {
-		line = lz_doctor_last_line(r.err.buf);
-		lz_doctor_fail(res, lz_xstrdup(ctx->setup), "'podman info' "
-		    "failed (exit %d): %s", r.status, line);
-		goto out;
-	}
-	line = lz_doctor_last_line(r.out.buf);
-	if (strcmp(line, "overlay") == 0)
-		lz_doctor_pass(res, "podman storage driver overlay");
-	else
-		lz_doctor_fail(res, lz_xstrdup("set driver = \"overlay\" under "
-		    "[storage] in ~/.config/containers/storage.conf, then "
-		    "'podman system reset' (deletes this user's containers and "
-		    "images) and run setup again to re-import the image"),
-		    "podman storage driver is '%s', not overlay (slow)", line);
-out:
-	free(line);
-	lz_spawn_result_release(&r);
 }
 
 static void image_check(struct lz_doctor_ctx *ctx,
@@ -100,7 +69,7 @@ image_check(struct lz_doctor_ctx *ctx, struct lz_doctor_result *res,
 	char *line = NULL;
 
 	lz_spawn_result_init(&r);
-	if (podman(ctx, res, args, &r) != 0)
+	if (lz_doctor_podman_run(ctx, res, args, NULL, &r) != 0)
 		goto out;
 	if (r.status == 0)
 		lz_doctor_pass(res, "%s present", image);

@@ -29,8 +29,9 @@ const struct lz_doctor_check lz_doctor_checks[] = {
 	{ "dev-fuse", 0, lz_doctor_fuse },
 	{ "cgroups", 0, lz_doctor_cgroups },
 	{ "runtime-dir", 1, lz_doctor_runtime_dir },
-	{ "storage-driver", 1, lz_doctor_storage },
+	{ "storage", 1, lz_doctor_storage },
 	{ "image", 1, lz_doctor_image },
+	{ "image-cas", 1, lz_doctor_image_cas },
 	{ "sidecar-image", 1, lz_doctor_sidecar_image },
 };
 const size_t lz_doctor_nchecks =
@@ -77,6 +78,8 @@ lz_doctor_ctx_init(struct lz_doctor_ctx *ctx)
 	pw = getpwuid(ctx->uid);
 	ctx->user = pw != NULL ? lz_xstrdup(pw->pw_name) :
 	    lz_xasprintf("%lu", (unsigned long)ctx->uid);
+	ctx->home = pw != NULL && pw->pw_dir[0] == '/' ?
+	    lz_xstrdup(pw->pw_dir) : NULL;
 	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n > 0) {
 		exe[n] = '\0';
@@ -102,6 +105,7 @@ void
 lz_doctor_ctx_release(struct lz_doctor_ctx *ctx)
 {
 	free(ctx->user);
+	free(ctx->home);
 	free(ctx->setup);
 	free(ctx->exe_dir);
 	free(ctx->podman);

@@ -7,6 +7,8 @@
 # started as (scripts/test.sh starts them as the test account).
 
 LZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=tests/lib/account.sh
+. "$LZ_ROOT/tests/lib/account.sh"
 LZ_BIN=$(realpath "${LZ_BIN:-$LZ_ROOT/build/asan}")
 LAZARET=$LZ_BIN/lazaret
 LZ_TEST_NAME=$(basename "$0" .sh)

@@ -82,9 +82,33 @@ fi
 run "$LAZARET" run --json
 expect "run --json without --dry-run is a usage error" 2 'goes with --dry-run'
 
+# An unset XDG_RUNTIME_DIR: /run/user/UID as podman does, when it is the
+# user's and 0700 (set-up makes it); otherwise the refusal says why.
+own=/run/user/$(id -u)
+if [ -d "$own" ] && [ ! -L "$own" ] && [ "$(stat -c '%u %a' "$own")" = "$(id -u) 700" ]; then
+	for how in unset empty; do
+		if [ $how = unset ]; then
+			run env -u XDG_RUNTIME_DIR "$LAZARET" domain show --json
+		else
+			run env XDG_RUNTIME_DIR= "$LAZARET" domain show --json
+		fi
+		if [ "$LZ_RC" = 0 ] && [ "$(jq -r .runtime_dir <<<"$LZ_OUT")" = "$own/lazaret/$id" ]; then
+			pass "XDG_RUNTIME_DIR $how: $own is used ($own/lazaret/$id)"
+		else
+			fail "XDG_RUNTIME_DIR $how: $own not used"
+		fi
+	done
+	lz_cleanup_hooks+=("chmod 0700 '$own'")
+	chmod 0750 "$own"
+	run env -u XDG_RUNTIME_DIR "$LAZARET" domain show
+	chmod 0700 "$own"
+	expect "XDG_RUNTIME_DIR unset and $own mode 0750: refused, saying why" 4 \
+	    "XDG_RUNTIME_DIR is not set, and $own has mode 0750, not 0700"
+else
+	echo "NOTE $LZ_TEST_NAME: $own is not $(id -un)'s with mode 0700: its fallback is not checked here"
+fi
+
 # Bad environments: each one clear error naming the fix.
-run env -u XDG_RUNTIME_DIR "$LAZARET" domain show
-expect "missing XDG_RUNTIME_DIR" 4 'XDG_RUNTIME_DIR is not set'
 run env -u HOME -u XDG_CONFIG_HOME "$LAZARET" domain show
 expect "missing HOME" 4 'HOME is not set'
 mkdir -p "$LZ_TMP/plain"

@@ -16,6 +16,7 @@
 # M failed" (scripts/test.sh reads it); exits 0 when nothing failed (a skip
 # included), 1 on a failure. Containers are named lz-test-* and removed.
 set -euo pipefail
+. "$(dirname "$0")/../lib/account.sh"
 
 image=${LZ_TEST_IMAGE:-localhost/lazaret/base:bookworm}
 if [ -n "${LZ_SHIM:-}" ]; then
@@ -49,27 +50,27 @@ if [ "$(id -u)" = 0 ]; then
 	user=${LZ_TEST_USER:-}
 	[ -n "$user" ] || missing "run as root: set LZ_TEST_USER to an" \
 	    "unprivileged account (e.g. the one scripts/setup.sh creates)"
-	getent passwd "$user" >/dev/null || missing "no account '$user'"
-	uid=$(id -u "$user")
-	home=$(getent passwd "$user" | cut -d: -f6)
-	as_user() {
-		(cd / && runuser -u "$user" -- env -i HOME="$home" \
-		    USER="$user" LOGNAME="$user" \
-		    PATH=/usr/local/bin:/usr/bin:/bin \
-		    XDG_RUNTIME_DIR="/run/user/$uid" "$@")
-	}
+	lz_acct_id "$user" || missing "$LZ_ACCT_WHY"
+	as_user() { (cd / && lz_acct_run "$@"); }
+	image_as=(lz_acct_run)
 else
 	user=$(id -un)
 	uid=$(id -u)
 	export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/run/user/$uid}
 	as_user() { "$@"; }
+	image_as=()
 fi
 
 command -v podman >/dev/null || missing "podman not installed"
 [ -x /usr/bin/runsc ] || missing "runsc not installed at /usr/bin/runsc"
 as_user test -x "$shim" || missing "shim '$shim' not executable by $user"
-as_user podman image exists "$image" 2>/dev/null ||
-    missing "image '$image' not present for $user (run scripts/setup.sh)"
+# Absent: set-up was not run. Anything else: podman's own error.
+lz_podman_image "$image" "${image_as[@]}" || case $? in
+1) missing "$LZ_ACCT_WHY (run scripts/setup.sh)" ;;
+*) bad "image check: $LZ_ACCT_WHY"
+	printf 'runtime-shim: %d passed, %d failed\n' "$pass" "$fail"
+	exit 1 ;;
+esac
 
 pm() { as_user podman --runtime "$shim" "$@"; }
 

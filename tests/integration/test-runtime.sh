@@ -58,6 +58,13 @@ start_keeper() {
 # DX-1: one command from a Git project to a process inside gVisor.
 run "$LAZARET" run -- sh -c 'dmesg | head -3; cat /proc/self/mountinfo | grep -c workspace'
 expect "DX-1: lazaret run reaches a gVisor sandbox" 0 "gVisor"
+# A shell without XDG_RUNTIME_DIR (su -, sudo -i, runuser -l): lazaret
+# takes /run/user/UID as podman does and hands it to the coordinator,
+# podman and the shim.
+if [ "$XDG_RUNTIME_DIR" = "/run/user/$(id -u)" ]; then
+	run env -u XDG_RUNTIME_DIR "$LAZARET" run -- echo fallback-ok
+	expect "XDG_RUNTIME_DIR unset: the Domain runs with /run/user/$(id -u)" 0 "^fallback-ok$"
+fi
 expect_clean_stderr "first run"
 run "$LAZARET" run -- sh -c 'echo out; echo err >&2; exit 7'
 if [ "$LZ_RC" = 7 ] && [ "$LZ_OUT" = out ] && [ "$LZ_ERR" = err ]; then

@@ -38,8 +38,11 @@ missing() {
 command -v podman >/dev/null || missing "podman not installed"
 [ -x /usr/bin/runsc ] || missing "runsc not installed at /usr/bin/runsc"
 [ -x "$shim" ] || missing "shim '$shim' not executable"
-podman image exists "$image" 2>/dev/null ||
-	missing "image '$image' not present (run scripts/setup.sh)"
+# Absent: set-up was not run. Anything else: podman's own error.
+lz_podman_image "$image" || case $? in
+1) missing "$LZ_ACCT_WHY (run scripts/setup.sh)" ;;
+*) fail "image check: $LZ_ACCT_WHY"; finish; exit 1 ;;
+esac
 
 data=${XDG_DATA_HOME:-$HOME/.local/share}/lazaret/domains
 ids=()

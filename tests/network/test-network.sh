@@ -24,6 +24,8 @@
 # Environment: LZ_BIN (lazaret, lazaret-runsc), LZ_TEST_USER, CI=true (a
 # missing component is a failure, not a skip).
 set -uo pipefail
+. "$(dirname "$0")/../lib/account.sh"
+. "$(dirname "$0")/../lib/netns.sh"
 
 NAME=network
 USER_=${LZ_TEST_USER:-lazaret-test}
@@ -56,28 +58,27 @@ cleanup() {
 	local p c
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	for c in "${ctrs[@]}"; do as_user podman rm -f -t 0 "$c" >/dev/null 2>&1; done
-	ip netns del lzt-priv 2>/dev/null
-	ip netns del lzt-pub 2>/dev/null
-	ip link del lzt-p0 2>/dev/null
-	ip link del lzt-q0 2>/dev/null
-	for c in "${domains[@]}"; do
-		as_user podman unshare rm -rf "$HOME_/.local/share/lazaret/domains/$c" 2>/dev/null
-	done
+	if [ -n "$LZ_ACCT_CONFIG" ]; then
+		for c in "${ctrs[@]}"; do as_user podman rm -f -t 0 "$c" >/dev/null 2>&1; done
+		for c in "${domains[@]}"; do
+			as_user podman unshare rm -rf "$LZ_ACCT_HOME/.local/share/lazaret/domains/$c" 2>/dev/null
+		done
+	fi
+	lz_ns_del lzt-priv lzt-p0
+	lz_ns_del lzt-pub lzt-q0
 	rm -rf "$T"
 }
 trap cleanup EXIT
 
 [ "$(id -u)" = 0 ] || missing "run as root (scripts/test.sh --suite network)"
-getent passwd "$USER_" >/dev/null || missing "account '$USER_' does not exist"
-UID_=$(id -u "$USER_")
-GID_=$(id -g "$USER_")
-HOME_=$(getent passwd "$USER_" | cut -d: -f6)
+lz_acct_id "$USER_" || missing "$LZ_ACCT_WHY"
+# The account's XDG_CONFIG_HOME for this run exists, with podman's
+# configuration linked in, before the first podman call.
+lz_acct_config "$T/config" || { fail "$LZ_ACCT_WHY"; finish; }
+# as_user CMD: CMD as the account in /; LZ_CFG names another
+# XDG_CONFIG_HOME, LZ_EXTRA_ENV adds NAME=VALUE words.
 as_user() {
-	(cd / && setpriv --reuid="$UID_" --regid="$GID_" --init-groups env -i \
-	    HOME="$HOME_" USER="$USER_" LOGNAME="$USER_" LANG=C.UTF-8 \
-	    PATH=/usr/local/bin:/usr/bin:/bin XDG_RUNTIME_DIR="/run/user/$UID_" \
-	    XDG_CONFIG_HOME="${LZ_CFG:-$T/config}" \
+	(cd / && lz_acct_run ${LZ_CFG:+XDG_CONFIG_HOME="$LZ_CFG"} \
 	    ${LZ_EXTRA_ENV:-} "$@")
 }
 for t in ip dnsmasq podman runsc crun slirp4netns nsenter setpriv; do
@@ -87,11 +88,14 @@ done
 [ -x /usr/bin/python3 ] || missing "/usr/bin/python3 (listeners) not installed"
 [ -x "$BIN/lazaret" ] && [ -x "$BIN/lazaret-runsc" ] ||
     missing "lazaret binaries not found in '$BIN'"
-as_user podman image exists localhost/lazaret/base:bookworm 2>/dev/null ||
-    missing "base image missing for $USER_ (scripts/setup.sh)"
 SIDECAR_IMAGE=localhost/lazaret/netpolicy:$("$BIN/lazaret" --version | cut -d' ' -f2)
-as_user podman image exists "$SIDECAR_IMAGE" 2>/dev/null ||
-    missing "sidecar image '$SIDECAR_IMAGE' missing for $USER_ (scripts/setup.sh)"
+for i in localhost/lazaret/base:bookworm "$SIDECAR_IMAGE"; do
+	lz_podman_image "$i" lz_acct_run && continue
+	# Absent: set-up was not run. Anything else: podman's own error.
+	[ $? = 1 ] && missing "$LZ_ACCT_WHY (scripts/setup.sh --user $USER_)"
+	fail "image check: $LZ_ACCT_WHY"
+	finish
+done
 for n in lzt-priv lzt-pub; do
 	ip netns list | grep -qw "$n" && missing "netns '$n' exists (another run?)"
 done
@@ -102,26 +106,13 @@ s=socket.socket(); s.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1)
 s.bind((sys.argv[1],int(sys.argv[2]))); s.listen(16)
 while True:
     c,_=s.accept(); c.sendall(b"hello-"+sys.argv[1].encode()+b"\n"); c.close()'
-mk_ns() {	# NS HOSTDEV NSDEV HOSTADDR/LEN NSADDR/LEN...
-	local ns=$1 hd=$2 nd=$3 ha=$4 a
-	shift 4
-	ip netns add "$ns" && ip link add "$hd" type veth peer name "$nd" &&
-	    ip link set "$nd" netns "$ns" && ip addr add "$ha" dev "$hd" &&
-	    ip link set "$hd" up && ip -n "$ns" link set lo up &&
-	    ip -n "$ns" link set "$nd" up || return 1
-	for a in "$@"; do ip -n "$ns" addr add "$a" dev "$nd" || return 1; done
-	ip -n "$ns" route add default via "${ha%/*}" dev "$nd"
-}
-mk_ns lzt-priv lzt-p0 lzt-p1 172.31.254.1/30 172.31.254.2/30 ||
+lz_ns_add lzt-priv lzt-p0 lzt-p1 172.31.254.1/30 172.31.254.2/30 ||
     { fail "cannot create netns lzt-priv"; finish; }
-mk_ns lzt-pub lzt-q0 lzt-q1 198.18.254.1/29 198.18.254.2/29 198.18.254.3/29 ||
+lz_ns_add lzt-pub lzt-q0 lzt-q1 198.18.254.1/29 198.18.254.2/29 198.18.254.3/29 ||
     { fail "cannot create netns lzt-pub"; finish; }
 # Every target must leave by our own veth before anything connects.
 route_ok() {	# ADDR DEV
-	ip route get "$1" | grep -q " dev $2 " || {
-		fail "route check: $1 does not leave by $2: $(ip route get "$1")"
-		finish
-	}
+	lz_route_ok "$1" "$2" || { fail "route check: $LZ_NS_WHY"; finish; }
 }
 route_ok 172.31.254.2 lzt-p0
 route_ok 198.18.254.2 lzt-q0
@@ -149,10 +140,8 @@ done
 pass "fixtures up (routes checked: 172.31.254.2 and 198.18.254.2-3 via our veths)"
 
 # --- Domains ---
-mkdir -p "$T/config/lazaret" "$T/proj"
-# podman reads storage.conf under XDG_CONFIG_HOME: keep the account's.
-ln -s "$HOME_/.config/containers" "$T/config/containers"
-cat >"$T/config/lazaret/config.ini" <<INI
+mkdir -p "$T/proj"
+as_user tee "$T/config/lazaret/config.ini" >/dev/null <<INI
 [profile rules]
 allow = 172.31.254.2/32
 deny = 198.18.254.2/32
@@ -162,14 +151,16 @@ resolver = 198.18.254.3
 INI
 # Each refused configuration in a directory of its own: a bad profile
 # makes the whole file fail to load.
-mkdir -p "$T/bad1/lazaret" "$T/bad2/lazaret"
-printf '[profile default]\nallow = 10.0.0.0/8\n' >"$T/bad1/lazaret/config.ini"
-printf '[profile default]\nresolver = 198.18.254.3\ndeny = 198.18.254.3/32\n' \
-    >"$T/bad2/lazaret/config.ini"
+for d in bad1 bad2; do
+	lz_acct_config "$T/$d" || { fail "$LZ_ACCT_WHY"; finish; }
+done
+printf '[profile default]\nallow = 10.0.0.0/8\n' |
+    as_user tee "$T/bad1/lazaret/config.ini" >/dev/null
+printf '[profile default]\nresolver = 198.18.254.3\ndeny = 198.18.254.3/32\n' |
+    as_user tee "$T/bad2/lazaret/config.ini" >/dev/null
 ( cd "$T/proj" && git init -q && echo x >README && git add README &&
     git -c user.name=t -c user.email=t@e.invalid commit -qm i )
-chown -R "$UID_:$GID_" "$T/config" "$T/bad1" "$T/bad2" "$T/proj"
-chmod 700 "$T/config" "$T/bad1" "$T/bad2"
+chown -R "$LZ_ACCT_UID:$LZ_ACCT_GID" "$T/proj"
 for p in default rules dns; do
 	domains+=("$(as_user "$BIN/lazaret" domain show -C "$T/proj" -p $p 2>/dev/null |
 	    sed -n 's/^domain \([0-9a-f]\{16\}\)$/\1/p')")
@@ -182,11 +173,9 @@ done
 # is our own child, $UP_PID); sets CTR, SIDECAR and SPID.
 up() {
 	local i id=${domains[$2]}
-	( cd / && exec setpriv --reuid="$UID_" --regid="$GID_" --init-groups \
-	    env -i HOME="$HOME_" USER="$USER_" LOGNAME="$USER_" LANG=C.UTF-8 \
-	    PATH=/usr/local/bin:/usr/bin:/bin XDG_RUNTIME_DIR="/run/user/$UID_" \
-	    XDG_CONFIG_HOME="$T/config" "$BIN/lazaret" run -C "$T/proj" -p "$1" \
-	    -- bash -c 'echo $$ >/tmp/lzt-session.pid; exec sleep 600' ) </dev/null >"$T/up-$1.log" 2>&1 &
+	( cd / && lz_acct_argv "$BIN/lazaret" run -C "$T/proj" -p "$1" \
+	    -- bash -c 'echo $$ >/tmp/lzt-session.pid; exec sleep 600' &&
+	    exec "${LZ_ACCT_ARGV[@]}" ) </dev/null >"$T/up-$1.log" 2>&1 &
 	UP_PID=$!
 	pids+=("$UP_PID")
 	CTR=lz-$id

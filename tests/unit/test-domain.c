@@ -143,7 +143,7 @@ test_paths(void **state)
 
 	(void)state;
 	set_env(full);
-	assert_int_equal(lz_paths_init(&p, get_fake, NULL), 0);
+	assert_int_equal(lz_paths_init(&p, get_fake, "/nonexistent-run-user", NULL), 0);
 	assert_string_equal(p.config_file, "/h/.config/lazaret/config.ini");
 	assert_string_equal(p.storage_root, "/h/.local/share/lazaret");
 	assert_string_equal(p.runtime_base, "/run/user/7/lazaret");
@@ -151,25 +151,111 @@ test_paths(void **state)
 	lz_paths_release(&p);
 
 	set_env(xdg);
-	assert_int_equal(lz_paths_init(&p, get_fake, NULL), 0);
+	assert_int_equal(lz_paths_init(&p, get_fake, "/nonexistent-run-user", NULL), 0);
 	assert_string_equal(p.config_dir, "/c/lazaret");
 	assert_string_equal(p.storage_root, "/d/lazaret");
 	lz_paths_release(&p);
 
 	set_env(no_rt);
-	assert_int_equal(lz_paths_init(&p, get_fake, &e), LZ_EINVAL);
+	assert_int_equal(lz_paths_init(&p, get_fake, "/nonexistent-run-user", &e), LZ_EINVAL);
 	assert_non_null(strstr(e.msg, "$XDG_RUNTIME_DIR is not set"));
+	assert_non_null(strstr(e.msg, "/nonexistent-run-user/"));
 	lz_err_release(&e);
 
 	set_env(no_home);
-	assert_int_equal(lz_paths_init(&p, get_fake, &e), LZ_EINVAL);
+	assert_int_equal(lz_paths_init(&p, get_fake, "/nonexistent-run-user", &e), LZ_EINVAL);
 	assert_non_null(strstr(e.msg, "$HOME is not set"));
 	lz_err_release(&e);
 
 	set_env(rel);
-	assert_int_equal(lz_paths_init(&p, get_fake, &e), LZ_EINVAL);
+	assert_int_equal(lz_paths_init(&p, get_fake, "/nonexistent-run-user", &e), LZ_EINVAL);
 	assert_non_null(strstr(e.msg, "$XDG_DATA_HOME is 'rel'"));
 	lz_err_release(&e);
+}
+
+/*
+ * An unset XDG_RUNTIME_DIR: RUN_USER/UID as podman does, only when it is a
+ * directory of the user's with mode 0700; otherwise refused, saying why.
+ */
+static void
+test_runtime_fallback(void **state)
+{
+	static const char *const no_rt[] = { "HOME", "/h", NULL };
+	static const char *const empty_rt[] = { "HOME", "/h",
+	    "XDG_RUNTIME_DIR", "", NULL };
+	char base[] = "/tmp/lz-test-runuser.XXXXXX", dir[64], want[80];
+	char link[80], *out = NULL;
+	struct lz_paths p;
+	struct lz_err e = LZ_ERR_INIT;
+	uid_t uid = geteuid();
+
+	(void)state;
+	assert_non_null(mkdtemp(base));
+	snprintf(dir, sizeof dir, "%s/%lu", base, (unsigned long)uid);
+
+	/* Missing. */
+	assert_int_equal(lz_paths_runtime_fallback(base, uid, &out, &e),
+	    LZ_ENOTFOUND);
+	assert_null(out);
+	lz_err_release(&e);
+
+	/* Present, the user's, 0700: used, and marked as a fallback. */
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(chmod(dir, 0700), 0);
+	assert_int_equal(lz_paths_runtime_fallback(base, uid, &out, NULL), 0);
+	assert_string_equal(out, dir);
+	free(out);
+	set_env(no_rt);
+	assert_int_equal(lz_paths_init(&p, get_fake, base, NULL), 0);
+	snprintf(want, sizeof want, "%s/lazaret", dir);
+	assert_string_equal(p.runtime_base, want);
+	assert_string_equal(p.xdg_runtime, dir);
+	assert_int_equal(p.runtime_fallback, 1);
+	lz_paths_release(&p);
+	set_env(empty_rt);
+	assert_int_equal(lz_paths_init(&p, get_fake, base, NULL), 0);
+	assert_int_equal(p.runtime_fallback, 1);
+	lz_paths_release(&p);
+
+	/* Group or other bits, missing owner bits, another user's. */
+	assert_int_equal(chmod(dir, 0750), 0);
+	assert_int_equal(lz_paths_runtime_fallback(base, uid, &out, &e),
+	    LZ_EUNSAFE);
+	assert_non_null(strstr(e.msg, "mode 0750, not 0700"));
+	lz_err_release(&e);
+	set_env(no_rt);
+	assert_int_equal(lz_paths_init(&p, get_fake, base, &e), LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "$XDG_RUNTIME_DIR is not set, and"));
+	assert_non_null(strstr(e.msg, "mode 0750, not 0700"));
+	lz_err_release(&e);
+	assert_int_equal(chmod(dir, 0500), 0);
+	assert_int_equal(lz_paths_runtime_fallback(base, uid, &out, &e),
+	    LZ_EUNSAFE);
+	lz_err_release(&e);
+	assert_int_equal(chmod(dir, 01700), 0);
+	assert_int_equal(lz_paths_runtime_fallback(base, uid, &out, &e),
+	    LZ_EUNSAFE);
+	lz_err_release(&e);
+	assert_int_equal(chmod(dir, 0700), 0);
+	if (uid == 0) {		/* scripts/test.sh runs the unit tests as root */
+		assert_int_equal(chown(dir, 4242, (gid_t)-1), 0);
+		assert_int_equal(lz_paths_runtime_fallback(base, 0, &out, &e),
+		    LZ_EUNSAFE);
+		assert_non_null(strstr(e.msg, "belongs to uid 4242"));
+		lz_err_release(&e);
+	}
+	assert_int_equal(rmdir(dir), 0);
+
+	/* A symlink to a good directory is not taken. */
+	snprintf(link, sizeof link, "%s/real", base);
+	assert_int_equal(mkdir(link, 0700), 0);
+	assert_int_equal(symlink(link, dir), 0);
+	assert_int_equal(lz_paths_runtime_fallback(base, uid, &out, &e),
+	    LZ_EUNSAFE);
+	assert_non_null(strstr(e.msg, "symbolic link"));
+	lz_err_release(&e);
+	assert_null(out);
+	lz_test_rmrf(base);
 }
 
 static void
@@ -185,7 +271,7 @@ test_mount_checks(void **state)
 
 	(void)state;
 	set_env(env);
-	assert_int_equal(lz_paths_init(&p, get_fake, NULL), 0);
+	assert_int_equal(lz_paths_init(&p, get_fake, "/nonexistent-run-user", NULL), 0);
 	assert_int_equal(lz_config_load_buffer(&cfg, "c.ini", vol,
 	    sizeof vol - 1, NULL), 0);
 	memset(&d, 0, sizeof d);
@@ -227,6 +313,7 @@ main(void)
 		cmocka_unit_test(test_id_distinct),
 		cmocka_unit_test(test_workspace),
 		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_runtime_fallback),
 		cmocka_unit_test(test_mount_checks),
 	};
 
