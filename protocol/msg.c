@@ -313,38 +313,80 @@ user_string(const char *s, size_t max, const char *what, struct lz_err *err)
 	return j;
 }
 
+/* argv as a JSON array under key, each element checked (user_string). */
+static int
+argv_put(json_t *o, const char *key, const struct lz_tokens *argv,
+    struct lz_err *err)
+{
+	struct lz_buf what = LZ_BUF_INIT;
+	json_t *a, *v;
+	size_t i;
+	int rc = 0;
+
+	if (argv->n > LZ_MSG_ARGV_MAX)
+		return lz_err_set(err, LZ_EINVAL, "the command has %zu "
+		    "arguments, over the limit of %d", argv->n,
+		    LZ_MSG_ARGV_MAX);
+	a = json_array();
+	json_object_set_new(o, key, a);
+	for (i = 0; rc == 0 && i < argv->n; i++) {
+		lz_buf_reset(&what);
+		lz_buf_addf(&what, "argument %zu of the command", i + 1);
+		if ((v = user_string(argv->v[i], LZ_MSG_ARG_MAX, what.buf,
+		    err)) == NULL)
+			rc = LZ_EINVAL;
+		else
+			json_array_append_new(a, v);
+	}
+	lz_buf_release(&what);
+	return rc;
+}
+
+/* "NAME=value" strings as a JSON object under key. */
+static int
+env_put(json_t *o, const char *key, const struct lz_tokens *env,
+    struct lz_err *err)
+{
+	struct lz_buf what = LZ_BUF_INIT;
+	json_t *e = json_object(), *v;
+	const char *eq;
+	char *k = NULL;
+	size_t i;
+	int rc = 0;
+
+	json_object_set_new(o, key, e);
+	for (i = 0; rc == 0 && i < env->n && i < LZ_MSG_ENV_MAX; i++) {
+		if ((eq = strchr(env->v[i], '=')) == NULL)
+			continue;
+		free(k);
+		k = lz_xstrndup(env->v[i], (size_t)(eq - env->v[i]));
+		lz_buf_reset(&what);
+		lz_buf_addf(&what, "the value of %s", k);
+		if ((v = user_string(eq + 1, LZ_MSG_ENV_VALUE_MAX, what.buf,
+		    err)) == NULL)
+			rc = LZ_EINVAL;
+		else
+			json_object_set_new(e, k, v);
+	}
+	free(k);
+	lz_buf_release(&what);
+	return rc;
+}
+
 int
 lz_msg_open_add(struct lz_buf *b, const struct lz_msg_open *m,
     struct lz_err *err)
 {
-	json_t *o = json_pack("{s:b}", "tty", m->tty), *a, *v;
-	json_t *env = json_object();
-	struct lz_buf what = LZ_BUF_INIT;
-	const char *eq;
-	char *k = NULL;
-	size_t i;
+	json_t *o = json_pack("{s:b}", "tty", m->tty), *v;
 	int rc = LZ_EINVAL;
 
-	json_object_set_new(o, "env", env);
 	if ((v = user_string(m->cwd ? m->cwd : "", LZ_MSG_PATH_MAX,
 	    "the working directory", err)) == NULL)
 		goto out;
 	json_object_set_new(o, "cwd", v);
-	if (m->argv.n > LZ_MSG_ARGV_MAX) {
-		lz_err_set(err, LZ_EINVAL, "the command has %zu arguments, "
-		    "over the limit of %d", m->argv.n, LZ_MSG_ARGV_MAX);
+	if (argv_put(o, "argv", &m->argv, err) != 0 ||
+	    env_put(o, "env", &m->env, err) != 0)
 		goto out;
-	}
-	a = json_array();
-	json_object_set_new(o, "argv", a);
-	for (i = 0; i < m->argv.n; i++) {
-		lz_buf_reset(&what);
-		lz_buf_addf(&what, "argument %zu of the command", i + 1);
-		if ((v = user_string(m->argv.v[i], LZ_MSG_ARG_MAX, what.buf,
-		    err)) == NULL)
-			goto out;
-		json_array_append_new(a, v);
-	}
 	if (m->rows > 0 && m->cols > 0) {
 		json_object_set_new(o, "rows", json_integer(m->rows));
 		json_object_set_new(o, "cols", json_integer(m->cols));
@@ -353,80 +395,71 @@ lz_msg_open_add(struct lz_buf *b, const struct lz_msg_open *m,
 		json_object_set_new(o, "term", v);
 	if (m->terminfo != NULL && (v = json_string(m->terminfo)) != NULL)
 		json_object_set_new(o, "terminfo", v);
-	for (i = 0; i < m->env.n && i < LZ_MSG_ENV_MAX; i++) {
-		if ((eq = strchr(m->env.v[i], '=')) == NULL)
-			continue;
-		free(k);
-		k = lz_xstrndup(m->env.v[i], (size_t)(eq - m->env.v[i]));
-		lz_buf_reset(&what);
-		lz_buf_addf(&what, "the value of %s", k);
-		if ((v = user_string(eq + 1, LZ_MSG_ENV_VALUE_MAX, what.buf,
-		    err)) == NULL)
-			goto out;
-		json_object_set_new(env, k, v);
-	}
 	add(b, LZ_FRAME_OPEN, json_incref(o));
 	rc = 0;
 out:
-	free(k);
-	lz_buf_release(&what);
 	json_decref(o);
 	return rc;
 }
 
+/* A JSON array of strings under key into argv (at most the OPEN limits). */
 static int
-open_argv(json_t *o, struct lz_msg_open *m, struct lz_err *err)
+argv_field(json_t *o, const char *frame, const char *key, int required,
+    struct lz_tokens *argv, struct lz_err *err)
 {
-	json_t *a = json_object_get(o, "argv"), *v;
+	json_t *a = json_object_get(o, key), *v;
 	size_t i;
 
 	if (a == NULL)
-		return 0;
+		return required ? lz_err_set(err, LZ_EINVAL, "bad %s frame: "
+		    "'%s' is missing", frame, key) : 0;
 	if (!json_is_array(a))
-		return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: 'argv' must "
-		    "be an array of strings");
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' must be "
+		    "an array of strings", frame, key);
 	if (json_array_size(a) > LZ_MSG_ARGV_MAX)
-		return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: 'argv' has "
-		    "%zu elements, over the limit of %d", json_array_size(a),
-		    LZ_MSG_ARGV_MAX);
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' has %zu "
+		    "elements, over the limit of %d", frame, key,
+		    json_array_size(a), LZ_MSG_ARGV_MAX);
 	json_array_foreach(a, i, v) {
 		if (!json_is_string(v) || json_string_length(v) >
 		    LZ_MSG_ARG_MAX)
-			return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: "
-			    "argv[%zu] must be a string of at most %d bytes",
-			    i, LZ_MSG_ARG_MAX);
-		lz_tokens_push(&m->argv, json_string_value(v));
+			return lz_err_set(err, LZ_EINVAL, "bad %s frame: "
+			    "%s[%zu] must be a string of at most %d bytes",
+			    frame, key, i, LZ_MSG_ARG_MAX);
+		lz_tokens_push(argv, json_string_value(v));
 	}
 	return 0;
 }
 
+/* A JSON object of strings under key into "NAME=value" strings. */
 static int
-open_env(json_t *o, struct lz_msg_open *m, struct lz_err *err)
+env_field(json_t *o, const char *frame, const char *key,
+    struct lz_tokens *env, struct lz_err *err)
 {
-	json_t *e = json_object_get(o, "env"), *v;
+	json_t *e = json_object_get(o, key), *v;
 	const char *k;
 
 	if (e == NULL)
 		return 0;
 	if (!json_is_object(e))
-		return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: 'env' must "
-		    "be an object of strings");
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' must be "
+		    "an object of strings", frame, key);
 	if (json_object_size(e) > LZ_MSG_ENV_MAX)
-		return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: 'env' has "
-		    "%zu variables, over the limit of %d", json_object_size(e),
-		    LZ_MSG_ENV_MAX);
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' has %zu "
+		    "variables, over the limit of %d", frame, key,
+		    json_object_size(e), LZ_MSG_ENV_MAX);
 	json_object_foreach(e, k, v) {
 		if (strlen(k) < 1 || strlen(k) > LZ_MSG_ENV_NAME_MAX ||
 		    strchr(k, '=') != NULL)
-			return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: an "
-			    "'env' name must be 1-%d bytes without '='",
-			    LZ_MSG_ENV_NAME_MAX);
+			return lz_err_set(err, LZ_EINVAL, "bad %s frame: a "
+			    "'%s' name must be 1-%d bytes without '='", frame,
+			    key, LZ_MSG_ENV_NAME_MAX);
 		if (!json_is_string(v) || json_string_length(v) >
 		    LZ_MSG_ENV_VALUE_MAX)
-			return lz_err_set(err, LZ_EINVAL, "bad OPEN frame: "
-			    "env '%s' must be a string of at most %d bytes", k,
-			    LZ_MSG_ENV_VALUE_MAX);
-		lz_tokens_pushf(&m->env, "%s=%s", k, json_string_value(v));
+			return lz_err_set(err, LZ_EINVAL, "bad %s frame: "
+			    "%s '%s' must be a string of at most %d bytes",
+			    frame, key, k, LZ_MSG_ENV_VALUE_MAX);
+		lz_tokens_pushf(env, "%s=%s", k, json_string_value(v));
 	}
 	return 0;
 }
@@ -462,7 +495,7 @@ lz_msg_open_decode(const struct lz_frame *f, struct lz_msg_open *m,
 	lz_msg_open_init(m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = open_argv(o, m, err);
+	rc = argv_field(o, "OPEN", "argv", 0, &m->argv, err);
 	if (rc == 0)
 		rc = str_field(o, "OPEN", "cwd", 0, LZ_MSG_PATH_MAX, &cwd, err);
 	if (rc == 0)
@@ -481,7 +514,7 @@ lz_msg_open_decode(const struct lz_frame *f, struct lz_msg_open *m,
 		rc = str_field(o, "OPEN", "terminfo", 0, LZ_MSG_PATH_MAX, &ti,
 		    err);
 	if (rc == 0)
-		rc = open_env(o, m, err);
+		rc = env_field(o, "OPEN", "env", &m->env, err);
 	if (rc == 0) {
 		m->cwd = lz_xstrdup(cwd ? cwd : "");
 		if (term != NULL)
@@ -747,4 +780,213 @@ lz_msg_ack_decode(const struct lz_frame *f, uint32_t *bytes,
 	*bytes = (uint32_t)f->payload[0] << 24 | (uint32_t)f->payload[1] << 16 |
 	    (uint32_t)f->payload[2] << 8 | f->payload[3];
 	return 0;
+}
+
+static const char *const decisions[] = {
+	[LZ_DECISION_APPROVE] = "approve",
+	[LZ_DECISION_APPROVE_SESSION] = "approve-session",
+	[LZ_DECISION_SAVE_RULE] = "save-rule",
+	[LZ_DECISION_DENY] = "deny",
+	[LZ_DECISION_EDIT] = "edit",
+};
+
+const char *
+lz_decision_name(enum lz_decision d)
+{
+	return (unsigned)d < sizeof decisions / sizeof decisions[0] ?
+	    decisions[d] : "?";
+}
+
+void
+lz_msg_prompt_add(struct lz_buf *b, const struct lz_msg_prompt *m)
+{
+	json_t *o = json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:I,s:i}", "id", m->id,
+	    "session", m->session, "profile", m->profile, "command",
+	    text(m->command ? m->command : "", LZ_MSG_COMMAND_MAX), "cwd",
+	    text(m->cwd ? m->cwd : "", LZ_MSG_PATH_MAX), "why",
+	    text(m->why ? m->why : "", LZ_MSG_WHY_MAX), "timeout_ms",
+	    (json_int_t)m->timeout_ms, "pending", (int)m->pending);
+	json_t *a = json_array();
+	size_t i;
+
+	/* The coordinator checked the record: every element is UTF-8. */
+	for (i = 0; i < m->argv.n; i++)
+		json_array_append_new(a, text(m->argv.v[i], LZ_MSG_ARG_MAX));
+	json_object_set_new(o, "argv", a);
+	add(b, LZ_FRAME_PROMPT, o);
+}
+
+int
+lz_msg_prompt_decode(const struct lz_frame *f, struct lz_msg_prompt *m,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_PROMPT, err);
+	const char *p = NULL, *cmd = NULL, *cwd = NULL, *why = NULL;
+	long long t = 0, pend = 0;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = hex_field(o, "PROMPT", "id", 1, LZ_MSG_REQUEST_HEX, m->id, err);
+	if (rc == 0)
+		rc = hex_field(o, "PROMPT", "session", 1, LZ_MSG_SESSION_HEX,
+		    m->session, err);
+	if (rc == 0)
+		rc = str_field(o, "PROMPT", "profile", 1, LZ_MSG_PROFILE_MAX,
+		    &p, err);
+	if (rc == 0 && !word_ok(p, profile_chars, LZ_MSG_PROFILE_MAX))
+		rc = lz_err_set(err, LZ_EINVAL, "bad PROMPT frame: 'profile'");
+	if (rc == 0)
+		rc = argv_field(o, "PROMPT", "argv", 1, &m->argv, err);
+	if (rc == 0 && m->argv.n == 0)
+		rc = lz_err_set(err, LZ_EINVAL, "bad PROMPT frame: 'argv' is "
+		    "empty");
+	if (rc == 0)
+		rc = str_field(o, "PROMPT", "command", 1, LZ_MSG_COMMAND_MAX,
+		    &cmd, err);
+	if (rc == 0)
+		rc = str_field(o, "PROMPT", "cwd", 1, LZ_MSG_PATH_MAX, &cwd,
+		    err);
+	if (rc == 0)
+		rc = str_field(o, "PROMPT", "why", 1, LZ_MSG_WHY_MAX, &why,
+		    err);
+	if (rc == 0)
+		rc = int_field(o, "PROMPT", "timeout_ms", 1, 0, 86400000LL,
+		    &t, err);
+	if (rc == 0)
+		rc = int_field(o, "PROMPT", "pending", 0, 0, 100000, &pend,
+		    err);
+	if (rc == 0) {
+		memcpy(m->profile, p, strlen(p) + 1);
+		m->command = lz_xstrdup(cmd);
+		m->cwd = lz_xstrdup(cwd);
+		m->why = lz_xstrdup(why);
+		m->timeout_ms = (unsigned long)t;
+		m->pending = (unsigned)pend;
+	} else
+		lz_msg_prompt_release(m);
+	json_decref(o);
+	return rc;
+}
+
+void
+lz_msg_prompt_release(struct lz_msg_prompt *m)
+{
+	lz_tokens_release(&m->argv);
+	free(m->command);
+	free(m->cwd);
+	free(m->why);
+	m->command = m->cwd = m->why = NULL;
+}
+
+int
+lz_msg_decision_add(struct lz_buf *b, const struct lz_msg_decision *m,
+    struct lz_err *err)
+{
+	json_t *o = json_pack("{s:s,s:s}", "id", m->id, "decision",
+	    lz_decision_name(m->decision)), *v;
+	int rc = LZ_EINVAL;
+
+	if (m->decision == LZ_DECISION_EDIT &&
+	    argv_put(o, "argv", &m->argv, err) != 0)
+		goto out;
+	if (m->decision == LZ_DECISION_DENY && m->message != NULL) {
+		if ((v = user_string(m->message, LZ_MSG_DENY_MAX, "the "
+		    "message", err)) == NULL)
+			goto out;
+		json_object_set_new(o, "message", v);
+	}
+	if (m->decision != LZ_DECISION_DENY &&
+	    env_put(o, "env", &m->env, err) != 0)
+		goto out;
+	add(b, LZ_FRAME_DECISION, json_incref(o));
+	rc = 0;
+out:
+	json_decref(o);
+	return rc;
+}
+
+int
+lz_msg_decision_decode(const struct lz_frame *f, struct lz_msg_decision *m,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_DECISION, err);
+	const char *d = NULL, *msg = NULL;
+	size_t i;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = hex_field(o, "DECISION", "id", 1, LZ_MSG_REQUEST_HEX, m->id,
+	    err);
+	if (rc == 0)
+		rc = str_field(o, "DECISION", "decision", 1, 32, &d, err);
+	for (i = 0; rc == 0 && i < sizeof decisions / sizeof decisions[0];
+	    i++)
+		if (strcmp(d, decisions[i]) == 0)
+			break;
+	if (rc == 0 && i == sizeof decisions / sizeof decisions[0])
+		rc = lz_err_set(err, LZ_EINVAL, "bad DECISION frame: "
+		    "'decision' must be approve, approve-session, save-rule, "
+		    "deny or edit");
+	m->decision = (enum lz_decision)i;
+	if (rc == 0)
+		rc = argv_field(o, "DECISION", "argv", m->decision ==
+		    LZ_DECISION_EDIT, &m->argv, err);
+	if (rc == 0 && m->decision == LZ_DECISION_EDIT && m->argv.n == 0)
+		rc = lz_err_set(err, LZ_EINVAL, "bad DECISION frame: an "
+		    "edited 'argv' is empty");
+	if (rc == 0)
+		rc = str_field(o, "DECISION", "message", 0, LZ_MSG_DENY_MAX,
+		    &msg, err);
+	if (rc == 0)
+		rc = env_field(o, "DECISION", "env", &m->env, err);
+	if (rc == 0)
+		m->message = msg ? lz_xstrdup(msg) : NULL;
+	else
+		lz_msg_decision_release(m);
+	json_decref(o);
+	return rc;
+}
+
+void
+lz_msg_decision_release(struct lz_msg_decision *m)
+{
+	lz_tokens_release(&m->argv);
+	lz_tokens_release(&m->env);
+	free(m->message);
+	m->message = NULL;
+}
+
+void
+lz_msg_withdrawn_add(struct lz_buf *b, const struct lz_msg_withdrawn *m)
+{
+	add(b, LZ_FRAME_WITHDRAWN, json_pack("{s:s,s:s}", "id", m->id, "why",
+	    m->why));
+}
+
+int
+lz_msg_withdrawn_decode(const struct lz_frame *f, struct lz_msg_withdrawn *m,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_WITHDRAWN, err);
+	const char *w = NULL;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = hex_field(o, "WITHDRAWN", "id", 1, LZ_MSG_REQUEST_HEX, m->id,
+	    err);
+	if (rc == 0)
+		rc = str_field(o, "WITHDRAWN", "why", 1, sizeof m->why - 1, &w,
+		    err);
+	if (rc == 0 && !word_ok(w, code_chars, sizeof m->why - 1))
+		rc = lz_err_set(err, LZ_EINVAL, "bad WITHDRAWN frame: 'why'");
+	if (rc == 0)
+		memcpy(m->why, w, strlen(w) + 1);
+	json_decref(o);
+	return rc;
 }

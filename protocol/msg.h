@@ -162,6 +162,78 @@ void lz_msg_sessions_push(struct lz_msg_sessions *m,
     const struct lz_msg_session *e);
 void lz_msg_sessions_release(struct lz_msg_sessions *m);
 
+/* Escalation prompts (wire.md 1.5). */
+#define LZ_MSG_REQUEST_HEX 32		/* Escalation Request ID */
+#define LZ_MSG_WHY_MAX 2048		/* a justification */
+#define LZ_MSG_DENY_MAX 1024		/* a denial's message to the agent */
+
+/*
+ * PROMPT (s->c): a verified request for the developer, sent only to the
+ * connection bound to its session (FR-5). Every string is the sandbox's
+ * (untrusted) except profile, command and cwd. pending: how many more
+ * requests of the same session wait behind this one.
+ */
+struct lz_msg_prompt {
+	char id[LZ_MSG_REQUEST_HEX + 1];
+	char session[LZ_MSG_SESSION_HEX + 1];
+	char profile[LZ_MSG_PROFILE_MAX + 1];
+	char *command;			/* the session's command, for the title */
+	struct lz_tokens argv;		/* what the sandbox asks to run */
+	char *cwd;			/* the host directory it would run in */
+	char *why;			/* the agent's justification */
+	unsigned long timeout_ms;	/* left until it times out */
+	unsigned pending;
+};
+
+enum lz_decision {
+	LZ_DECISION_APPROVE,		/* this once */
+	LZ_DECISION_APPROVE_SESSION,	/* this exact argv, rest of session */
+	LZ_DECISION_SAVE_RULE,		/* approve and save an exact rule */
+	LZ_DECISION_DENY,		/* with an optional message */
+	LZ_DECISION_EDIT,		/* run argv as edited */
+};
+
+/*
+ * DECISION (c->s): the developer's answer to a PROMPT, accepted only from
+ * the connection the PROMPT went to while it is bound to that session.
+ * argv: the edited command (EDIT only); message: the denial's words for
+ * the agent (DENY only, may be empty); env: "NAME=value" of the
+ * profile's escalation-env names, from the approving client's
+ * environment (approvals only).
+ */
+struct lz_msg_decision {
+	char id[LZ_MSG_REQUEST_HEX + 1];
+	enum lz_decision decision;
+	struct lz_tokens argv;
+	char *message;
+	struct lz_tokens env;
+};
+
+/* WITHDRAWN (s->c): the prompt is gone (why: "timed-out", "cancelled",
+ * "detached", "decided"). */
+struct lz_msg_withdrawn {
+	char id[LZ_MSG_REQUEST_HEX + 1];
+	char why[16];
+};
+
+void lz_msg_prompt_add(struct lz_buf *b, const struct lz_msg_prompt *m);
+int lz_msg_prompt_decode(const struct lz_frame *f, struct lz_msg_prompt *m,
+    struct lz_err *err);
+void lz_msg_prompt_release(struct lz_msg_prompt *m);
+
+/* Fails like lz_msg_open_add when an edited argument is not UTF-8. */
+int lz_msg_decision_add(struct lz_buf *b, const struct lz_msg_decision *m,
+    struct lz_err *err);
+int lz_msg_decision_decode(const struct lz_frame *f,
+    struct lz_msg_decision *m, struct lz_err *err);
+void lz_msg_decision_release(struct lz_msg_decision *m);
+/* "approve", "approve-session", "save-rule", "deny", "edit". */
+const char *lz_decision_name(enum lz_decision d);
+
+void lz_msg_withdrawn_add(struct lz_buf *b, const struct lz_msg_withdrawn *m);
+int lz_msg_withdrawn_decode(const struct lz_frame *f,
+    struct lz_msg_withdrawn *m, struct lz_err *err);
+
 /*
  * ACK (s->c, 4 bytes: u32 big-endian): the coordinator wrote that many
  * more bytes of this connection's INPUT to its session; the client may

@@ -39,6 +39,9 @@ every_decoder(const struct lz_frame *in)
 	struct lz_msg_exit x, x2;
 	struct lz_msg_attach a, a2;
 	struct lz_msg_sessions s, s2;
+	struct lz_msg_prompt pr, pr2;
+	struct lz_msg_decision de, de2;
+	struct lz_msg_withdrawn wd;
 	uint32_t n;
 	unsigned r, c;
 
@@ -101,6 +104,28 @@ every_decoder(const struct lz_frame *in)
 		lz_msg_sessions_release(&s2);
 		lz_msg_sessions_release(&s);
 	}
+	f.type = LZ_FRAME_PROMPT;
+	if (lz_msg_prompt_decode(&f, &pr, NULL) == 0) {
+		lz_msg_prompt_add(&b, &pr);
+		if (lz_msg_prompt_decode(again(&b, &g), &pr2, NULL) != 0 ||
+		    pr2.argv.n != pr.argv.n)
+			abort();
+		lz_msg_prompt_release(&pr2);
+		lz_msg_prompt_release(&pr);
+		lz_buf_reset(&b);
+	}
+	f.type = LZ_FRAME_DECISION;
+	if (lz_msg_decision_decode(&f, &de, NULL) == 0) {
+		if (lz_msg_decision_add(&b, &de, NULL) != 0 ||
+		    lz_msg_decision_decode(again(&b, &g), &de2, NULL) != 0 ||
+		    de2.decision != de.decision)
+			abort();
+		lz_msg_decision_release(&de2);
+		lz_msg_decision_release(&de);
+		lz_buf_reset(&b);
+	}
+	f.type = LZ_FRAME_WITHDRAWN;
+	(void)lz_msg_withdrawn_decode(&f, &wd, NULL);
 	f.type = LZ_FRAME_ACK;
 	(void)lz_msg_ack_decode(&f, &n, NULL);
 	f.type = LZ_FRAME_RESIZE;

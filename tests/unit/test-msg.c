@@ -299,6 +299,78 @@ test_sessions_ack(void **state)
 	lz_buf_release(&b);
 }
 
+static void
+test_escalation_frames(void **state)
+{
+	struct lz_msg_prompt p, p2;
+	struct lz_msg_decision d, d2;
+	struct lz_msg_withdrawn w, w2;
+	struct lz_buf b = LZ_BUF_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	struct lz_frame f;
+
+	(void)state;
+	memset(&p, 0, sizeof p);
+	strcpy(p.id, HEX32);
+	strcpy(p.session, HEX32);
+	strcpy(p.profile, "default");
+	p.command = "bash -l";
+	lz_tokens_push(&p.argv, "git");
+	lz_tokens_push(&p.argv, "push");
+	lz_tokens_push(&p.argv, "\x1b]0;owned\x07\xe2\x80\xae");
+	p.cwd = "/home/dev/project";
+	p.why = "push the branch";
+	p.timeout_ms = 300000;
+	p.pending = 2;
+	lz_msg_prompt_add(&b, &p);
+	f = first(&b);
+	assert_int_equal(lz_msg_prompt_decode(&f, &p2, NULL), 0);
+	assert_int_equal(p2.argv.n, 3);
+	assert_string_equal(p2.argv.v[2], p.argv.v[2]);
+	assert_string_equal(p2.why, "push the branch");
+	assert_int_equal(p2.timeout_ms, 300000);
+	assert_int_equal(p2.pending, 2);
+	lz_msg_prompt_release(&p2);
+	lz_tokens_release(&p.argv);
+	lz_buf_reset(&b);
+
+	memset(&d, 0, sizeof d);
+	strcpy(d.id, HEX32);
+	d.decision = LZ_DECISION_EDIT;
+	lz_tokens_push(&d.argv, "git");
+	lz_tokens_push(&d.argv, "push");
+	lz_tokens_push(&d.argv, "--dry-run");
+	lz_tokens_push(&d.env, "SSH_AUTH_SOCK=/run/user/1000/ssh");
+	assert_int_equal(lz_msg_decision_add(&b, &d, NULL), 0);
+	f = first(&b);
+	assert_int_equal(lz_msg_decision_decode(&f, &d2, NULL), 0);
+	assert_int_equal(d2.decision, LZ_DECISION_EDIT);
+	assert_int_equal(d2.argv.n, 3);
+	assert_string_equal(d2.env.v[0], "SSH_AUTH_SOCK=/run/user/1000/ssh");
+	lz_msg_decision_release(&d2);
+	lz_msg_decision_release(&d);
+	lz_buf_reset(&b);
+	f = frame(LZ_FRAME_DECISION, "{\"id\":\"" HEX32 "\",\"decision\":"
+	    "\"edit\"}");
+	refused(lz_msg_decision_decode(&f, &d2, &e), &e, "'argv' is missing");
+	f = frame(LZ_FRAME_DECISION, "{\"id\":\"" HEX32 "\",\"decision\":"
+	    "\"yes\"}");
+	refused(lz_msg_decision_decode(&f, &d2, &e), &e, "'decision' must be");
+	f = frame(LZ_FRAME_DECISION, "{\"id\":\"" HEX32 "\",\"decision\":"
+	    "\"deny\",\"message\":\"not now\"}");
+	assert_int_equal(lz_msg_decision_decode(&f, &d2, NULL), 0);
+	assert_string_equal(d2.message, "not now");
+	lz_msg_decision_release(&d2);
+
+	strcpy(w.id, HEX32);
+	strcpy(w.why, "timed-out");
+	lz_msg_withdrawn_add(&b, &w);
+	f = first(&b);
+	assert_int_equal(lz_msg_withdrawn_decode(&f, &w2, NULL), 0);
+	assert_string_equal(w2.why, "timed-out");
+	lz_buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -307,6 +379,7 @@ main(void)
 		cmocka_unit_test(test_open),
 		cmocka_unit_test(test_attach_exit_error),
 		cmocka_unit_test(test_sessions_ack),
+		cmocka_unit_test(test_escalation_frames),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
