@@ -2,7 +2,7 @@
  * pathcheck.h: checks on path strings from the config and on the ownership
  * and mode of files Lazaret trusts. Path strings are only ever compared
  * here, never opened: opening files under a root goes through openat2
- * (rootdir.h).
+ * (lz_open_beneath, below).
  */
 #ifndef LZ_PATHCHECK_H
 #define LZ_PATHCHECK_H

@@ -1,7 +1,7 @@
 /*
  * coordinator-main.c: "lazaret __coordinator", the Session Coordinator of
- * one Domain (hidden; started by the first "lazaret run", see
- * client-start.c). It inherits the Domain's lifecycle lock and holds it
+ * one Domain (hidden; started by the first client, see src/client-conn.c
+ * lz_conn_open). It inherits the Domain's lifecycle lock and holds it
  * for its whole life (OR-1), starts the sandbox, listens on the control
  * socket, reports readiness on a pipe, runs the libuv loop, and tears the
  * transient resources down when the last Client Session ends (FR-6):

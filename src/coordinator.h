@@ -1,13 +1,18 @@
 /*
  * coordinator.h: the Session Coordinator ("lazaret __coordinator"), one per
  * Domain: the libuv glue that owns the sandbox, the control socket and
- * every Client Session's process and pty (OR-1). The only singleton is
- * struct lz_coord, as redis has "server". Logic that needs no loop lives in
- * core/ and protocol/.
+ * every Client Session's process and pty (OR-1). Its state is struct
+ * lz_coord, as redis has "server", plus the file-local state of its two
+ * watches (the processes in coordinator-watch.c, the shared .git in
+ * coordinator-gitwatch.c). Who is bound to whom is the session registry's
+ * (core/registry.h), whose actions lz_coord_act carries out; logic that
+ * needs no loop lives in core/ and protocol/. docs/architecture.md tells
+ * how a keystroke and a byte of output travel through these files.
  *
  * Files: coordinator-main.c (start-up, signals, teardown),
  * coordinator-server.c (socket, connections, frame dispatch),
- * coordinator-session.c (session processes, ptys, output relay),
+ * coordinator-session.c (session processes, ptys, input and output
+ * queues, backpressure),
  * coordinator-relay.c (sessions through runsc exec and their relay),
  * coordinator-watch.c (the sidecar's and sandbox's pidfds, Domain
  * failure),

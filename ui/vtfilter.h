@@ -1,9 +1,12 @@
 /*
  * vtfilter.h: the output filter between sandbox output and the host
- * terminal (DESIGN.md "Terminals"). Raw sessions put every byte the
- * sandbox writes through it before it reaches the host terminal, and the
- * multiplexer will put pane output through it before the pane emulator.
- * It is built on libvterm 0.1.4's parser layer; it keeps no screen.
+ * terminal (DESIGN.md "Terminals"). Raw sessions (`lazaret run`,
+ * `lazaret attach --raw`) put every byte the sandbox writes through it
+ * before it reaches the host terminal. The multiplexer does not: its panes
+ * (ui/pane.h) are fed the raw bytes, because they must see the queries
+ * this filter drops in order to answer them, and the TUI writes only cells
+ * to the host terminal, never sandbox bytes. It is built on libvterm
+ * 0.1.4's parser layer; it keeps no screen.
  *
  * Policy. Kept units are re-emitted byte for byte (see "Exactness" below);
  * dropped ones vanish whole, and a counter in struct lz_vtfilter_stats says
