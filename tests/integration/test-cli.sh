@@ -18,6 +18,9 @@ run "$LAZARET" frobnicate
 expect "unknown command is a usage error" 2 "unknown command 'frobnicate'"
 run "$LAZARET" --frob
 expect "unknown option is a usage error" 2 "unknown option '--frob'"
+run "$LAZARET" attach --json
+expect "--json on a command that prints no data is a usage error" 2 \
+    "attach: --json is not an option of this command"
 run "$LAZARET" profile
 expect "profile without verb prints usage" 2 'usage: lazaret profile'
 run "$LAZARET" domain show --bogus
