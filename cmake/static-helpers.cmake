@@ -13,7 +13,7 @@ if(NOT LZ_LIBCRYPTO_STATIC)
 		"lazaret-netpolicy is linked static")
 endif()
 add_executable(lazaret-netpolicy src/lazaret-netpolicy.c core/netpolicy.c
-	core/cidr.c core/util.c)
+	core/cidr.c core/hmac.c core/util.c)
 target_include_directories(lazaret-netpolicy PRIVATE ${CMAKE_SOURCE_DIR})
 target_compile_options(lazaret-netpolicy PRIVATE -O2)
 target_link_options(lazaret-netpolicy PRIVATE -static -s)

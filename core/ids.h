@@ -10,6 +10,7 @@
 #define LZ_ID_COORDINATOR_BYTES 8
 #define LZ_ID_CLIENT_BYTES 8
 #define LZ_ID_SESSION_BYTES 16	/* the spec asks for a cryptographic ID */
+#define LZ_ID_COMPONENT_BYTES 8	/* Network Sidecar ID, Agent Sandbox ID */
 
 /* Fills out (2 * bytes + 1 chars) with bytes random bytes in hex. */
 void lz_id_random(char *out, size_t bytes);

@@ -78,6 +78,10 @@ lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
 	lz_mountplan_add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/terminfo", 1,
 	    "terminfo of the session's terminal");
 	free(src);
+	src = lz_xasprintf("%s/identity", d->runtime);
+	lz_mountplan_add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/identity", 1,
+	    "the Agent Sandbox's identity of this start (SR-9)");
+	free(src);
 out:
 	if (rc != 0)
 		lz_mountplan_release(mp);

@@ -10,6 +10,7 @@
 
 #include <openssl/evp.h>
 
+#include "core/hmac.h"
 #include "core/netpolicy.h"
 
 static int	 rule_cmp(const void *a, const void *b);
@@ -366,4 +367,51 @@ lz_netpolicy_release(struct lz_netpolicy *np)
 	free(np->rules);
 	free(np->resolvers);
 	memset(np, 0, sizeof *np);
+}
+
+void
+lz_netpolicy_attach_mac(const unsigned char *key, size_t klen,
+    const char *digest, const char *domain, const char *sidecar,
+    const char *sandbox, char out[65])
+{
+	struct lz_buf m = LZ_BUF_INIT;
+
+	lz_buf_addf(&m, "lazaret-attach-v1\n%s\n%s\n%s\n%s\n", digest, domain,
+	    sidecar, sandbox);
+	lz_hmac_hex(key, klen, m.buf, m.len, out);
+	lz_buf_release(&m);
+}
+
+static int
+hexdigit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int
+lz_netpolicy_key_parse(const char *text, size_t len,
+    unsigned char key[LZ_NETPOLICY_KEY_BYTES], struct lz_err *err)
+{
+	size_t i;
+	int hi, lo;
+
+	if (len == 2 * LZ_NETPOLICY_KEY_BYTES + 1 && text[len - 1] == '\n')
+		len--;
+	if (len != 2 * LZ_NETPOLICY_KEY_BYTES)
+		return lz_err_set(err, LZ_EINVAL, "attachment key: %zu "
+		    "characters, not %d hex digits", len,
+		    2 * LZ_NETPOLICY_KEY_BYTES);
+	for (i = 0; i < LZ_NETPOLICY_KEY_BYTES; i++) {
+		hi = hexdigit(text[2 * i]);
+		lo = hexdigit(text[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return lz_err_set(err, LZ_EINVAL, "attachment key: not "
+			    "hex");
+		key[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
 }

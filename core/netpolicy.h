@@ -46,6 +46,16 @@
  * 10.0.2.3. Allowed prefixes inside that /24 are on-link routes on tap0;
  * every other allowed prefix goes via the gateway (onlink).
  */
+/*
+ * Network attachment (SR-9): the sidecar gets a per-start key in a file
+ * bound read-only at LZ_NETPOLICY_KEY_PATH (64 hex digits; never in argv
+ * or the environment, which podman stores) and the IDs of the Domain, of
+ * itself and of the sandbox that will join it; its readiness line is
+ * "ready <digest> <mac>" with lz_netpolicy_attach_mac.
+ */
+#define LZ_NETPOLICY_KEY_PATH "/lazaret-attach.key"
+#define LZ_NETPOLICY_KEY_BYTES 32
+
 #define LZ_NETPOLICY_DEV "tap0"
 #define LZ_NETPOLICY_SLIRP_NET 0x0a000200u	/* 10.0.2.0 */
 #define LZ_NETPOLICY_SLIRP_LEN 24
@@ -111,5 +121,17 @@ int lz_netpolicy_in_slirp(uint32_t addr);
 void lz_netpolicy_probes(const struct lz_netpolicy *np,
     struct lz_netpolicy_probe **v, size_t *n);
 void lz_netpolicy_release(struct lz_netpolicy *np);
+
+/*
+ * The readiness report's MAC: HMAC-SHA256 with key over
+ * "lazaret-attach-v1\n" digest "\n" domain "\n" sidecar "\n" sandbox "\n",
+ * in hex into out. Both the sidecar and the coordinator compute it.
+ */
+void lz_netpolicy_attach_mac(const unsigned char *key, size_t klen,
+    const char *digest, const char *domain, const char *sidecar,
+    const char *sandbox, char out[65]);
+/* A key file's text (64 hex digits, a newline allowed) into key[32]. */
+int lz_netpolicy_key_parse(const char *text, size_t len,
+    unsigned char key[LZ_NETPOLICY_KEY_BYTES], struct lz_err *err);
 
 #endif

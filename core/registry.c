@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/rand.h>
+
 #include "core/ids.h"
 #include "core/registry.h"
 
@@ -76,6 +78,7 @@ lz_registry_init(struct lz_registry *r, const char *domain,
 void
 lz_reg_session_free(struct lz_reg_session *s)
 {
+	OPENSSL_cleanse(s->anchor, sizeof s->anchor);
 	free(s->reason);
 	free(s->command);
 	free(s->cwd);
@@ -90,6 +93,7 @@ lz_registry_release(struct lz_registry *r)
 
 	for (c = r->conns; c != NULL; c = cn) {
 		cn = c->next;
+		EVP_PKEY_free(c->key);
 		free(c);
 	}
 	for (s = r->sessions; s != NULL; s = sn) {
@@ -125,6 +129,7 @@ lz_reg_conn_gone(struct lz_registry *r, struct lz_reg_conn *c,
 			break;
 		}
 	}
+	EVP_PKEY_free(c->key);
 	free(c);
 }
 
@@ -147,7 +152,8 @@ lz_reg_hello(struct lz_registry *r, struct lz_reg_conn *c,
     const struct lz_msg_hello *m, struct lz_acts *a)
 {
 	struct lz_msg_welcome w;
-	struct lz_buf msg = LZ_BUF_INIT;
+	struct lz_buf msg = LZ_BUF_INIT, cert = LZ_BUF_INIT;
+	struct lz_err e = LZ_ERR_INIT;
 
 	if (strcmp(m->domain, r->domain) != 0) {
 		send_error(a, c, "domain", "this coordinator serves another "
@@ -162,16 +168,24 @@ lz_reg_hello(struct lz_registry *r, struct lz_reg_conn *c,
 	} else if (r->stopping) {
 		/* The client waits for the teardown and starts anew. */
 		send_error(a, c, "stopping", "the Domain is stopping");
+	} else if ((c->key = lz_key_from_b64(m->key, &e)) == NULL ||
+	    (r->trust != NULL && lz_trust_issue(r->trust, LZ_ROLE_CLIENT,
+	    c->client_id, c->key, &cert, &e) != 0)) {
+		lz_buf_addf(&msg, "the client's identity: %s", e.msg);
+		send_error(a, c, "identity", msg.buf);
 	} else {
 		c->hello = 1;
 		memset(&w, 0, sizeof w);
 		w.version = LZ_FRAME_VERSION;
 		memcpy(w.coordinator, r->coordinator, sizeof w.coordinator);
 		memcpy(w.client, c->client_id, sizeof w.client);
+		w.cert = cert.buf;
 		lz_msg_welcome_add(&act(a, LZ_DO_SEND, c, NULL)->frames, &w);
 	}
 	if (!c->hello)
 		close_conn(a, c);
+	lz_err_release(&e);
+	lz_buf_release(&cert);
 	lz_buf_release(&msg);
 }
 
@@ -192,14 +206,14 @@ lz_reg_may_open(struct lz_registry *r, struct lz_reg_conn *c,
 }
 
 struct lz_reg_session *
-lz_reg_session_add(struct lz_registry *r, struct lz_reg_conn *c, int tty,
-    const char *command, const char *cwd, long long now, void *glue,
-    struct lz_acts *a)
+lz_reg_session_new(struct lz_reg_conn *c, int tty, const char *command,
+    const char *cwd, long long now, void *glue)
 {
 	struct lz_reg_session *s = lz_xcalloc(1, sizeof *s);
-	struct lz_msg_opened o;
 
 	lz_id_random(s->id, LZ_ID_SESSION_BYTES);
+	if (RAND_bytes(s->anchor, sizeof s->anchor) != 1)
+		LZ_BUG("no random bytes for a Session Anchor");
 	s->tty = tty;
 	s->state = LZ_REG_RUNNING;
 	s->command = lz_xstrdup(command);
@@ -207,6 +221,16 @@ lz_reg_session_add(struct lz_registry *r, struct lz_reg_conn *c, int tty,
 	s->started = now;
 	s->glue = glue;
 	s->conn = c;
+	return s;
+}
+
+void
+lz_reg_session_start(struct lz_registry *r, struct lz_reg_session *s,
+    struct lz_acts *a)
+{
+	struct lz_reg_conn *c = s->conn;
+	struct lz_msg_opened o;
+
 	c->session = s;
 	c->in_flight = c->ack_pending = 0;
 	s->next = r->sessions;
@@ -214,7 +238,36 @@ lz_reg_session_add(struct lz_registry *r, struct lz_reg_conn *c, int tty,
 	r->nsessions++;
 	memcpy(o.session, s->id, sizeof o.session);
 	lz_msg_opened_add(&act(a, LZ_DO_SEND, c, s)->frames, &o);
-	return s;
+}
+
+void
+lz_reg_anchor_hex(const struct lz_reg_session *s,
+    char out[2 * LZ_TRUST_ANCHOR_BYTES + 1])
+{
+	lz_hex(s->anchor, sizeof s->anchor, out);
+}
+
+int
+lz_reg_authorize(const struct lz_registry *r, const struct lz_reg_conn *c,
+    const char *domain, const char *coordinator, const char *client,
+    const char *session, struct lz_err *err)
+{
+	const char *what = NULL;
+
+	if (strcmp(domain, r->domain) != 0)
+		what = "another Domain";
+	else if (strcmp(coordinator, r->coordinator) != 0)
+		what = "another coordinator instance";
+	else if (!c->hello || c->closing || strcmp(client, c->client_id) != 0)
+		what = "another Client CLI";
+	else if (c->session == NULL || strcmp(session, c->session->id) != 0 ||
+	    c->session->conn != c)
+		what = "a session this client is not bound to";
+	if (what == NULL)
+		return 0;
+	return lz_err_set(err, LZ_EINVAL, "refused: it names %s (session "
+	    "control needs the current Domain, coordinator, Client CLI and "
+	    "Session ID together)", what);
 }
 
 struct lz_reg_session *

@@ -20,6 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <openssl/evp.h>
+
+#include "core/trust.h"
 #include "core/util.h"
 #include "protocol/msg.h"
 
@@ -37,6 +40,7 @@ struct lz_reg_session;
 struct lz_reg_conn {
 	char client_id[LZ_MSG_CLIENT_HEX + 1];
 	int hello;			/* HELLO accepted */
+	EVP_PKEY *key;			/* the Client CLI's public key */
 	int closing;			/* a CLOSE action was given */
 	struct lz_reg_session *session;	/* bound session, at most one */
 	size_t in_flight;		/* INPUT received, not acknowledged */
@@ -52,6 +56,12 @@ enum lz_reg_state {
 
 struct lz_reg_session {
 	char id[LZ_MSG_SESSION_HEX + 1];
+	/*
+	 * The Session Anchor (FR-10): an ephemeral key of this session and
+	 * this coordinator instance, made at registration; it survives
+	 * detach, reattach and takeover and dies with the coordinator.
+	 */
+	unsigned char anchor[LZ_TRUST_ANCHOR_BYTES];
 	int tty;
 	enum lz_reg_state state;
 	unsigned status, signal;	/* once EXITED */
@@ -93,6 +103,7 @@ struct lz_acts {
 void lz_acts_release(struct lz_acts *a);
 
 struct lz_registry {
+	struct lz_trust *trust;		/* borrowed; NULL: no certificates */
 	char domain[LZ_MSG_DOMAIN_HEX + 1];
 	char coordinator[LZ_MSG_COORD_HEX + 1];
 	char fingerprint[LZ_MSG_FINGERPRINT_HEX + 1];
@@ -125,7 +136,11 @@ void lz_reg_conn_gone(struct lz_registry *r, struct lz_reg_conn *c,
 int lz_reg_order(struct lz_registry *r, struct lz_reg_conn *c, unsigned t,
     struct lz_acts *a);
 
-/* HELLO: WELCOME, or ERROR (domain, fingerprint, stopping) and CLOSE. */
+/*
+ * HELLO: WELCOME with the Client CLI's certificate for m->key (issued by
+ * r->trust for this connection's Client CLI ID), or ERROR (domain,
+ * fingerprint, stopping, identity: a key that is not one) and CLOSE.
+ */
 void lz_reg_hello(struct lz_registry *r, struct lz_reg_conn *c,
     const struct lz_msg_hello *m, struct lz_acts *a);
 
@@ -136,12 +151,29 @@ void lz_reg_hello(struct lz_registry *r, struct lz_reg_conn *c,
 int lz_reg_may_open(struct lz_registry *r, struct lz_reg_conn *c,
     struct lz_acts *a);
 /*
- * A session whose process started: registered with a new random Session
- * ID, bound to c, OPENED sent. command and cwd are copied.
+ * A session about to be started for c: a new random Session ID and
+ * Session Anchor, not yet registered (its process needs both in its
+ * environment). command and cwd are copied. Then lz_reg_session_start
+ * once the process runs, or lz_reg_session_free when it could not start.
  */
-struct lz_reg_session *lz_reg_session_add(struct lz_registry *r,
-    struct lz_reg_conn *c, int tty, const char *command, const char *cwd,
-    long long now, void *glue, struct lz_acts *a);
+struct lz_reg_session *lz_reg_session_new(struct lz_reg_conn *c, int tty,
+    const char *command, const char *cwd, long long now, void *glue);
+/* Registers s, binds it to its connection, sends OPENED. */
+void lz_reg_session_start(struct lz_registry *r, struct lz_reg_session *s,
+    struct lz_acts *a);
+/* The Session Anchor in hex (the session's LAZARET_SESSION_ANCHOR). */
+void lz_reg_anchor_hex(const struct lz_reg_session *s,
+    char out[2 * LZ_TRUST_ANCHOR_BYTES + 1]);
+
+/*
+ * Session control is authorised against the whole current tuple (spec
+ * 3.2, SR-9): this Domain, this coordinator instance, the Client CLI ID
+ * of the connection that asks, and the Session ID it is bound to, never
+ * against one of them alone. 0, or LZ_EINVAL with which part differs.
+ */
+int lz_reg_authorize(const struct lz_registry *r, const struct lz_reg_conn *c,
+    const char *domain, const char *coordinator, const char *client,
+    const char *session, struct lz_err *err);
 
 /*
  * ATTACH: binds c to the running pty session m->session. Refused (ERROR

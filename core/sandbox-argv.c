@@ -9,6 +9,7 @@
 
 #include "core/anchor-annot.h"
 #include "core/domain.h"
+#include "core/netpolicy.h"
 #include "core/sandbox-argv.h"
 
 static void	 pushf(struct lz_tokens *t, const char *fmt, ...)
@@ -273,7 +274,8 @@ lz_sandbox_sidecar_name(const char *domain_id)
 int
 lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
     const char *image, const char *policy, const char *log,
-    const char *pidfile, struct lz_tokens *out, struct lz_err *err)
+    const char *pidfile, const struct lz_sidecar_attach *attach,
+    struct lz_tokens *out, struct lz_err *err)
 {
 	if (!id_valid(domain_id))
 		return lz_err_set(err, LZ_EINVAL, "invalid Domain ID '%s' (16 "
@@ -289,6 +291,12 @@ lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
 	if (pidfile != NULL && pidfile[0] != '/')
 		return lz_err_set(err, LZ_EINVAL, "sidecar PID file path '%s' "
 		    "must be absolute", pidfile);
+	if (attach != NULL && (attach->keyfile[0] != '/' ||
+	    strpbrk(attach->keyfile, ":,\n") != NULL ||
+	    !id_valid(attach->sidecar_id) || !id_valid(attach->sandbox_id)))
+		return lz_err_set(err, LZ_EINVAL, "sidecar attachment: key "
+		    "file '%s' must be absolute without ':' or ',', and the "
+		    "component IDs 16 hex digits", attach->keyfile);
 	lz_tokens_push(out, podman);
 	lz_tokens_push(out, "run");
 	lz_tokens_push(out, "-d");
@@ -328,10 +336,19 @@ lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
 	lz_tokens_push(out, "no-new-privileges");
 	lz_tokens_push(out, "--hostname");
 	lz_tokens_push(out, LZ_SANDBOX_HOSTNAME);
+	if (attach != NULL) {
+		lz_tokens_push(out, "-v");
+		pushf(out, "%s:" LZ_NETPOLICY_KEY_PATH ":ro", attach->keyfile);
+	}
 	lz_tokens_push(out, "--entrypoint");
 	lz_tokens_push(out, LZ_SANDBOX_SIDECAR_PROGRAM);
 	lz_tokens_push(out, image != NULL ? image : LZ_SANDBOX_SIDECAR_IMAGE);
 	lz_tokens_push(out, policy);
+	if (attach != NULL) {
+		lz_tokens_push(out, domain_id);
+		lz_tokens_push(out, attach->sidecar_id);
+		lz_tokens_push(out, attach->sandbox_id);
+	}
 	return 0;
 }
 

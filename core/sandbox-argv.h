@@ -58,6 +58,19 @@
 #define LZ_SANDBOX_SIDECAR_IMAGE "localhost/lazaret/netpolicy:" LZ_VERSION
 #define LZ_SANDBOX_SIDECAR_PROGRAM "/lazaret-netpolicy"
 
+/*
+ * Network attachment (SR-9): the per-start key file the sidecar gets
+ * (bound read-only at LZ_NETPOLICY_KEY_PATH), the same key in hex for the
+ * coordinator's check, and the runtime component IDs the readiness MAC
+ * binds with the Domain ID.
+ */
+struct lz_sidecar_attach {
+	const char *keyfile;		/* host path, absolute, no ':' or ',' */
+	const char *key_hex;		/* what the coordinator checks with */
+	const char *sidecar_id;		/* Network Sidecar ID */
+	const char *sandbox_id;		/* Agent Sandbox ID */
+};
+
 /* What "podman run" of one Domain's sandbox needs; every string borrowed. */
 struct lz_sandbox_spec {
 	const char *domain_id;		/* 16 hex digits */
@@ -94,6 +107,8 @@ struct lz_sandbox_spec {
 	const char *sidecar_pidfile;
 	/* The same for the sandbox (its gVisor process), or NULL. */
 	const char *sandbox_pidfile;
+	/* With the sidecar: its attachment, checked with its readiness. */
+	const struct lz_sidecar_attach *attach;
 };
 
 /* What "podman exec" of one session needs; every string borrowed. */
@@ -134,7 +149,8 @@ char *lz_sandbox_sidecar_name(const char *domain_id);
  */
 int lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
     const char *image, const char *policy, const char *log,
-    const char *pidfile, struct lz_tokens *out, struct lz_err *err);
+    const char *pidfile, const struct lz_sidecar_attach *attach,
+    struct lz_tokens *out, struct lz_err *err);
 
 /*
  * Builds "PODMAN run -d ..." (above) into out, which must be empty.

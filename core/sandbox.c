@@ -21,6 +21,7 @@
 #include "core/anchor.h"
 #include "core/anchor-annot.h"
 #include "core/netpolicy.h"
+#include "core/hmac.h"
 #include "core/sandbox.h"
 #include "core/spawn.h"
 
@@ -70,7 +71,9 @@ static int	 sidecar_output(const struct lz_sandbox_ctx *c,
 static int	 read_small(const char *path, struct lz_buf *b,
 		     struct lz_err *err);
 static int	 find_ready(const char *out,
-		     char got[LZ_NETPOLICY_DIGEST_LEN + 1]);
+		     char got[LZ_NETPOLICY_DIGEST_LEN + 1], char mac[65]);
+static int	 attached(const struct lz_sandbox_spec *s, const char *digest,
+		     const char *mac, struct lz_err *err);
 
 int
 lz_sandbox_ctx_init(struct lz_sandbox_ctx *c, const char *podman,
@@ -340,7 +343,7 @@ sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 		    s->sidecar_pidfile, strerror(errno));
 	rc = lz_sandbox_argv_sidecar(c->podman, s->domain_id, s->sidecar_image,
 	    s->netpolicy_sent != NULL ? s->netpolicy_sent : s->netpolicy,
-	    s->sidecar_log, s->sidecar_pidfile, &t, err);
+	    s->sidecar_log, s->sidecar_pidfile, s->attach, &t, err);
 	if (rc == 0)
 		rc = run_podman(c, &t, &res, "podman run (network sidecar)",
 		    err);
@@ -409,7 +412,7 @@ sidecar_output(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 		if ((rc = read_small(s->sidecar_log, &text, err)) != 0)
 			break;
 		lz_sandbox_log_split(text.buf, &res->out, &res->err);
-		if (find_ready(res->out.buf, NULL) || res->err.len > 0 ||
+		if (find_ready(res->out.buf, NULL, NULL) || res->err.len > 0 ||
 		    lz_spawn_now_ms() >= until)
 			break;
 		nanosleep(&pause, NULL);
@@ -447,13 +450,15 @@ read_small(const char *path, struct lz_buf *b, struct lz_err *err)
 }
 
 /*
- * 1 when out has a line "ready <digest>"; the digest goes to got (when
- * not NULL).
+ * 1 when out has a line "ready <digest>[ <mac>]"; the digest goes to got
+ * and the MAC (or "") to mac, when they are not NULL.
  */
 static int
-find_ready(const char *out, char got[LZ_NETPOLICY_DIGEST_LEN + 1])
+find_ready(const char *out, char got[LZ_NETPOLICY_DIGEST_LEN + 1],
+    char mac[65])
 {
-	const char *p;
+	const char *p, *m;
+	size_t n;
 
 	for (p = out; (p = strstr(p, "ready ")) != NULL; p++) {
 		if (p != out && p[-1] != '\n')
@@ -464,8 +469,47 @@ find_ready(const char *out, char got[LZ_NETPOLICY_DIGEST_LEN + 1])
 			memcpy(got, p + 6, LZ_NETPOLICY_DIGEST_LEN);
 			got[LZ_NETPOLICY_DIGEST_LEN] = '\0';
 		}
+		if (mac != NULL) {
+			m = p + 6 + LZ_NETPOLICY_DIGEST_LEN;
+			n = *m == ' ' ? strspn(m + 1, "0123456789abcdef") : 0;
+			snprintf(mac, 65, "%.*s", n == 64 ? 64 : 0, m + 1);
+		}
 		return 1;
 	}
+	return 0;
+}
+
+/*
+ * The sidecar's readiness MAC: made with this start's key over the policy
+ * digest and the (Domain ID, Network Sidecar ID, Agent Sandbox ID) tuple,
+ * so a report of another start, another Domain or another sidecar is
+ * refused (network attachment, SR-9).
+ */
+static int
+attached(const struct lz_sandbox_spec *s, const char *digest, const char *mac,
+    struct lz_err *err)
+{
+	unsigned char key[LZ_NETPOLICY_KEY_BYTES];
+	char want[65];
+
+	if (s->attach == NULL)
+		return 0;
+	if (lz_netpolicy_key_parse(s->attach->key_hex,
+	    strlen(s->attach->key_hex), key, err) != 0)
+		return LZ_EINVAL;
+	lz_netpolicy_attach_mac(key, sizeof key, digest, s->domain_id,
+	    s->attach->sidecar_id, s->attach->sandbox_id, want);
+	if (mac[0] == '\0')
+		return lz_err_set(err, LZ_EUNSAFE, "network sidecar reported "
+		    "ready without attesting its attachment (its image is "
+		    "older than this lazaret: run scripts/setup.sh); the "
+		    "sandbox is not started");
+	if (!lz_hmac_equal(mac, want))
+		return lz_err_set(err, LZ_EUNSAFE, "network sidecar's readiness "
+		    "report is not this start's (its MAC does not bind Domain "
+		    "%s, sidecar %s and sandbox %s with this start's key); the "
+		    "sandbox is not started", s->domain_id,
+		    s->attach->sidecar_id, s->attach->sandbox_id);
 	return 0;
 }
 
@@ -523,7 +567,7 @@ sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	struct lz_tokens logs = LZ_TOKENS_INIT;
 	struct lz_spawn_result res;
 	char want[LZ_NETPOLICY_DIGEST_LEN + 1];
-	char got[LZ_NETPOLICY_DIGEST_LEN + 1];
+	char got[LZ_NETPOLICY_DIGEST_LEN + 1], mac[65];
 	char *text = NULL;
 	int64_t deadline = lz_spawn_now_ms() + LZ_SANDBOX_SIDECAR_READY_MS;
 	int rc, ready, gone;
@@ -544,7 +588,7 @@ sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 		gone = exited(*pidfd);
 		if ((rc = sidecar_output(c, s, &logs, 250, &res, err)) != 0)
 			goto out;
-		ready = find_ready(res.out.buf, got);
+		ready = find_ready(res.out.buf, got, mac);
 		free(text);
 		text = stderr_text(&res);
 		if (ready && strcmp(got, want) != 0)
@@ -552,13 +596,18 @@ sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 			    "installed policy %.16s..., but Lazaret compiled "
 			    "%.16s...: the policy changed on its way; the "
 			    "sandbox is not started", got, want);
+		else if (ready && (rc = attached(s, got, mac, err)) != 0)
+			;
 		else if (ready && exited(*pidfd))
 			rc = lz_err_set(err, LZ_ESYS, "network sidecar exited "
 			    "before the sandbox started: %s", text);
 		else if (!ready && (gone || res.err.len > 0))
 			rc = lz_err_set(err, LZ_ESYS, "network sidecar failed "
-			    "before the sandbox started: %s", res.err.len > 0 ?
-			    text : "it exited without a word");
+			    "before the sandbox started: %s%s", res.err.len > 0 ?
+			    text : "it exited without a word",
+			    strstr(text, "usage:") != NULL ? " (its image is "
+			    "older than this lazaret: run scripts/setup.sh)" :
+			    "");
 		else if (!ready && lz_spawn_now_ms() > deadline)
 			rc = lz_err_set(err, -ETIMEDOUT, "network sidecar did "
 			    "not report ready within %d ms: %s",

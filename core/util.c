@@ -238,6 +238,18 @@ lz_buf_reset(struct lz_buf *b)
 		b->buf[0] = '\0';
 }
 
+void
+lz_buf_wipe(struct lz_buf *b)
+{
+	/* volatile: the compiler must not drop a write nothing reads. */
+	volatile char *p = b->buf;
+	size_t i;
+
+	for (i = 0; i < b->alloc; i++)
+		p[i] = 0;
+	lz_buf_release(b);
+}
+
 char *
 lz_buf_detach(struct lz_buf *b)
 {

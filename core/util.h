@@ -82,6 +82,8 @@ void lz_buf_addf(struct lz_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void lz_buf_vaddf(struct lz_buf *b, const char *fmt, va_list ap);
 void lz_buf_reset(struct lz_buf *b);
+/* Overwrites b's bytes (a key, a secret) before releasing it. */
+void lz_buf_wipe(struct lz_buf *b);
 /* Hands the string to the caller and leaves b empty. */
 char *lz_buf_detach(struct lz_buf *b);
 void lz_buf_release(struct lz_buf *b);

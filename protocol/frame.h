@@ -48,6 +48,8 @@ enum lz_frame_type {
 	LZ_FRAME_SNAPSHOT = 0x1c,	/* s->c bytes: reset the mirror, feed */
 	LZ_FRAME_LIST = 0x20,		/* c->s empty */
 	LZ_FRAME_SESSIONS = 0x21,	/* s->c JSON: sessions array */
+	LZ_FRAME_TRUST = 0x22,		/* c->s empty */
+	LZ_FRAME_TRUSTED = 0x23,	/* s->c JSON: Trust Anchor, identities */
 	LZ_FRAME_PROMPT = 0x30,		/* s->c JSON: an escalation request */
 	LZ_FRAME_DECISION = 0x31,	/* c->s JSON: the developer's answer */
 	LZ_FRAME_WITHDRAWN = 0x32,	/* s->c JSON: a prompt is gone */

@@ -179,9 +179,9 @@ add(struct lz_buf *b, enum lz_frame_type type, json_t *j)
 void
 lz_msg_hello_add(struct lz_buf *b, const struct lz_msg_hello *m)
 {
-	add(b, LZ_FRAME_HELLO, json_pack("{s:i,s:s,s:s,s:s}", "version",
+	add(b, LZ_FRAME_HELLO, json_pack("{s:i,s:s,s:s,s:s,s:s}", "version",
 	    (int)m->version, "domain", m->domain, "profile", m->profile,
-	    "fingerprint", m->fingerprint));
+	    "fingerprint", m->fingerprint, "key", m->key));
 }
 
 int
@@ -189,7 +189,7 @@ lz_msg_hello_decode(const struct lz_frame *f, struct lz_msg_hello *m,
     struct lz_err *err)
 {
 	json_t *o = body(f, LZ_FRAME_HELLO, err);
-	const char *p = NULL;
+	const char *p = NULL, *k = NULL;
 	long long v = 0;
 	int rc;
 
@@ -209,9 +209,18 @@ lz_msg_hello_decode(const struct lz_frame *f, struct lz_msg_hello *m,
 	if (rc == 0)
 		rc = hex_field(o, "HELLO", "fingerprint", 1,
 		    LZ_MSG_FINGERPRINT_HEX, m->fingerprint, err);
+	if (rc == 0)
+		rc = str_field(o, "HELLO", "key", 1, LZ_MSG_KEY_B64, &k, err);
+	if (rc == 0 && (strlen(k) != LZ_MSG_KEY_B64 || strspn(k,
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+	    ) != LZ_MSG_KEY_B64))
+		rc = lz_err_set(err, LZ_EINVAL, "bad HELLO frame: 'key' must "
+		    "be an Ed25519 public key in base64 (%d characters)",
+		    LZ_MSG_KEY_B64);
 	if (rc == 0) {
 		m->version = (unsigned)v;
 		memcpy(m->profile, p, strlen(p) + 1);
+		memcpy(m->key, k, LZ_MSG_KEY_B64 + 1);
 	}
 	json_decref(o);
 	return rc;
@@ -220,9 +229,9 @@ lz_msg_hello_decode(const struct lz_frame *f, struct lz_msg_hello *m,
 void
 lz_msg_welcome_add(struct lz_buf *b, const struct lz_msg_welcome *m)
 {
-	add(b, LZ_FRAME_WELCOME, json_pack("{s:i,s:s,s:s}", "version",
+	add(b, LZ_FRAME_WELCOME, json_pack("{s:i,s:s,s:s,s:s}", "version",
 	    (int)m->version, "coordinator", m->coordinator, "client",
-	    m->client));
+	    m->client, "cert", m->cert ? m->cert : ""));
 }
 
 int
@@ -230,6 +239,7 @@ lz_msg_welcome_decode(const struct lz_frame *f, struct lz_msg_welcome *m,
     struct lz_err *err)
 {
 	json_t *o = body(f, LZ_FRAME_WELCOME, err);
+	const char *c = NULL;
 	long long v = 0;
 	int rc;
 
@@ -243,9 +253,21 @@ lz_msg_welcome_decode(const struct lz_frame *f, struct lz_msg_welcome *m,
 	if (rc == 0)
 		rc = hex_field(o, "WELCOME", "client", 1, LZ_MSG_CLIENT_HEX,
 		    m->client, err);
+	if (rc == 0)
+		rc = str_field(o, "WELCOME", "cert", 1, LZ_MSG_CERT_MAX, &c,
+		    err);
 	m->version = (unsigned)v;
+	if (rc == 0)
+		m->cert = lz_xstrdup(c);
 	json_decref(o);
 	return rc;
+}
+
+void
+lz_msg_welcome_release(struct lz_msg_welcome *m)
+{
+	free(m->cert);
+	m->cert = NULL;
 }
 
 void
@@ -989,4 +1011,113 @@ lz_msg_withdrawn_decode(const struct lz_frame *f, struct lz_msg_withdrawn *m,
 		memcpy(m->why, w, strlen(w) + 1);
 	json_decref(o);
 	return rc;
+}
+
+void
+lz_msg_trusted_add(struct lz_buf *b, const struct lz_msg_trusted *m)
+{
+	json_t *a = json_array(), *e;
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		e = json_pack("{s:s,s:s}", "role", m->v[i].role, "component",
+		    m->v[i].component);
+		if (m->v[i].fingerprint[0] != '\0') {
+			json_object_set_new(e, "serial",
+			    json_string(m->v[i].serial));
+			json_object_set_new(e, "not_after",
+			    json_integer(m->v[i].not_after));
+			json_object_set_new(e, "fingerprint",
+			    json_string(m->v[i].fingerprint));
+		}
+		json_array_append_new(a, e);
+	}
+	add(b, LZ_FRAME_TRUSTED, json_pack("{s:s,s:o}", "anchor", m->anchor,
+	    "identities", a));
+}
+
+static int
+identity_entry(json_t *e, struct lz_msg_identity *id, struct lz_err *err)
+{
+	static const char *const roles = "coordinator client sidecar sandbox";
+	const char *r = NULL, *c = NULL;
+	long long na = 0;
+	int rc;
+
+	memset(id, 0, sizeof *id);
+	if (!json_is_object(e))
+		return lz_err_set(err, LZ_EINVAL, "bad TRUSTED frame: an "
+		    "identity is not an object");
+	rc = str_field(e, "TRUSTED", "role", 1, sizeof id->role - 1, &r, err);
+	if (rc == 0 && (!word_ok(r, code_chars, sizeof id->role - 1) ||
+	    strstr(roles, r) == NULL))
+		rc = lz_err_set(err, LZ_EINVAL, "bad TRUSTED frame: 'role'");
+	if (rc == 0)
+		rc = str_field(e, "TRUSTED", "component", 1,
+		    sizeof id->component - 1, &c, err);
+	if (rc == 0 && !word_ok(c, "abcdefghijklmnopqrstuvwxyz0123456789-",
+	    sizeof id->component - 1))
+		rc = lz_err_set(err, LZ_EINVAL, "bad TRUSTED frame: "
+		    "'component'");
+	if (rc == 0 && json_object_get(e, "fingerprint") != NULL) {
+		rc = hex_field(e, "TRUSTED", "fingerprint", 1, 64,
+		    id->fingerprint, err);
+		if (rc == 0)
+			rc = int_field(e, "TRUSTED", "not_after", 1, 0,
+			    INT64_MAX / 2, &na, err);
+		if (rc == 0) {
+			const char *s = NULL;
+
+			rc = str_field(e, "TRUSTED", "serial", 1, 32, &s, err);
+			if (rc == 0 && !word_ok(s, lower_hex, 32))
+				rc = lz_err_set(err, LZ_EINVAL, "bad TRUSTED "
+				    "frame: 'serial'");
+			if (rc == 0)
+				memcpy(id->serial, s, strlen(s) + 1);
+		}
+	}
+	if (rc == 0) {
+		memcpy(id->role, r, strlen(r) + 1);
+		memcpy(id->component, c, strlen(c) + 1);
+		id->not_after = na;
+	}
+	return rc;
+}
+
+int
+lz_msg_trusted_decode(const struct lz_frame *f, struct lz_msg_trusted *m,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_TRUSTED, err), *a;
+	struct lz_msg_identity id;
+	size_t i;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = hex_field(o, "TRUSTED", "anchor", 1, 64, m->anchor, err);
+	a = json_object_get(o, "identities");
+	if (rc == 0 && (!json_is_array(a) || json_array_size(a) >
+	    LZ_MSG_SESSIONS_MAX * 2))
+		rc = lz_err_set(err, LZ_EINVAL, "bad TRUSTED frame: "
+		    "'identities' must be an array");
+	for (i = 0; rc == 0 && i < json_array_size(a); i++) {
+		if ((rc = identity_entry(json_array_get(a, i), &id, err)) != 0)
+			break;
+		m->v = lz_xreallocarray(m->v, m->n + 1, sizeof *m->v);
+		m->v[m->n++] = id;
+	}
+	if (rc != 0)
+		lz_msg_trusted_release(m);
+	json_decref(o);
+	return rc;
+}
+
+void
+lz_msg_trusted_release(struct lz_msg_trusted *m)
+{
+	free(m->v);
+	m->v = NULL;
+	m->n = 0;
 }

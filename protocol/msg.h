@@ -46,19 +46,30 @@
 #define LZ_MSG_COMMAND_MAX 65536	/* SESSIONS: a session's command */
 #define LZ_MSG_SESSIONS_MAX 4096
 
-/* HELLO (c->s): must be the first frame. */
+#define LZ_MSG_KEY_B64 44			/* an Ed25519 public key */
+#define LZ_MSG_CERT_MAX 8192		/* a certificate in PEM */
+
+/*
+ * HELLO (c->s): must be the first frame. key: the client's Ed25519 public
+ * key (base64 of its 32 bytes), made by the client for this connection.
+ */
 struct lz_msg_hello {
 	unsigned version;
 	char domain[LZ_MSG_DOMAIN_HEX + 1];
 	char profile[LZ_MSG_PROFILE_MAX + 1];
 	char fingerprint[LZ_MSG_FINGERPRINT_HEX + 1];
+	char key[LZ_MSG_KEY_B64 + 1];
 };
 
-/* WELCOME (s->c). */
+/*
+ * WELCOME (s->c). cert: the Client CLI's certificate (PEM) for the new
+ * Client CLI ID, issued by the coordinator's Trust Anchor for key.
+ */
 struct lz_msg_welcome {
 	unsigned version;
 	char coordinator[LZ_MSG_COORD_HEX + 1];
 	char client[LZ_MSG_CLIENT_HEX + 1];
+	char *cert;
 };
 
 /* ERROR (s->c). message is allocated. */
@@ -121,6 +132,7 @@ int lz_msg_hello_decode(const struct lz_frame *f, struct lz_msg_hello *m,
 void lz_msg_welcome_add(struct lz_buf *b, const struct lz_msg_welcome *m);
 int lz_msg_welcome_decode(const struct lz_frame *f, struct lz_msg_welcome *m,
     struct lz_err *err);
+void lz_msg_welcome_release(struct lz_msg_welcome *m);
 
 /* Appends an ERROR frame; code is a word of wire.md's list. */
 void lz_msg_error_add(struct lz_buf *b, const char *code,
@@ -233,6 +245,30 @@ const char *lz_decision_name(enum lz_decision d);
 void lz_msg_withdrawn_add(struct lz_buf *b, const struct lz_msg_withdrawn *m);
 int lz_msg_withdrawn_decode(const struct lz_frame *f,
     struct lz_msg_withdrawn *m, struct lz_err *err);
+
+/*
+ * TRUSTED (s->c), the answer to TRUST: the Trust Anchor's fingerprint and
+ * every identity it issued (never a key). The sidecar's identity is its
+ * attachment key, so it has no certificate fields.
+ */
+struct lz_msg_identity {
+	char role[16];			/* coordinator, client, sidecar, sandbox */
+	char component[65];
+	char serial[33];		/* "" without a certificate */
+	long long not_after;		/* 0 without a certificate */
+	char fingerprint[65];		/* "" without a certificate */
+};
+
+struct lz_msg_trusted {
+	char anchor[65];		/* SHA-256 of the CA certificate */
+	struct lz_msg_identity *v;
+	size_t n;
+};
+
+void lz_msg_trusted_add(struct lz_buf *b, const struct lz_msg_trusted *m);
+int lz_msg_trusted_decode(const struct lz_frame *f, struct lz_msg_trusted *m,
+    struct lz_err *err);
+void lz_msg_trusted_release(struct lz_msg_trusted *m);
 
 /*
  * ACK (s->c, 4 bytes: u32 big-endian): the coordinator wrote that many

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/rundir.h"
+#include "core/trust.h"
 #include "core/spawn.h"
 #include "protocol/msg.h"
 #include "src/domain-sandbox.h"
@@ -162,7 +163,7 @@ static int
 hello(struct lz_conn_client *cc, const struct lz_client *c,
     struct lz_err *err)
 {
-	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
+	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT, pub = LZ_BUF_INIT;
 	struct lz_msg_hello h;
 	struct lz_msg_welcome w;
 	struct lz_frame f;
@@ -173,6 +174,13 @@ hello(struct lz_conn_client *cc, const struct lz_client *c,
 	snprintf(h.domain, sizeof h.domain, "%s", c->domain.id);
 	snprintf(h.profile, sizeof h.profile, "%s", c->domain.profile);
 	snprintf(h.fingerprint, sizeof h.fingerprint, "%s", c->fingerprint);
+	/* This connection's identity: a key made here, never sent elsewhere. */
+	EVP_PKEY_free(cc->key);
+	if ((cc->key = lz_key_new(err)) == NULL)
+		return LZ_EINVAL;
+	lz_key_public_b64(cc->key, &pub);
+	snprintf(h.key, sizeof h.key, "%s", pub.buf);
+	lz_buf_release(&pub);
 	lz_msg_hello_add(&b, &h);
 	rc = lz_conn_send(cc, &b, err);
 	if (rc == 0)
@@ -183,6 +191,8 @@ hello(struct lz_conn_client *cc, const struct lz_client *c,
 		memcpy(cc->client_id, w.client, sizeof cc->client_id);
 		memcpy(cc->coordinator_id, w.coordinator,
 		    sizeof cc->coordinator_id);
+		free(cc->cert);
+		cc->cert = w.cert;
 	} else if (rc == 0)
 		rc = LZ_EINVAL;
 	lz_buf_release(&payload);
@@ -329,6 +339,10 @@ lz_conn_close(struct lz_conn_client *cc)
 	cc->fd = -1;
 	lz_buf_release(&cc->in);
 	cc->credit = 0;
+	EVP_PKEY_free(cc->key);
+	cc->key = NULL;
+	free(cc->cert);
+	cc->cert = NULL;
 }
 
 int
@@ -416,21 +430,45 @@ lz_conn_wait(struct lz_conn_client *cc, struct lz_frame *f,
 	return f->type == LZ_FRAME_ERROR ? lz_conn_error(f, err) : 0;
 }
 
+/* Sends an empty frame of type ask and waits for the answer in f. */
+static int
+request(struct lz_conn_client *cc, enum lz_frame_type ask, struct lz_frame *f,
+    struct lz_buf *payload, struct lz_err *err)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	int rc;
+
+	lz_frame_add(&b, ask, NULL, 0);
+	rc = lz_conn_send(cc, &b, err);
+	return rc != 0 ? rc : lz_conn_wait(cc, f, payload, err);
+}
+
 int
 lz_conn_list(struct lz_conn_client *cc, struct lz_msg_sessions *out,
     struct lz_err *err)
 {
-	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
+	struct lz_buf payload = LZ_BUF_INIT;
 	struct lz_frame f;
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	lz_frame_add(&b, LZ_FRAME_LIST, NULL, 0);
-	rc = lz_conn_send(cc, &b, err);
-	if (rc == 0)
-		rc = lz_conn_wait(cc, &f, &payload, err);
-	if (rc == 0)
+	if ((rc = request(cc, LZ_FRAME_LIST, &f, &payload, err)) == 0)
 		rc = lz_msg_sessions_decode(&f, out, err);
+	lz_buf_release(&payload);
+	return rc;
+}
+
+int
+lz_conn_trusted(struct lz_conn_client *cc, struct lz_msg_trusted *out,
+    struct lz_err *err)
+{
+	struct lz_buf payload = LZ_BUF_INIT;
+	struct lz_frame f;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if ((rc = request(cc, LZ_FRAME_TRUST, &f, &payload, err)) == 0)
+		rc = lz_msg_trusted_decode(&f, out, err);
 	lz_buf_release(&payload);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #define LZ_CLIENT_CONN_H
 
 #include <jansson.h>
+#include <openssl/evp.h>
 
 #include "core/registry.h"
 #include "protocol/frame.h"
@@ -19,6 +20,13 @@ struct lz_conn_client {
 	struct lz_buf in;		/* received, not yet decoded */
 	char client_id[LZ_MSG_CLIENT_HEX + 1];		/* from WELCOME */
 	char coordinator_id[LZ_MSG_COORD_HEX + 1];
+	/*
+	 * The Client CLI's identity on this connection: its own Ed25519 key
+	 * (made for HELLO, never sent anywhere) and the certificate WELCOME
+	 * returned for it. Decisions on escalation prompts are signed with it.
+	 */
+	EVP_PKEY *key;
+	char *cert;
 	/*
 	 * INPUT bytes this client may still send: the window
 	 * (LZ_REG_INPUT_WINDOW) less what the coordinator has not yet
@@ -69,6 +77,10 @@ int lz_conn_wait(struct lz_conn_client *cc, struct lz_frame *f,
 
 /* LIST, and its SESSIONS answer into out (released by the caller). */
 int lz_conn_list(struct lz_conn_client *cc, struct lz_msg_sessions *out,
+    struct lz_err *err);
+
+/* TRUST, and its TRUSTED answer into out (released by the caller). */
+int lz_conn_trusted(struct lz_conn_client *cc, struct lz_msg_trusted *out,
     struct lz_err *err);
 
 #endif

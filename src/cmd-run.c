@@ -37,7 +37,7 @@ print_plan(struct lz_client *c, char **cmd, int ncmd, int json)
 		return LZ_EXIT_FAILURE;
 	}
 	if (json) {
-		o = lz_out_domain_json(c);
+		o = lz_out_domain_json(c, NULL);
 		json_object_set_new(o, "image", json_string(p->image));
 		a = json_array();
 		for (i = 0; i < (ncmd ? (size_t)ncmd : p->command.n); i++)
@@ -65,7 +65,7 @@ print_plan(struct lz_client *c, char **cmd, int ncmd, int json)
 		lz_buf_release(&warn);
 		return LZ_EXIT_OK;
 	}
-	lz_out_domain(stdout, c);
+	lz_out_domain(stdout, c, NULL);
 	printf("sandbox\n  image               %s\n  command            ",
 	    p->image);
 	for (i = 0; i < (ncmd ? (size_t)ncmd : p->command.n); i++)

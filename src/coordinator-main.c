@@ -16,11 +16,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "src/domain-sandbox.h"
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+
 #include "core/sandbox.h"
+#include "core/trust.h"
 #include "core/spawn.h"
 #include "src/cmd-opts.h"
 #include "src/cmd.h"
@@ -138,11 +143,108 @@ on_idle(uv_timer_t *t)
 		lz_coord_stop("no session was opened");
 }
 
+/*
+ * The identities of this instance and start (SR-9): the coordinator's own
+ * certificate, this start's Network Sidecar ID and attachment key, and
+ * the Agent Sandbox's ID, key and certificate. material holds the
+ * strings id points into (PEMs and the key; the caller wipes it once
+ * they are written).
+ */
+static int
+issue_identities(struct lz_domain_identity *id, struct lz_buf *material,
+    struct lz_err *err)
+{
+	unsigned char key[32];
+	char hex[65];
+	struct lz_buf parts[3] = { LZ_BUF_INIT, LZ_BUF_INIT, LZ_BUF_INIT };
+	EVP_PKEY *k = NULL;
+	size_t off[4], i;
+	int rc;
+
+	lz_id_random(lz_coord.sidecar_id, LZ_ID_COMPONENT_BYTES);
+	lz_id_random(lz_coord.sandbox_id, LZ_ID_COMPONENT_BYTES);
+	if ((k = lz_key_new(err)) == NULL)
+		return LZ_EINVAL;
+	rc = lz_trust_issue(lz_coord.trust, LZ_ROLE_COORDINATOR, lz_coord.id, k,
+	    &parts[0], err);
+	EVP_PKEY_free(k);
+	lz_buf_reset(&parts[0]);
+	if (rc == 0 && (k = lz_key_new(err)) == NULL)
+		rc = LZ_EINVAL;
+	if (rc == 0)
+		rc = lz_trust_issue(lz_coord.trust, LZ_ROLE_SANDBOX,
+		    lz_coord.sandbox_id, k, &parts[1], err);
+	if (rc == 0)
+		rc = lz_key_private_pem(k, &parts[2], err);
+	EVP_PKEY_free(k);
+	if (rc == 0 && RAND_bytes(key, sizeof key) != 1)
+		rc = lz_err_set(err, LZ_ESYS, "no random bytes");
+	if (rc != 0)
+		goto out;
+	lz_hex(key, sizeof key, hex);
+	OPENSSL_cleanse(key, sizeof key);
+	/* One buffer, NUL-separated: ca, cert, key, attach key. */
+	off[0] = material->len;
+	lz_buf_adds(material, lz_trust_ca_pem(lz_coord.trust));
+	lz_buf_addch(material, '\0');
+	off[1] = material->len;
+	lz_buf_add(material, parts[1].buf, parts[1].len + 1);
+	off[2] = material->len;
+	lz_buf_add(material, parts[2].buf, parts[2].len + 1);
+	off[3] = material->len;
+	lz_buf_adds(material, hex);
+	OPENSSL_cleanse(hex, sizeof hex);
+	id->ca_pem = material->buf + off[0];
+	id->cert_pem = material->buf + off[1];
+	id->key_pem = material->buf + off[2];
+	id->attach_key = material->buf + off[3];
+	id->sidecar_id = lz_coord.sidecar_id;
+	id->sandbox_id = lz_coord.sandbox_id;
+out:
+	for (i = 0; i < 3; i++)
+		lz_buf_wipe(&parts[i]);
+	return rc;
+}
+
+void
+lz_coord_trusted(struct lz_buf *frames)
+{
+	const struct lz_trust_issued *v;
+	struct lz_msg_trusted t;
+	struct lz_msg_identity *id;
+	size_t n, i;
+
+	memset(&t, 0, sizeof t);
+	snprintf(t.anchor, sizeof t.anchor, "%s",
+	    lz_trust_fingerprint(lz_coord.trust));
+	v = lz_trust_list(lz_coord.trust, &n, NULL);
+	t.v = lz_xcalloc(n + 1, sizeof *t.v);
+	for (i = 0; i < n; i++) {
+		id = &t.v[t.n++];
+		snprintf(id->role, sizeof id->role, "%s",
+		    lz_role_name(v[i].role));
+		snprintf(id->component, sizeof id->component, "%s",
+		    v[i].component);
+		snprintf(id->serial, sizeof id->serial, "%s", v[i].serial);
+		id->not_after = v[i].not_after;
+		snprintf(id->fingerprint, sizeof id->fingerprint, "%s",
+		    v[i].fingerprint);
+	}
+	/* The sidecar is known by its attachment key, not a certificate. */
+	id = &t.v[t.n++];
+	snprintf(id->role, sizeof id->role, "sidecar");
+	snprintf(id->component, sizeof id->component, "%s",
+	    lz_coord.sidecar_id);
+	lz_msg_trusted_add(frames, &t);
+	free(t.v);
+}
+
 static int
 start(int ready_fd, struct lz_err *err)
 {
 	struct lz_domain *d = &lz_coord.cfg.domain;
-	struct lz_buf warn = LZ_BUF_INIT;
+	struct lz_buf warn = LZ_BUF_INIT, material = LZ_BUF_INIT;
+	struct lz_domain_identity id;
 	char *line, *save = NULL;
 	uint64_t t0 = uv_hrtime();
 	int rc, fd, pidfd = -1, sandbox_fd = -1;
@@ -151,6 +253,17 @@ start(int ready_fd, struct lz_err *err)
 	lz_id_random(lz_coord.id, LZ_ID_COORDINATOR_BYTES);
 	lz_registry_init(&lz_coord.reg, d->id, lz_coord.id,
 	    lz_coord.cfg.fingerprint);
+	/*
+	 * The Trust Anchor's key lives in this process's memory only: no
+	 * core file, no same-user ptrace or /proc/PID/mem read of it.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0) != 0)
+		return lz_err_set(err, LZ_ESYS, "PR_SET_DUMPABLE: %s",
+		    strerror(errno));
+	if ((lz_coord.trust = lz_trust_new(d->id, d->profile, lz_coord.id,
+	    err)) == NULL || (rc = issue_identities(&id, &material, err)) != 0)
+		return lz_coord.trust == NULL ? LZ_EINVAL : rc;
+	lz_coord.reg.trust = lz_coord.trust;
 	lz_coord.sock_path = lz_xasprintf("%s/control.sock", d->runtime);
 	/*
 	 * For diagnostics and tests (a kill during start-up); the lock, not
@@ -172,8 +285,9 @@ start(int ready_fd, struct lz_err *err)
 		return lz_err_prefix(err, rc, "cannot start the sandbox");
 	/* Made (0700) with the other bound directories by lz_domain_up. */
 	lz_coord.terminfo = lz_xasprintf("%s/terminfo", d->runtime);
-	rc = lz_domain_up(&lz_coord.cfg, lz_coord.self, &lz_coord.container,
-	    &pidfd, &warn, err);
+	rc = lz_domain_up(&lz_coord.cfg, lz_coord.self, &id,
+	    &lz_coord.container, &pidfd, &warn, err);
+	lz_buf_wipe(&material);
 	/* Warnings go to the starting client, which shows them. */
 	for (line = strtok_r(warn.buf, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
@@ -284,6 +398,7 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	fprintf(stderr, "coordinator %s: stopped\n", lz_coord.id);
 	uv_loop_close(lz_coord.loop);
 	lz_registry_release(&lz_coord.reg);
+	lz_trust_free(lz_coord.trust);
 	lz_client_release(&lz_coord.cfg);
 	free(lz_coord.sock_path);
 	free(lz_coord.pid_path);

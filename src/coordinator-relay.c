@@ -125,7 +125,7 @@ lz_relay_run(char *const *argv, int tty, int report)
 	sigset_t set;
 	size_t i, n;
 	pid_t pid = -1;
-	int fds[3], sfd, e;
+	int fds[3] = { -1, -1, -1 }, sfd, e;
 
 	/* The coordinator's handlers (libuv's) must not run here. */
 	sigemptyset(&set);

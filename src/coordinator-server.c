@@ -190,6 +190,10 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 		if (lz_frame_resize(f, &rows, &cols, &err) == 0 && s != NULL)
 			lz_session_resize(s, rows, cols);
 		break;
+	case LZ_FRAME_TRUST:
+		lz_coord_trusted(&b);
+		lz_coord_send(c, &b);
+		break;
 	case LZ_FRAME_LIST:
 		lz_reg_list(&lz_coord.reg, &list);
 		lz_msg_sessions_add(&b, &list);

@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
 #include "core/sandbox-argv.h"
 #include "core/spawn.h"
 #include "protocol/msg.h"
@@ -41,8 +43,9 @@ struct in_req {
 	size_t len, client;		/* bytes, of which the client's */
 };
 
-static int build_argv(const struct lz_msg_open *m, struct lz_tokens *cmd,
-    char **cwd, struct lz_tokens *av, struct lz_err *err);
+static int build_argv(const struct lz_msg_open *m,
+    const struct lz_reg_session *rs, struct lz_tokens *cmd, char **cwd,
+    struct lz_tokens *av, struct lz_err *err);
 static int spawn_session(struct lz_session *s, char *const *argv,
     const struct winsize *ws, int fds[3], struct lz_err *err);
 static void start_reading(struct lz_session *s, uv_pipe_t *h, int fd);
@@ -123,12 +126,15 @@ spawn_session(struct lz_session *s, char *const *argv,
 
 /*
  * The sandbox command of an OPEN: argv (or the profile's command), the
- * sandbox directory, TERM and its entry, the profile's passed variables.
+ * sandbox directory, the session's ID and Session Anchor, TERM and its
+ * entry, the profile's passed variables.
  */
 static int
-build_argv(const struct lz_msg_open *m, struct lz_tokens *cmd, char **cwd,
-    struct lz_tokens *av, struct lz_err *err)
+build_argv(const struct lz_msg_open *m, const struct lz_reg_session *rs,
+    struct lz_tokens *cmd, char **cwd, struct lz_tokens *av,
+    struct lz_err *err)
 {
+	char anchor[2 * LZ_TRUST_ANCHOR_BYTES + 1];
 	const struct lz_profile *p = lz_coord.cfg.profile;
 	struct lz_tokens env = LZ_TOKENS_INIT;
 	struct lz_sandbox_exec x;
@@ -136,14 +142,23 @@ build_argv(const struct lz_msg_open *m, struct lz_tokens *cmd, char **cwd,
 	size_t i;
 	int rc = 0;
 
-	if (m->argv.n > 0)
-		lz_tokens_copy(cmd, &m->argv);
-	else
-		lz_tokens_copy(cmd, &p->command);
+	lz_tokens_copy(cmd, m->argv.n > 0 ? &m->argv : &p->command);
 	/* Absolute paths and ".." are replaced by the top level. */
 	if (strstr(rel, "..") != NULL || rel[0] == '/')
 		rel = "";
 	*cwd = lz_xasprintf("/workspace%s%s", *rel ? "/" : "", rel);
+	/*
+	 * What lazaret-escalate binds its requests with (FR-10). The
+	 * environment, not a descriptor: agents' runtimes (Node's
+	 * child_process) close descriptors. Every process of the sandbox can
+	 * read every other's environment: the anchor protects against other
+	 * Domains, stale material and misrouting, not a hostile neighbour
+	 * session (docs/threat-model.md).
+	 */
+	lz_reg_anchor_hex(rs, anchor);
+	lz_tokens_pushf(&env, "LAZARET_SESSION=%s", rs->id);
+	lz_tokens_pushf(&env, "LAZARET_SESSION_ANCHOR=%s", anchor);
+	OPENSSL_cleanse(anchor, sizeof anchor);
 	if (m->term[0] != '\0') {
 		lz_tokens_pushf(&env, "TERM=%s", m->term);
 		if (m->terminfo != NULL && lz_coord.terminfo != NULL &&
@@ -210,23 +225,29 @@ lz_session_open(struct lz_conn *c, const struct lz_frame *f)
 	memset(&ws, 0, sizeof ws);
 	ws.ws_row = (unsigned short)(m.rows ? m.rows : 24);
 	ws.ws_col = (unsigned short)(m.cols ? m.cols : 80);
-	if (build_argv(&m, &cmd, &cwd, &av, &err) != 0 ||
+	lz_tokens_copy(&cmd, m.argv.n > 0 ? &m.argv :
+	    &lz_coord.cfg.profile->command);
+	lz_tokens_join(&line, &cmd);
+	lz_tokens_release(&cmd);
+	s->reg = lz_reg_session_new(c->reg, s->tty, line.buf, "",
+	    (long long)time(NULL), s);
+	if (build_argv(&m, s->reg, &cmd, &cwd, &av, &err) != 0 ||
 	    spawn_session(s, av.v, &ws, fds, &err) != 0) {
 		lz_msg_error_add(&b, "open", err.msg);
 		lz_coord_send(c, &b);
-		lz_tokens_release(&cmd);
+		lz_reg_session_free(s->reg);
 		free(s);
 		s = NULL;
 		goto out;
 	}
+	free(s->reg->cwd);
+	s->reg->cwd = lz_xstrdup(cwd);
 	lz_tokens_copy(&s->argv, &cmd);
-	lz_tokens_join(&line, &cmd);
 	/* The pane keeps the screen for reattaching and answers queries. */
 	if (s->tty)
 		s->pane = lz_pane_new(ws.ws_row, ws.ws_col,
 		    lz_coord.cfg.cfg.tui.history, &pane_cb, s);
-	s->reg = lz_reg_session_add(&lz_coord.reg, c->reg, s->tty, line.buf,
-	    cwd, (long long)time(NULL), s, &a);
+	lz_reg_session_start(&lz_coord.reg, s->reg, &a);
 	uv_timer_stop(&lz_coord.idle);
 	uv_pipe_init(lz_coord.loop, &s->in, 0);
 	s->in.data = s;

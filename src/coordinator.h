@@ -84,7 +84,11 @@ struct lz_coord {
 	uv_loop_t *loop;
 	struct lz_client cfg;		/* paths, config, profile, Domain */
 	struct lz_registry reg;		/* connections and sessions */
+	struct lz_trust *trust;		/* this instance's Trust Anchor */
 	char id[2 * LZ_ID_COORDINATOR_BYTES + 1];
+	/* This start's runtime component IDs (SR-9). */
+	char sidecar_id[2 * LZ_ID_COMPONENT_BYTES + 1];
+	char sandbox_id[2 * LZ_ID_COMPONENT_BYTES + 1];
 	char *sock_path;
 	char *pid_path;			/* coordinator.pid (diagnostics) */
 	char *container;		/* sandbox container ID */
@@ -142,6 +146,8 @@ void lz_coord_git_final(void);
 void lz_coord_fail(const char *why);
 
 /* coordinator-main.c */
+/* TRUSTED: the Trust Anchor and every identity issued, into frames. */
+void lz_coord_trusted(struct lz_buf *frames);
 /* Begins teardown: publication withdrawn, every session hung up. */
 void lz_coord_stop(const char *why);
 /* No session is left: every handle is closed and the loop ends. */

@@ -48,8 +48,10 @@ static int write_resolv(const struct lz_client *c, char **path,
  * Test hook: with LAZARET_TEST_SIDECAR_TAMPER=1 in the coordinator's
  * environment the sidecar is given the policy plus one extra deny rule,
  * so its digest differs from the compiled one and the start must stop
- * before the sandbox exists (tests/network). It can only make the start
- * fail, never weaken the policy.
+ * before the sandbox exists (tests/network); with "attach" the
+ * coordinator checks the sidecar's readiness MAC with another key than
+ * the one it gave it, as a report of another start would be. It can only
+ * make the start fail, never weaken the policy.
  */
 #define TAMPER_ENV "LAZARET_TEST_SIDECAR_TAMPER"
 #define TAMPER_RULE "198.51.100.0/24"
@@ -99,6 +101,33 @@ out:
 }
 
 /*
+ * Writes path anew (tmp, then rename; never through a symlink) with mode.
+ */
+static int
+put_file(const char *path, const char *data, size_t len, mode_t mode,
+    struct lz_err *err)
+{
+	char *tmp = lz_xasprintf("%s.tmp", path);
+	int fd, rc = 0, e;
+
+	(void)unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    mode);
+	if (fd < 0 || lz_write_all(fd, data, len) != 0 ||
+	    fchmod(fd, mode) != 0 || close(fd) != 0 || (fd = -1,
+	    rename(tmp, path) != 0)) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		(void)unlink(tmp);
+		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s': %s", path,
+		    strerror(e));
+	}
+	free(tmp);
+	return rc;
+}
+
+/*
  * The sandbox's /etc/resolv.conf: Lazaret's file in the runtime directory
  * naming the profile's resolvers, bound read-only over the /etc State
  * Anchor (so the anchor never decides DNS), rewritten at every start.
@@ -107,13 +136,11 @@ static int
 write_resolv(const struct lz_client *c, char **path, struct lz_err *err)
 {
 	struct lz_buf b = LZ_BUF_INIT;
-	char *tmp = NULL, a[32];
+	char a[32];
 	size_t i;
-	ssize_t n;
-	int fd = -1, rc = 0, e;
+	int rc;
 
 	*path = lz_xasprintf("%s/resolv.conf", c->domain.runtime);
-	tmp = lz_xasprintf("%s.tmp", *path);
 	lz_buf_addf(&b, "# Lazaret: DNS resolvers of profile '%s' "
 	    "(resolver = ...)\n", c->profile->name);
 	for (i = 0; i < c->profile->nresolvers; i++) {
@@ -121,23 +148,41 @@ write_resolv(const struct lz_client *c, char **path, struct lz_err *err)
 		*strchr(a, '/') = '\0';
 		lz_buf_addf(&b, "nameserver %s\n", a);
 	}
-	(void)unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0644);
-	if (fd < 0 || (n = write(fd, b.buf, b.len)) != (ssize_t)b.len ||
-	    fchmod(fd, 0644) != 0 || close(fd) != 0 || (fd = -1,
-	    rename(tmp, *path) != 0)) {
-		e = errno;
-		if (fd >= 0)
-			close(fd);
-		(void)unlink(tmp);
-		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s': %s", *path,
-		    strerror(e));
+	if ((rc = put_file(*path, b.buf, b.len, 0644, err)) != 0) {
 		free(*path);
 		*path = NULL;
 	}
-	free(tmp);
 	lz_buf_release(&b);
+	return rc;
+}
+
+/*
+ * This start's identity material (SR-9), made by the coordinator: the
+ * sidecar's attachment key (read by the sidecar only, through its own
+ * bind) and the Agent Sandbox's certificate, key and CA certificate in
+ * identity/ (bound read-only at /run/lazaret/identity). Written anew at
+ * every start: a restarted sandbox never sees the earlier start's.
+ */
+static int
+write_identity(const struct lz_client *c, const struct lz_domain_identity *id,
+    char **keyfile, struct lz_err *err)
+{
+	static const char *const names[] = { "ca.crt", "sandbox.crt",
+	    "sandbox.key", "sandbox.id" };
+	const char *data[4] = { id->ca_pem, id->cert_pem, id->key_pem,
+	    id->sandbox_id };
+	char *p;
+	size_t i;
+	int rc;
+
+	*keyfile = lz_xasprintf("%s/sidecar.key", c->domain.runtime);
+	rc = put_file(*keyfile, id->attach_key, strlen(id->attach_key), 0600,
+	    err);
+	for (i = 0; rc == 0 && i < 4; i++) {
+		p = lz_xasprintf("%s/identity/%s", c->domain.runtime, names[i]);
+		rc = put_file(p, data[i], strlen(data[i]), 0600, err);
+		free(p);
+	}
 	return rc;
 }
 
@@ -146,7 +191,7 @@ static int
 make_control_dirs(const struct lz_client *c, struct lz_err *err)
 {
 	static const char *const subs[] = { "mailbox/requests",
-	    "mailbox/results", "terminfo" };
+	    "mailbox/results", "terminfo", "identity" };
 	const char *rel = c->domain.runtime + strlen(c->paths.xdg_runtime) + 1;
 	struct lz_buf sub = LZ_BUF_INIT;
 	size_t i;
@@ -173,9 +218,12 @@ lz_domain_shim(const char *self)
 }
 
 int
-lz_domain_up(const struct lz_client *c, const char *self, char **container,
-    int *sidecar_pidfd, struct lz_buf *warn, struct lz_err *err)
+lz_domain_up(const struct lz_client *c, const char *self,
+    const struct lz_domain_identity *id, char **container, int *sidecar_pidfd,
+    struct lz_buf *warn, struct lz_err *err)
 {
+	struct lz_sidecar_attach attach;
+	char *keyfile = NULL;
 	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
 	struct lz_sandbox_ctx ctx;
 	struct lz_sandbox_spec spec;
@@ -187,6 +235,8 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 
 	memset(&ig, 0, sizeof ig);
 	rc = make_control_dirs(c, err);
+	if (rc == 0)
+		rc = write_identity(c, id, &keyfile, err);
 	if (rc != 0)
 		goto out;
 	rc = lz_mountplan_build(&mp, &c->domain, c->profile, warn, err);
@@ -239,6 +289,16 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	    c->domain.runtime);
 	unlink(sandbox_pid);
 	spec.sandbox_pidfile = sandbox_pid;
+	attach.keyfile = keyfile;
+	attach.key_hex = id->attach_key;
+	attach.sidecar_id = id->sidecar_id;
+	attach.sandbox_id = id->sandbox_id;
+	/* Test hook: a report made with another key, as another start's. */
+	if (getenv(TAMPER_ENV) != NULL && strcmp(getenv(TAMPER_ENV),
+	    "attach") == 0)
+		attach.key_hex = "00000000000000000000000000000000"
+		    "00000000000000000000000000000000";
+	spec.attach = &attach;
 	rc = lz_sandbox_start_net(&ctx, &spec, c->domain.root, container, NULL,
 	    sidecar_pidfd, err);
 out:
@@ -250,6 +310,7 @@ out:
 	free(log);
 	free(pidfile);
 	free(sandbox_pid);
+	free(keyfile);
 	free(resolv);
 	lz_buf_release(&policy);
 	lz_buf_release(&tampered);

@@ -23,9 +23,20 @@
  * closes it). podman writes the sandbox's own process ID to
  * LZ_DOMAIN_SANDBOX_PID in the runtime directory.
  */
+/*
+ * What one start binds its sidecar and sandbox to (SR-9), made by the
+ * coordinator's Trust Anchor: the runtime component IDs, the sidecar's
+ * attachment key (hex) and the sandbox's identity (PEM).
+ */
+struct lz_domain_identity {
+	const char *sidecar_id, *sandbox_id;
+	const char *attach_key;
+	const char *ca_pem, *cert_pem, *key_pem;
+};
+
 int lz_domain_up(const struct lz_client *c, const char *self,
-    char **container, int *sidecar_pidfd, struct lz_buf *warnings,
-    struct lz_err *err);
+    const struct lz_domain_identity *id, char **container,
+    int *sidecar_pidfd, struct lz_buf *warnings, struct lz_err *err);
 /* The runtime shim beside self (setup installs both); allocated. */
 char *lz_domain_shim(const char *self);
 int lz_domain_down(const struct lz_client *c, const char *self,

@@ -444,6 +444,32 @@ verify_probes(struct nl *nl, const struct lz_netpolicy *np)
 	free(v);
 }
 
+/*
+ * The readiness MAC (network attachment, SR-9) with the per-start key the
+ * coordinator bound at LZ_NETPOLICY_KEY_PATH.
+ */
+static void
+attest(const char *digest, const char *domain, const char *sidecar,
+    const char *sandbox, char mac[65])
+{
+	unsigned char key[LZ_NETPOLICY_KEY_BYTES];
+	struct lz_err err = LZ_ERR_INIT;
+	char text[2 * LZ_NETPOLICY_KEY_BYTES + 2];
+	ssize_t n;
+	int fd;
+
+	fd = open(LZ_NETPOLICY_KEY_PATH, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		die("no attachment key at '%s': %s", LZ_NETPOLICY_KEY_PATH,
+		    strerror(errno));
+	n = read(fd, text, sizeof text);
+	close(fd);
+	if (n < 0 || lz_netpolicy_key_parse(text, (size_t)n, key, &err) != 0)
+		die("%s", err.msg ? err.msg : "cannot read the attachment key");
+	lz_netpolicy_attach_mac(key, sizeof key, digest, domain, sidecar,
+	    sandbox, mac);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -451,13 +477,14 @@ main(int argc, char **argv)
 	struct lz_err err = LZ_ERR_INIT;
 	struct sockaddr_nl sa;
 	struct nl nl;
-	char digest[LZ_NETPOLICY_DIGEST_LEN + 1];
+	char digest[LZ_NETPOLICY_DIGEST_LEN + 1], mac[65];
 	size_t len;
 
 	signal(SIGTERM, on_term);
 	signal(SIGINT, on_term);
-	if (argc != 2)
-		die("usage: " PROG " POLICY-TEXT");
+	if (argc != 2 && argc != 5)
+		die("usage: " PROG " POLICY-TEXT [DOMAIN-ID SIDECAR-ID "
+		    "SANDBOX-ID]");
 	len = strlen(argv[1]);
 	if (lz_netpolicy_parse(argv[1], len, &np, &err) != 0)
 		die("bad policy: %s", err.msg);
@@ -480,7 +507,10 @@ main(int argc, char **argv)
 	verify_probes(&nl, &np);
 	close(nl.fd);
 	lz_netpolicy_release(&np);
-	if (printf("ready %s\n", digest) < 0 || fflush(stdout) != 0)
+	if (argc == 5)
+		attest(digest, argv[2], argv[3], argv[4], mac);
+	if (printf("ready %s%s%s\n", digest, argc == 5 ? " " : "",
+	    argc == 5 ? mac : "") < 0 || fflush(stdout) != 0)
 		die("cannot write to stdout: %s", strerror(errno));
 	for (;;)
 		pause();

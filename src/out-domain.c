@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "core/ignored.h"
 #include "src/out-domain.h"
@@ -54,8 +55,35 @@ lz_out_domain_state(const struct lz_client *c)
 	return up ? "running" : "absent";
 }
 
+/* The running Domain's Trust Anchor and identities (SR-9). */
+static void
+print_trust(FILE *f, const struct lz_msg_trusted *t)
+{
+	char when[32];
+	time_t na;
+	struct tm tm;
+	size_t i;
+
+	fprintf(f, "  trust anchor        %s\n", t->anchor);
+	for (i = 0; i < t->n; i++) {
+		if (t->v[i].fingerprint[0] == '\0') {
+			fprintf(f, "  identity            %-11s %s (attachment "
+			    "key)\n", t->v[i].role, t->v[i].component);
+			continue;
+		}
+		na = (time_t)t->v[i].not_after;
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M", gmtime_r(&na,
+		    &tm));
+		fprintf(f, "  identity            %-11s %s serial %.12s "
+		    "until %s UTC sha256 %s\n", t->v[i].role,
+		    t->v[i].component, t->v[i].serial, when,
+		    t->v[i].fingerprint);
+	}
+}
+
 void
-lz_out_domain(FILE *f, const struct lz_client *c)
+lz_out_domain(FILE *f, const struct lz_client *c,
+    const struct lz_msg_trusted *trust)
 {
 	fprintf(f, "domain %s\n", c->domain.id);
 	fprintf(f, "  profile             %s\n", c->domain.profile);
@@ -66,15 +94,19 @@ lz_out_domain(FILE *f, const struct lz_client *c)
 	    "(none: built-in defaults)");
 	fprintf(f, "  fingerprint         %s\n", c->fingerprint);
 	fprintf(f, "  state               %s\n", lz_out_domain_state(c));
+	if (trust != NULL)
+		print_trust(f, trust);
 	print_ignored(f, c);
 	fprintf(f, "egress policy (longest prefix wins):\n");
 	lz_out_policy(f, c->profile);
 }
 
 json_t *
-lz_out_domain_json(const struct lz_client *c)
+lz_out_domain_json(const struct lz_client *c,
+    const struct lz_msg_trusted *trust)
 {
-	json_t *o, *prof;
+	json_t *o, *prof, *ids, *e;
+	size_t i;
 
 	prof = lz_profile_json(c->profile, 1, NULL);
 	o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s?,s:s,s:s,s:O}",
@@ -84,10 +116,25 @@ lz_out_domain_json(const struct lz_client *c)
 	    "fingerprint", c->fingerprint, "state", lz_out_domain_state(c),
 	    "policy", json_object_get(prof, "policy"));
 	json_decref(prof);
+	if (trust != NULL) {
+		ids = json_array();
+		for (i = 0; i < trust->n; i++) {
+			e = json_pack("{s:s,s:s}", "role", trust->v[i].role,
+			    "component", trust->v[i].component);
+			if (trust->v[i].fingerprint[0] != '\0')
+				json_object_update_new(e, json_pack("{s:s,s:I,"
+				    "s:s}", "serial", trust->v[i].serial,
+				    "not_after",
+				    (json_int_t)trust->v[i].not_after,
+				    "fingerprint", trust->v[i].fingerprint));
+			json_array_append_new(ids, e);
+		}
+		json_object_set_new(o, "trust", json_pack("{s:s,s:o}",
+		    "anchor", trust->anchor, "identities", ids));
+	}
 	if (c->profile->ignored_isolation) {
 		struct lz_ignored ig;
 		json_t *a, *u;
-		size_t i;
 
 		memset(&ig, 0, sizeof ig);
 		if (lz_ignored_scan(c->domain.workspace, &ig, NULL) == 0) {

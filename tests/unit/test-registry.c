@@ -48,6 +48,31 @@ error_is(const struct lz_acts *a, size_t i, const char *code)
 	lz_msg_error_release(&e);
 }
 
+/* A session registered and started for c (new, then start). */
+static struct lz_reg_session *
+added(struct lz_registry *r, struct lz_reg_conn *c, int tty, const char *cmd,
+    const char *cwd, long long now, void *glue, struct lz_acts *a)
+{
+	struct lz_reg_session *s = lz_reg_session_new(c, tty, cmd, cwd, now,
+	    glue);
+
+	lz_reg_session_start(r, s, a);
+	return s;
+}
+
+/* A client's public key in HELLO's form. */
+static void
+hello_key(char key[LZ_MSG_KEY_B64 + 1])
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	EVP_PKEY *k = lz_key_new(NULL);
+
+	assert_int_equal(lz_key_public_b64(k, &b), 0);
+	memcpy(key, b.buf, LZ_MSG_KEY_B64 + 1);
+	lz_buf_release(&b);
+	EVP_PKEY_free(k);
+}
+
 static struct lz_reg_conn *
 welcomed(struct lz_registry *r, void *glue)
 {
@@ -60,6 +85,7 @@ welcomed(struct lz_registry *r, void *glue)
 	strcpy(h.domain, DOMAIN);
 	strcpy(h.profile, "default");
 	strcpy(h.fingerprint, FP);
+	hello_key(h.key);
 	assert_int_equal(lz_reg_order(r, c, LZ_FRAME_HELLO, &a), 0);
 	lz_reg_hello(r, c, &h, &a);
 	assert_int_equal(a.n, 1);
@@ -89,6 +115,7 @@ test_hello_and_order(void **state)
 	memset(&h, 0, sizeof h);
 	strcpy(h.domain, "1111111111111111");
 	strcpy(h.fingerprint, FP);
+	hello_key(h.key);
 	lz_reg_hello(&r, c, &h, &a);
 	error_is(&a, 0, "domain");
 	lz_acts_release(&a);
@@ -129,8 +156,7 @@ test_one_client_and_takeover(void **state)
 	c2 = welcomed(&r, &glue_b);
 	c3 = welcomed(&r, &glue_b);
 	assert_int_equal(lz_reg_may_open(&r, c1, &a), 0);
-	s = lz_reg_session_add(&r, c1, 1, "bash -l", "/workspace", 1, &glue_s,
-	    &a);
+	s = added(&r, c1, 1, "bash -l", "/workspace", 1, &glue_s, &a);
 	assert_int_equal(sent_type(&a, 0), LZ_FRAME_OPENED);
 	assert_ptr_equal(s->conn, c1);
 	lz_acts_release(&a);
@@ -168,8 +194,7 @@ test_one_client_and_takeover(void **state)
 	lz_reg_conn_gone(&r, c1, &a);
 	assert_int_equal(a.n, 0);
 	/* A pipe session has no screen to attach to. */
-	p = lz_reg_session_add(&r, c3, 0, "make", "/workspace", 2, &glue_t,
-	    &a);
+	p = added(&r, c3, 0, "make", "/workspace", 2, &glue_t, &a);
 	lz_acts_release(&a);
 	strcpy(at.session, p->id);
 	c1 = welcomed(&r, &glue_a);
@@ -195,10 +220,8 @@ test_detach_and_end(void **state)
 	lz_registry_init(&r, DOMAIN, COORD, FP);
 	c1 = welcomed(&r, &glue_a);
 	c2 = welcomed(&r, &glue_b);
-	s = lz_reg_session_add(&r, c1, 1, "bash", "/workspace", 1, &glue_s,
-	    &a);
-	p = lz_reg_session_add(&r, c2, 0, "make", "/workspace", 1, &glue_t,
-	    &a);
+	s = added(&r, c1, 1, "bash", "/workspace", 1, &glue_s, &a);
+	p = added(&r, c2, 0, "make", "/workspace", 1, &glue_t, &a);
 	lz_acts_release(&a);
 	/* A pty session keeps running without its client. */
 	lz_reg_detach(&r, c1, &a);
@@ -254,7 +277,7 @@ test_input_window(void **state)
 	(void)state;
 	lz_registry_init(&r, DOMAIN, COORD, FP);
 	c = welcomed(&r, &glue_a);
-	s = lz_reg_session_add(&r, c, 1, "cat", "/workspace", 1, &glue_s, &a);
+	s = added(&r, c, 1, "cat", "/workspace", 1, &glue_s, &a);
 	lz_acts_release(&a);
 	assert_int_equal(lz_reg_input(&r, c, LZ_REG_INPUT_WINDOW - 10, &a), 1);
 	/* 1000 written: under the step, queue not empty: no ACK yet. */
@@ -307,7 +330,7 @@ test_stop(void **state)
 	(void)state;
 	lz_registry_init(&r, DOMAIN, COORD, FP);
 	c = welcomed(&r, &glue_a);
-	s = lz_reg_session_add(&r, c, 1, "sh", "/workspace", 1, &glue_s, &a);
+	s = added(&r, c, 1, "sh", "/workspace", 1, &glue_s, &a);
 	lz_acts_release(&a);
 	lz_reg_stop(&r, &a);
 	assert_int_equal(a.n, 1);
@@ -328,6 +351,99 @@ test_stop(void **state)
 	lz_registry_release(&r);
 }
 
+static void
+test_identities_and_tuple(void **state)
+{
+	struct lz_registry r;
+	struct lz_acts a = LZ_ACTS_INIT;
+	struct lz_trust *t = lz_trust_new(DOMAIN, "default", COORD, NULL);
+	struct lz_msg_welcome w;
+	struct lz_msg_hello h;
+	struct lz_msg_attach at;
+	struct lz_reg_conn *c, *c2;
+	struct lz_reg_session *s, *s2;
+	struct lz_err e = LZ_ERR_INIT;
+	struct lz_frame f;
+	unsigned char anchor[LZ_TRUST_ANCHOR_BYTES];
+	char hex[65];
+	size_t used;
+
+	(void)state;
+	lz_registry_init(&r, DOMAIN, COORD, FP);
+	r.trust = t;
+	/* WELCOME carries a client certificate for this Client CLI ID. */
+	c = lz_reg_conn_new(&r, &glue_a);
+	memset(&h, 0, sizeof h);
+	strcpy(h.domain, DOMAIN);
+	strcpy(h.profile, "default");
+	strcpy(h.fingerprint, FP);
+	hello_key(h.key);
+	lz_reg_hello(&r, c, &h, &a);
+	assert_int_equal(sent_type(&a, 0), LZ_FRAME_WELCOME);
+	assert_int_equal(lz_frame_decode((unsigned char *)a.v[0].frames.buf,
+	    a.v[0].frames.len, &f, &used, NULL), 1);
+	assert_int_equal(lz_msg_welcome_decode(&f, &w, NULL), 0);
+	assert_string_equal(w.client, c->client_id);
+	assert_int_equal(lz_trust_verify(t, w.cert, strlen(w.cert),
+	    LZ_ROLE_CLIENT, c->client_id, 0, NULL, NULL), 0);
+	assert_int_equal(lz_trust_verify(t, w.cert, strlen(w.cert),
+	    LZ_ROLE_SANDBOX, c->client_id, 0, NULL, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	lz_msg_welcome_release(&w);
+	lz_acts_release(&a);
+	/* A key that is not an Ed25519 key: ERROR identity, closed. */
+	c2 = lz_reg_conn_new(&r, &glue_b);
+	strcpy(h.key, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=");
+	h.key[0] = '*';
+	lz_reg_hello(&r, c2, &h, &a);
+	error_is(&a, 0, "identity");
+	assert_int_equal(a.v[1].kind, LZ_DO_CLOSE);
+	lz_acts_release(&a);
+	/* Session Anchors: random, one per session. */
+	s = added(&r, c, 1, "sh", "/workspace", 1, &glue_s, &a);
+	lz_acts_release(&a);
+	c2 = welcomed(&r, &glue_b);
+	s2 = added(&r, c2, 1, "sh", "/workspace", 1, &glue_t, &a);
+	lz_acts_release(&a);
+	assert_memory_not_equal(s->anchor, s2->anchor, sizeof s->anchor);
+	lz_reg_anchor_hex(s, hex);
+	assert_int_equal(strlen(hex), 64);
+	/* The tuple: every part must be the current one. */
+	assert_int_equal(lz_reg_authorize(&r, c, DOMAIN, COORD, c->client_id,
+	    s->id, NULL), 0);
+	assert_int_equal(lz_reg_authorize(&r, c, "1111111111111111", COORD,
+	    c->client_id, s->id, &e), LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "another Domain"));
+	lz_err_release(&e);
+	assert_int_equal(lz_reg_authorize(&r, c, DOMAIN, "0000000000000001",
+	    c->client_id, s->id, &e), LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "another coordinator"));
+	lz_err_release(&e);
+	assert_int_equal(lz_reg_authorize(&r, c, DOMAIN, COORD, c2->client_id,
+	    s->id, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(lz_reg_authorize(&r, c, DOMAIN, COORD, c->client_id,
+	    s2->id, &e), LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "not bound to"));
+	lz_err_release(&e);
+	/* A takeover keeps the session's anchor and binds the new client. */
+	memcpy(anchor, s->anchor, sizeof anchor);
+	memset(&at, 0, sizeof at);
+	strcpy(at.session, s->id);
+	at.takeover = 1;
+	c2 = welcomed(&r, &glue_b);
+	assert_int_equal(lz_reg_attach(&r, c2, &at, &a), 0);
+	lz_acts_release(&a);
+	assert_memory_equal(s->anchor, anchor, sizeof anchor);
+	assert_int_equal(lz_reg_authorize(&r, c2, DOMAIN, COORD, c2->client_id,
+	    s->id, NULL), 0);
+	assert_int_equal(lz_reg_authorize(&r, c, DOMAIN, COORD, c->client_id,
+	    s->id, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	lz_registry_release(&r);
+	lz_trust_free(t);
+}
+
 int
 main(void)
 {
@@ -337,6 +453,7 @@ main(void)
 		cmocka_unit_test(test_detach_and_end),
 		cmocka_unit_test(test_input_window),
 		cmocka_unit_test(test_stop),
+		cmocka_unit_test(test_identities_and_tuple),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

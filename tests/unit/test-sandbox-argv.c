@@ -407,7 +407,7 @@ test_sidecar(void **state)
 
 	(void)state;
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", NULL, NULL, &t, NULL), 0);
+	    "0123456789abcdef", NULL, "P\n", NULL, NULL, NULL, &t, NULL), 0);
 	assert_int_equal(t.n, sizeof want / sizeof want[0]);
 	for (i = 0; i < t.n; i++)
 		assert_string_equal(t.v[i], want[i]);
@@ -418,7 +418,7 @@ test_sidecar(void **state)
 	 */
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
 	    "0123456789abcdef", NULL, "P\n", "/run/l/sidecar.log",
-	    "/run/l/sidecar.pid", &t, NULL), 0);
+	    "/run/l/sidecar.pid", NULL, &t, NULL), 0);
 	assert_int_equal(t.n, sizeof want / sizeof want[0] + 6);
 	assert_string_equal(t.v[4], "lz-0123456789abcdef-net");
 	assert_string_equal(t.v[5], "--log-driver");
@@ -430,22 +430,22 @@ test_sidecar(void **state)
 	assert_string_equal(t.v[11], want[5]);
 	lz_tokens_release(&t);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", NULL, "rel.pid", &t, &e),
+	    "0123456789abcdef", NULL, "P\n", NULL, "rel.pid", NULL, &t, &e),
 	    LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", "/run/a,b/log", NULL, &t, &e),
+	    "0123456789abcdef", NULL, "P\n", "/run/a,b/log", NULL, NULL, &t, &e),
 	    LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", "rel/log", NULL, &t, &e),
+	    "0123456789abcdef", NULL, "P\n", "rel/log", NULL, NULL, &t, &e),
 	    LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman", "../x",
-	    NULL, "P\n", NULL, NULL, &t, &e), LZ_EINVAL);
+	    NULL, "P\n", NULL, NULL, NULL, &t, &e), LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "", NULL, NULL, &t, &e), LZ_EINVAL);
+	    "0123456789abcdef", NULL, "", NULL, NULL, NULL, &t, &e), LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(t.n, 0);
 	name = lz_sandbox_sidecar_name("0123456789abcdef");
