@@ -58,7 +58,7 @@ byte  trust = 0;
 byte  failures = 0;
 bool  anc = false;
 byte  sdc = 0;
-bool  policy = false;
+byte  policy = 0;
 byte  sbx = 0;
 /* ---- Client Sessions ---- */
 mtype ss[NS + 1] = S_IDLE;
@@ -189,18 +189,29 @@ inline MountAnchor() {
 
 inline StartSidecar() {
   (dphase == D_STARTING && Owner && anc && sdc == 0) ->
-  sdc = coord; policy = false
+  sdc = coord; policy = 0
 }
 
 inline InstallPolicy() {
-  (dphase == D_STARTING && Owner && sdc == coord && !policy) ->
-  policy = true
+  (dphase == D_STARTING && Owner && sdc == coord && policy == 0) ->
+  policy = sdc
+}
+
+/* (environment) a readiness report of an earlier start; i < coord */
+inline StaleReport(i) {
+  ENV_ON && (dphase == D_STARTING && Owner && sdc == coord && policy == 0 &&
+             i >= 1 && i < coord) ->
+  policy = i
 }
 
 inline StartSandbox() {
   (dphase == D_STARTING && Owner && anc && sdc == coord &&
 #ifndef MUTANT_NO_POLICY_WAIT
-   policy &&
+#ifndef MUTANT_NO_ATTACH_MAC
+   policy == coord &&
+#else
+   policy != 0 &&
+#endif
 #endif
    sbx == 0) ->
   sbx = coord
@@ -251,7 +262,7 @@ inline StopSandbox() {
 
 inline StopSidecar() {
   ((dphase == D_STOPPING || dphase == D_RECOVERING) && Owner && sbx == 0 && sdc != 0) ->
-  sdc = 0; policy = false
+  sdc = 0; policy = 0
 }
 
 inline UnmountAnchor() {
@@ -477,9 +488,10 @@ inline Cancel(r) {
                   Rng(xcmd[r], 0, CMD_EDITED) && Rng(ran[r], 0, 2) && Rng(resultOf[r], 0, NR))
 #define TypeOK_P (Rng(coord, 0, MaxInst) && Rng(inst, 0, MaxInst) && Rng(trust, 0, MaxInst) && \
           Rng(failures, 0, MaxFailures) && Rng(sdc, 0, MaxInst) && Rng(sbx, 0, MaxInst) && \
+          Rng(policy, 0, MaxInst) && \
           Rng(replays, 0, MaxReplays) && Rng(reattaches, 0, MaxReattach) && \
           TypeS(1) && TypeS(2) && TypeR(1) && TypeR(2))
-#define P_SandboxOnlyAfterPolicy (sbx == 0 || (sdc == sbx && policy))
+#define P_SandboxOnlyAfterPolicy (sbx == 0 || (sdc == sbx && policy == sbx))
 #define P_RecoveryOrder ((sbx == 0 || sdc != 0) && (sdc == 0 || anc) && \
           (dphase != D_ABSENT || (sbx == 0 && sdc == 0 && !anc)))
 
@@ -538,6 +550,7 @@ end:
   :: d_step { MountAnchor() CHK }
   :: d_step { StartSidecar() CHK }
   :: d_step { InstallPolicy() CHK }
+  S1(StaleReport)
   :: d_step { StartSandbox() CHK }
   :: d_step { Publish() CHK }
   :: d_step { Teardown() CHK }

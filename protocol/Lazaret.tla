@@ -94,7 +94,11 @@ VARIABLES
     failures,  \* crashes + detected failures so far
     anc,       \* State Anchor overlay mounted
     sdc,       \* Network Sidecar running: its Sidecar ID (instance), 0 if stopped
-    policy,    \* network policy installed in the running sidecar's netns
+    policy,    \* the instance whose sidecar's readiness report the coordinator
+               \* holds (0: none). The report carries an HMAC with that start's
+               \* attachment key over the policy digest and (Domain, Sidecar ID,
+               \* Sandbox ID): only this instance's sidecar can make a report
+               \* of this instance, and only once its policy is installed.
     sbx,       \* Agent Sandbox running: its Sandbox ID (instance), 0 if stopped
     \* ---- Client Sessions ----
     ss,        \* ss[s] \in SStates
@@ -133,7 +137,7 @@ TypeOK ==
     /\ dphase \in DPhases
     /\ coord \in 0..MaxInst /\ inst \in 0..MaxInst /\ trust \in 0..MaxInst
     /\ alive \in [Inst -> BOOLEAN] /\ failures \in 0..MaxFailures
-    /\ anc \in BOOLEAN /\ sdc \in 0..MaxInst /\ policy \in BOOLEAN /\ sbx \in 0..MaxInst
+    /\ anc \in BOOLEAN /\ sdc \in 0..MaxInst /\ policy \in 0..MaxInst /\ sbx \in 0..MaxInst
     /\ ss \in [Sess -> SStates] /\ att \in [Sess -> BOOLEAN]
     /\ sinst \in [Sess -> 0..MaxInst] /\ reattaches \in 0..MaxReattach
     /\ written \in [Req -> BOOLEAN] /\ mbox \in [Req -> 0..1]
@@ -148,7 +152,7 @@ TypeOK ==
 Init ==
     /\ dphase = "absent" /\ coord = 0 /\ inst = 0 /\ alive = [i \in Inst |-> FALSE]
     /\ trust = 0 /\ failures = 0
-    /\ anc = FALSE /\ sdc = 0 /\ policy = FALSE /\ sbx = 0
+    /\ anc = FALSE /\ sdc = 0 /\ policy = 0 /\ sbx = 0
     /\ ss = [s \in Sess |-> "idle"] /\ att = [s \in Sess |-> FALSE]
     /\ sinst = [s \in Sess |-> 0] /\ reattaches = 0
     /\ written = [r \in Req |-> FALSE] /\ mbox = [r \in Req |-> 0] /\ replays = 0
@@ -247,24 +251,36 @@ MountAnchor ==
 StartSidecar ==
     /\ dphase = "starting" /\ Owner
     /\ anc /\ sdc = 0
-    /\ sdc' = coord /\ policy' = FALSE
+    /\ sdc' = coord /\ policy' = 0
     /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sbx,
                    sessVars, mboxVars, reqVars>>
 
-\* The sidecar (alone holding NET_ADMIN) installs the policy and reports ready.
+\* The sidecar (alone holding NET_ADMIN) installs the policy and reports
+\* ready, with this start's attachment MAC.
 InstallPolicy ==
     /\ dphase = "starting" /\ Owner
-    /\ sdc = coord /\ ~policy
-    /\ policy' = TRUE
+    /\ sdc = coord /\ policy = 0
+    /\ policy' = sdc
+    /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sdc, sbx,
+                   sessVars, mboxVars, reqVars>>
+
+\* (environment) A readiness report that is not this start's appears
+\* before this sidecar's own: one an earlier start's sidecar made (a log
+\* line left over, a replay), with that start's key.
+StaleReport ==
+    /\ dphase = "starting" /\ Owner
+    /\ sdc = coord /\ policy = 0
+    /\ \E i \in 1..(coord - 1) : policy' = i
     /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sdc, sbx,
                    sessVars, mboxVars, reqVars>>
 
 \* SR-5: the sandbox starts only in the netns of THIS instance's sidecar
-\* (network attachment tuple (Domain, Sidecar ID, Sandbox ID)), after the
-\* policy is installed. Its certificate carries Sandbox ID = coord.
+\* (network attachment tuple (Domain, Sidecar ID, Sandbox ID): the report's
+\* MAC is checked), after the policy is installed. Its certificate carries
+\* Sandbox ID = coord.
 StartSandbox ==
     /\ dphase = "starting" /\ Owner
-    /\ anc /\ sdc = coord /\ policy /\ sbx = 0
+    /\ anc /\ sdc = coord /\ policy = coord /\ sbx = 0
     /\ sbx' = coord
     /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sdc, policy,
                    sessVars, mboxVars, reqVars>>
@@ -341,7 +357,7 @@ StopSandbox ==
 StopSidecar ==
     /\ dphase \in {"stopping", "recovering"} /\ Owner
     /\ sbx = 0 /\ sdc # 0
-    /\ sdc' = 0 /\ policy' = FALSE
+    /\ sdc' = 0 /\ policy' = 0
     /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sbx,
                    sessVars, mboxVars, reqVars>>
 
@@ -594,7 +610,8 @@ Cancel(r) ==
 Next ==
     \/ \E s \in Sess : AcquireLock(s) \/ Join(s) \/ Detach(s) \/ CliCrash(s)
                        \/ Reattach(s) \/ SessionEnd(s)
-    \/ MountAnchor \/ StartSidecar \/ InstallPolicy \/ StartSandbox \/ Publish
+    \/ MountAnchor \/ StartSidecar \/ InstallPolicy \/ StaleReport
+    \/ StartSandbox \/ Publish
     \/ Teardown \/ DomainFail \/ CoordCrash
     \/ StopSandbox \/ StopSidecar \/ UnmountAnchor \/ RecoveryDone \/ TeardownDone
     \/ \E r \in Req : WriteRequest(r) \/ Duplicate(r) \/ Verify(r) \/ ShowPrompt(r)
@@ -660,10 +677,10 @@ SingleUse ==
 SingleOwner ==
     \A i \in Inst : alive[i] => coord = i
 
-\* SR-5: the sandbox runs only inside its own instance's sidecar netns with
-\* the policy installed.
+\* SR-5, SR-9: the sandbox runs only inside its own instance's sidecar netns,
+\* with the policy that sidecar installed and attested for this start.
 SandboxOnlyAfterPolicy ==
-    sbx # 0 => sdc = sbx /\ policy
+    sbx # 0 => sdc = sbx /\ policy = sbx
 
 \* FR-7: resources stop in the order sandbox, sidecar, State Anchor (and
 \* start in the reverse order); "absent" means all of them are gone.

@@ -39,6 +39,7 @@ MUTANTS=(
   "MUTANT_NO_SINGLE_USE:SingleUse:safety"
   "MUTANT_NO_LOCK:SingleOwner:safety"
   "MUTANT_NO_POLICY_WAIT:SandboxOnlyAfterPolicy:safety"
+  "MUTANT_NO_ATTACH_MAC:SandboxOnlyAfterPolicy:safety"
   "MUTANT_EARLY_UNMOUNT:RecoveryOrder:safety"
   "MUTANT_NO_KILL_ON_END:NoOrphanHostCommand:safety"
   "MUTANT_NO_PDEATHSIG:NoOrphanHostCommand:safety"
