@@ -9,42 +9,23 @@
 
 #include <jansson.h>
 
-#include "core/utf8.h"
+#include "protocol/jfield.h"
 #include "protocol/msg.h"
 
 static json_t *body(const struct lz_frame *f, enum lz_frame_type type,
     struct lz_err *err);
-static int str_field(json_t *o, const char *frame, const char *key,
-    int required, size_t max, const char **out, struct lz_err *err);
-static int int_field(json_t *o, const char *frame, const char *key,
-    int required, long long lo, long long hi, long long *out,
-    struct lz_err *err);
-static int bool_field(json_t *o, const char *frame, const char *key,
-    int *out, struct lz_err *err);
-static int word_ok(const char *s, const char *alphabet, size_t max);
-static int hex_field(json_t *o, const char *frame, const char *key,
-    int required, size_t n, char *out, struct lz_err *err);
 static void add(struct lz_buf *b, enum lz_frame_type type, json_t *j);
-static json_t *text(const char *s, size_t max);
 
-static const char lower_hex[] = "0123456789abcdef";
 static const char profile_chars[] = "abcdefghijklmnopqrstuvwxyz0123456789-_";
 static const char code_chars[] = "abcdefghijklmnopqrstuvwxyz-";
 
 int
 lz_msg_hex_ok(const char *s, size_t n)
 {
-	return s != NULL && strlen(s) == n && word_ok(s, lower_hex, n);
+	return s != NULL && strlen(s) == n && lz_jf_word(s, lz_jf_hex_chars, n);
 }
 
 /* 1 when s is 1..max bytes, all from alphabet. */
-static int
-word_ok(const char *s, const char *alphabet, size_t max)
-{
-	size_t n = strlen(s);
-
-	return n >= 1 && n <= max && strspn(s, alphabet) == n;
-}
 
 /* The JSON object of a frame of the given type. */
 static json_t *
@@ -58,114 +39,11 @@ body(const struct lz_frame *f, enum lz_frame_type type, struct lz_err *err)
 	return lz_frame_json(f, err);
 }
 
-static int
-str_field(json_t *o, const char *frame, const char *key, int required,
-    size_t max, const char **out, struct lz_err *err)
-{
-	json_t *v = json_object_get(o, key);
 
-	*out = NULL;
-	if (v == NULL) {
-		if (!required)
-			return 0;
-		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' is "
-		    "missing", frame, key);
-	}
-	if (!json_is_string(v))
-		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' must be "
-		    "a string", frame, key);
-	if (json_string_length(v) > max)
-		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' is %zu "
-		    "bytes, over the limit of %zu", frame, key,
-		    json_string_length(v), max);
-	*out = json_string_value(v);
-	return 0;
-}
 
-static int
-int_field(json_t *o, const char *frame, const char *key, int required,
-    long long lo, long long hi, long long *out, struct lz_err *err)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (v == NULL) {
-		if (!required)
-			return 0;
-		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' is "
-		    "missing", frame, key);
-	}
-	if (!json_is_integer(v))
-		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' must be "
-		    "an integer", frame, key);
-	if (json_integer_value(v) < lo || json_integer_value(v) > hi)
-		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' is %lld, "
-		    "outside %lld..%lld", frame, key,
-		    (long long)json_integer_value(v), lo, hi);
-	*out = json_integer_value(v);
-	return 0;
-}
-
-static int
-bool_field(json_t *o, const char *frame, const char *key, int *out,
-    struct lz_err *err)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (v == NULL)
-		return 0;
-	if (!json_is_boolean(v))
-		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' must be "
-		    "true or false", frame, key);
-	*out = json_is_true(v);
-	return 0;
-}
 
 /* A hex identifier of exactly n digits into out (n + 1 bytes). */
-static int
-hex_field(json_t *o, const char *frame, const char *key, int required,
-    size_t n, char *out, struct lz_err *err)
-{
-	const char *s;
-	int rc;
 
-	out[0] = '\0';
-	if ((rc = str_field(o, frame, key, required, n, &s, err)) != 0)
-		return rc;
-	if (s == NULL)
-		return 0;
-	if (!lz_msg_hex_ok(s, n))
-		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' must be "
-		    "%zu lower-case hex digits", frame, key, n);
-	memcpy(out, s, n + 1);
-	return 0;
-}
-
-/*
- * Human text for a frame: at most max bytes, cut on a character boundary;
- * bytes that are not UTF-8 (a path in a message) become '?'.
- */
-static json_t *
-text(const char *s, size_t max)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	struct lz_buf b = LZ_BUF_INIT;
-	size_t n = strnlen(s, max), i, k;
-	json_t *j;
-
-	for (i = 0; i < n; i += k) {
-		k = lz_utf8_seq(p + i, n - i);
-		if (k == 0 && n - i < 4 && n == max)
-			break;		/* a character cut at the limit */
-		if (k == 0) {
-			lz_buf_addch(&b, '?');
-			k = 1;
-		} else
-			lz_buf_add(&b, p + i, k);
-	}
-	j = json_stringn(b.buf, b.len);
-	lz_buf_release(&b);
-	return j;
-}
 
 static void
 add(struct lz_buf *b, enum lz_frame_type type, json_t *j)
@@ -196,21 +74,21 @@ lz_msg_hello_decode(const struct lz_frame *f, struct lz_msg_hello *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = int_field(o, "HELLO", "version", 1, 1, 255, &v, err);
+	rc = lz_jf_int(o, "HELLO", "version", 1, 1, 255, &v, err);
 	if (rc == 0)
-		rc = hex_field(o, "HELLO", "domain", 1, LZ_MSG_DOMAIN_HEX,
+		rc = lz_jf_hex(o, "HELLO", "domain", 1, LZ_MSG_DOMAIN_HEX,
 		    m->domain, err);
 	if (rc == 0)
-		rc = str_field(o, "HELLO", "profile", 1, LZ_MSG_PROFILE_MAX,
+		rc = lz_jf_str(o, "HELLO", "profile", 1, LZ_MSG_PROFILE_MAX,
 		    &p, err);
-	if (rc == 0 && !word_ok(p, profile_chars, LZ_MSG_PROFILE_MAX))
+	if (rc == 0 && !lz_jf_word(p, profile_chars, LZ_MSG_PROFILE_MAX))
 		rc = lz_err_set(err, LZ_EINVAL, "bad HELLO frame: 'profile' "
 		    "must be 1-%d of a-z 0-9 - _", LZ_MSG_PROFILE_MAX);
 	if (rc == 0)
-		rc = hex_field(o, "HELLO", "fingerprint", 1,
+		rc = lz_jf_hex(o, "HELLO", "fingerprint", 1,
 		    LZ_MSG_FINGERPRINT_HEX, m->fingerprint, err);
 	if (rc == 0)
-		rc = str_field(o, "HELLO", "key", 1, LZ_MSG_KEY_B64, &k, err);
+		rc = lz_jf_str(o, "HELLO", "key", 1, LZ_MSG_KEY_B64, &k, err);
 	if (rc == 0 && (strlen(k) != LZ_MSG_KEY_B64 || strspn(k,
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
 	    ) != LZ_MSG_KEY_B64))
@@ -246,15 +124,15 @@ lz_msg_welcome_decode(const struct lz_frame *f, struct lz_msg_welcome *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = int_field(o, "WELCOME", "version", 1, 1, 255, &v, err);
+	rc = lz_jf_int(o, "WELCOME", "version", 1, 1, 255, &v, err);
 	if (rc == 0)
-		rc = hex_field(o, "WELCOME", "coordinator", 1,
+		rc = lz_jf_hex(o, "WELCOME", "coordinator", 1,
 		    LZ_MSG_COORD_HEX, m->coordinator, err);
 	if (rc == 0)
-		rc = hex_field(o, "WELCOME", "client", 1, LZ_MSG_CLIENT_HEX,
+		rc = lz_jf_hex(o, "WELCOME", "client", 1, LZ_MSG_CLIENT_HEX,
 		    m->client, err);
 	if (rc == 0)
-		rc = str_field(o, "WELCOME", "cert", 1, LZ_MSG_CERT_MAX, &c,
+		rc = lz_jf_str(o, "WELCOME", "cert", 1, LZ_MSG_CERT_MAX, &c,
 		    err);
 	m->version = (unsigned)v;
 	if (rc == 0)
@@ -273,11 +151,11 @@ lz_msg_welcome_release(struct lz_msg_welcome *m)
 void
 lz_msg_error_add(struct lz_buf *b, const char *code, const char *message)
 {
-	if (!word_ok(code, code_chars, LZ_MSG_CODE_MAX))
+	if (!lz_jf_word(code, code_chars, LZ_MSG_CODE_MAX))
 		LZ_BUG("bad ERROR code '%s'", code);
 	/* A message is text for a human: cut, never refused. */
 	add(b, LZ_FRAME_ERROR, json_pack("{s:s,s:o}", "code", code,
-	    "message", text(message, LZ_MSG_MESSAGE_MAX)));
+	    "message", lz_jf_text(message, LZ_MSG_MESSAGE_MAX)));
 }
 
 int
@@ -291,12 +169,12 @@ lz_msg_error_decode(const struct lz_frame *f, struct lz_msg_error *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = str_field(o, "ERROR", "code", 1, LZ_MSG_CODE_MAX, &c, err);
-	if (rc == 0 && !word_ok(c, code_chars, LZ_MSG_CODE_MAX))
+	rc = lz_jf_str(o, "ERROR", "code", 1, LZ_MSG_CODE_MAX, &c, err);
+	if (rc == 0 && !lz_jf_word(c, code_chars, LZ_MSG_CODE_MAX))
 		rc = lz_err_set(err, LZ_EINVAL, "bad ERROR frame: 'code' must "
 		    "be a word of a-z and '-'");
 	if (rc == 0)
-		rc = str_field(o, "ERROR", "message", 1, LZ_MSG_MESSAGE_MAX,
+		rc = lz_jf_str(o, "ERROR", "message", 1, LZ_MSG_MESSAGE_MAX,
 		    &msg, err);
 	if (rc == 0) {
 		memcpy(m->code, c, strlen(c) + 1);
@@ -319,81 +197,8 @@ lz_msg_open_init(struct lz_msg_open *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* s as a JSON string, or an error naming what when it is not UTF-8. */
-static json_t *
-user_string(const char *s, size_t max, const char *what, struct lz_err *err)
-{
-	json_t *j;
 
-	if (strlen(s) > max) {
-		lz_err_set(err, LZ_EINVAL, "%s is %zu bytes, over the limit of "
-		    "%zu", what, strlen(s), max);
-		return NULL;
-	}
-	if ((j = json_string(s)) == NULL)
-		lz_err_set(err, LZ_EINVAL, "%s is not valid UTF-8", what);
-	return j;
-}
 
-/* argv as a JSON array under key, each element checked (user_string). */
-static int
-argv_put(json_t *o, const char *key, const struct lz_tokens *argv,
-    struct lz_err *err)
-{
-	struct lz_buf what = LZ_BUF_INIT;
-	json_t *a, *v;
-	size_t i;
-	int rc = 0;
-
-	if (argv->n > LZ_MSG_ARGV_MAX)
-		return lz_err_set(err, LZ_EINVAL, "the command has %zu "
-		    "arguments, over the limit of %d", argv->n,
-		    LZ_MSG_ARGV_MAX);
-	a = json_array();
-	json_object_set_new(o, key, a);
-	for (i = 0; rc == 0 && i < argv->n; i++) {
-		lz_buf_reset(&what);
-		lz_buf_addf(&what, "argument %zu of the command", i + 1);
-		if ((v = user_string(argv->v[i], LZ_MSG_ARG_MAX, what.buf,
-		    err)) == NULL)
-			rc = LZ_EINVAL;
-		else
-			json_array_append_new(a, v);
-	}
-	lz_buf_release(&what);
-	return rc;
-}
-
-/* "NAME=value" strings as a JSON object under key. */
-static int
-env_put(json_t *o, const char *key, const struct lz_tokens *env,
-    struct lz_err *err)
-{
-	struct lz_buf what = LZ_BUF_INIT;
-	json_t *e = json_object(), *v;
-	const char *eq;
-	char *k = NULL;
-	size_t i;
-	int rc = 0;
-
-	json_object_set_new(o, key, e);
-	for (i = 0; rc == 0 && i < env->n && i < LZ_MSG_ENV_MAX; i++) {
-		if ((eq = strchr(env->v[i], '=')) == NULL)
-			continue;
-		free(k);
-		k = lz_xstrndup(env->v[i], (size_t)(eq - env->v[i]));
-		lz_buf_reset(&what);
-		lz_buf_addf(&what, "the value of %s", k);
-		if ((v = user_string(eq + 1, LZ_MSG_ENV_VALUE_MAX, what.buf,
-		    err)) == NULL)
-			rc = LZ_EINVAL;
-		else
-			json_object_set_new(e, k, v);
-	}
-	free(k);
-	lz_buf_release(&what);
-	return rc;
-}
 
 int
 lz_msg_open_add(struct lz_buf *b, const struct lz_msg_open *m,
@@ -402,12 +207,12 @@ lz_msg_open_add(struct lz_buf *b, const struct lz_msg_open *m,
 	json_t *o = json_pack("{s:b}", "tty", m->tty), *v;
 	int rc = LZ_EINVAL;
 
-	if ((v = user_string(m->cwd ? m->cwd : "", LZ_MSG_PATH_MAX,
+	if ((v = lz_jf_user(m->cwd ? m->cwd : "", LZ_MSG_PATH_MAX,
 	    "the working directory", err)) == NULL)
 		goto out;
 	json_object_set_new(o, "cwd", v);
-	if (argv_put(o, "argv", &m->argv, err) != 0 ||
-	    env_put(o, "env", &m->env, err) != 0)
+	if (lz_jf_put_argv(o, "argv", &m->argv, err) != 0 ||
+	    lz_jf_put_env(o, "env", &m->env, err) != 0)
 		goto out;
 	if (m->rows > 0 && m->cols > 0) {
 		json_object_set_new(o, "rows", json_integer(m->rows));
@@ -424,67 +229,7 @@ out:
 	return rc;
 }
 
-/* A JSON array of strings under key into argv (at most the OPEN limits). */
-static int
-argv_field(json_t *o, const char *frame, const char *key, int required,
-    struct lz_tokens *argv, struct lz_err *err)
-{
-	json_t *a = json_object_get(o, key), *v;
-	size_t i;
 
-	if (a == NULL)
-		return required ? lz_err_set(err, LZ_EINVAL, "bad %s frame: "
-		    "'%s' is missing", frame, key) : 0;
-	if (!json_is_array(a))
-		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' must be "
-		    "an array of strings", frame, key);
-	if (json_array_size(a) > LZ_MSG_ARGV_MAX)
-		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' has %zu "
-		    "elements, over the limit of %d", frame, key,
-		    json_array_size(a), LZ_MSG_ARGV_MAX);
-	json_array_foreach(a, i, v) {
-		if (!json_is_string(v) || json_string_length(v) >
-		    LZ_MSG_ARG_MAX)
-			return lz_err_set(err, LZ_EINVAL, "bad %s frame: "
-			    "%s[%zu] must be a string of at most %d bytes",
-			    frame, key, i, LZ_MSG_ARG_MAX);
-		lz_tokens_push(argv, json_string_value(v));
-	}
-	return 0;
-}
-
-/* A JSON object of strings under key into "NAME=value" strings. */
-static int
-env_field(json_t *o, const char *frame, const char *key,
-    struct lz_tokens *env, struct lz_err *err)
-{
-	json_t *e = json_object_get(o, key), *v;
-	const char *k;
-
-	if (e == NULL)
-		return 0;
-	if (!json_is_object(e))
-		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' must be "
-		    "an object of strings", frame, key);
-	if (json_object_size(e) > LZ_MSG_ENV_MAX)
-		return lz_err_set(err, LZ_EINVAL, "bad %s frame: '%s' has %zu "
-		    "variables, over the limit of %d", frame, key,
-		    json_object_size(e), LZ_MSG_ENV_MAX);
-	json_object_foreach(e, k, v) {
-		if (strlen(k) < 1 || strlen(k) > LZ_MSG_ENV_NAME_MAX ||
-		    strchr(k, '=') != NULL)
-			return lz_err_set(err, LZ_EINVAL, "bad %s frame: a "
-			    "'%s' name must be 1-%d bytes without '='", frame,
-			    key, LZ_MSG_ENV_NAME_MAX);
-		if (!json_is_string(v) || json_string_length(v) >
-		    LZ_MSG_ENV_VALUE_MAX)
-			return lz_err_set(err, LZ_EINVAL, "bad %s frame: "
-			    "%s '%s' must be a string of at most %d bytes",
-			    frame, key, k, LZ_MSG_ENV_VALUE_MAX);
-		lz_tokens_pushf(env, "%s=%s", k, json_string_value(v));
-	}
-	return 0;
-}
 
 /* rows and cols: both or neither, each within the pane limits. */
 static int
@@ -494,9 +239,9 @@ size_fields(json_t *o, const char *frame, unsigned *rows, unsigned *cols,
 	long long r = 0, c = 0;
 	int rc;
 
-	rc = int_field(o, frame, "rows", 0, 1, LZ_MSG_ROWS_MAX, &r, err);
+	rc = lz_jf_int(o, frame, "rows", 0, 1, LZ_MSG_ROWS_MAX, &r, err);
 	if (rc == 0)
-		rc = int_field(o, frame, "cols", 0, 1, LZ_MSG_COLS_MAX, &c,
+		rc = lz_jf_int(o, frame, "cols", 0, 1, LZ_MSG_COLS_MAX, &c,
 		    err);
 	if (rc == 0 && (r == 0) != (c == 0))
 		rc = lz_err_set(err, LZ_EINVAL, "bad %s frame: 'rows' and "
@@ -517,26 +262,26 @@ lz_msg_open_decode(const struct lz_frame *f, struct lz_msg_open *m,
 	lz_msg_open_init(m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = argv_field(o, "OPEN", "argv", 0, &m->argv, err);
+	rc = lz_jf_argv(o, "OPEN", "argv", 0, &m->argv, err);
 	if (rc == 0)
-		rc = str_field(o, "OPEN", "cwd", 0, LZ_MSG_PATH_MAX, &cwd, err);
+		rc = lz_jf_str(o, "OPEN", "cwd", 0, LZ_MSG_PATH_MAX, &cwd, err);
 	if (rc == 0)
-		rc = bool_field(o, "OPEN", "tty", &m->tty, err);
+		rc = lz_jf_bool(o, "OPEN", "tty", &m->tty, err);
 	if (rc == 0)
 		rc = size_fields(o, "OPEN", &m->rows, &m->cols, err);
 	if (rc == 0)
-		rc = str_field(o, "OPEN", "term", 0, LZ_MSG_TERM_MAX, &term,
+		rc = lz_jf_str(o, "OPEN", "term", 0, LZ_MSG_TERM_MAX, &term,
 		    err);
 	if (rc == 0 && term != NULL && *term != '\0' && (strchr(term, '/') ||
-	    !word_ok(term, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+	    !lz_jf_word(term, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
 	    "VWXYZ0123456789-_.+", LZ_MSG_TERM_MAX)))
 		rc = lz_err_set(err, LZ_EINVAL, "bad OPEN frame: 'term' must "
 		    "be letters, digits and - _ . +");
 	if (rc == 0)
-		rc = str_field(o, "OPEN", "terminfo", 0, LZ_MSG_PATH_MAX, &ti,
+		rc = lz_jf_str(o, "OPEN", "terminfo", 0, LZ_MSG_PATH_MAX, &ti,
 		    err);
 	if (rc == 0)
-		rc = env_field(o, "OPEN", "env", &m->env, err);
+		rc = lz_jf_env(o, "OPEN", "env", &m->env, err);
 	if (rc == 0) {
 		m->cwd = lz_xstrdup(cwd ? cwd : "");
 		if (term != NULL)
@@ -574,7 +319,7 @@ lz_msg_opened_decode(const struct lz_frame *f, struct lz_msg_opened *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = hex_field(o, "OPENED", "session", 1, LZ_MSG_SESSION_HEX,
+	rc = lz_jf_hex(o, "OPENED", "session", 1, LZ_MSG_SESSION_HEX,
 	    m->session, err);
 	json_decref(o);
 	return rc;
@@ -587,7 +332,7 @@ lz_msg_exit_add(struct lz_buf *b, const struct lz_msg_exit *m)
 	    "signal", (int)m->signal);
 
 	if (m->reason != NULL)
-		json_object_set_new(o, "reason", text(m->reason,
+		json_object_set_new(o, "reason", lz_jf_text(m->reason,
 		    LZ_MSG_MESSAGE_MAX));
 	add(b, LZ_FRAME_EXIT, o);
 }
@@ -604,11 +349,11 @@ lz_msg_exit_decode(const struct lz_frame *f, struct lz_msg_exit *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = int_field(o, "EXIT", "status", 1, 0, 255, &st, err);
+	rc = lz_jf_int(o, "EXIT", "status", 1, 0, 255, &st, err);
 	if (rc == 0)
-		rc = int_field(o, "EXIT", "signal", 1, 0, 64, &sig, err);
+		rc = lz_jf_int(o, "EXIT", "signal", 1, 0, 64, &sig, err);
 	if (rc == 0)
-		rc = str_field(o, "EXIT", "reason", 0, LZ_MSG_MESSAGE_MAX, &r,
+		rc = lz_jf_str(o, "EXIT", "reason", 0, LZ_MSG_MESSAGE_MAX, &r,
 		    err);
 	if (rc == 0) {
 		m->status = (unsigned)st;
@@ -650,14 +395,14 @@ lz_msg_attach_decode(const struct lz_frame *f, struct lz_msg_attach *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = hex_field(o, "ATTACH", "session", 1, LZ_MSG_SESSION_HEX,
+	rc = lz_jf_hex(o, "ATTACH", "session", 1, LZ_MSG_SESSION_HEX,
 	    m->session, err);
 	if (rc == 0)
 		rc = size_fields(o, "ATTACH", &m->rows, &m->cols, err);
 	if (rc == 0)
-		rc = bool_field(o, "ATTACH", "takeover", &m->takeover, err);
+		rc = lz_jf_bool(o, "ATTACH", "takeover", &m->takeover, err);
 	if (rc == 0)
-		rc = int_field(o, "ATTACH", "history", 0, 0,
+		rc = lz_jf_int(o, "ATTACH", "history", 0, 0,
 		    LZ_MSG_HISTORY_MAX, &h, err);
 	m->history = (unsigned long)h;
 	json_decref(o);
@@ -696,26 +441,26 @@ session_entry(json_t *e, size_t i, struct lz_msg_session *s,
 	if (!json_is_object(e))
 		return lz_err_set(err, LZ_EINVAL, "bad SESSIONS frame: entry "
 		    "%zu is not an object", i);
-	rc = hex_field(e, "SESSIONS", "session", 1, LZ_MSG_SESSION_HEX,
+	rc = lz_jf_hex(e, "SESSIONS", "session", 1, LZ_MSG_SESSION_HEX,
 	    s->session, err);
 	if (rc == 0)
-		rc = str_field(e, "SESSIONS", "command", 1, LZ_MSG_COMMAND_MAX,
+		rc = lz_jf_str(e, "SESSIONS", "command", 1, LZ_MSG_COMMAND_MAX,
 		    &cmd, err);
 	if (rc == 0)
-		rc = str_field(e, "SESSIONS", "cwd", 1, LZ_MSG_PATH_MAX, &cwd,
+		rc = lz_jf_str(e, "SESSIONS", "cwd", 1, LZ_MSG_PATH_MAX, &cwd,
 		    err);
 	if (rc == 0)
-		rc = bool_field(e, "SESSIONS", "tty", &s->tty, err);
+		rc = lz_jf_bool(e, "SESSIONS", "tty", &s->tty, err);
 	if (rc == 0)
-		rc = str_field(e, "SESSIONS", "state", 1, 16, &st, err);
+		rc = lz_jf_str(e, "SESSIONS", "state", 1, 16, &st, err);
 	if (rc == 0 && strcmp(st, "running") != 0 && strcmp(st, "exited"))
 		rc = lz_err_set(err, LZ_EINVAL, "bad SESSIONS frame: 'state' "
 		    "must be running or exited");
 	if (rc == 0)
-		rc = int_field(e, "SESSIONS", "started", 1, 0, INT64_MAX / 2,
+		rc = lz_jf_int(e, "SESSIONS", "started", 1, 0, INT64_MAX / 2,
 		    &started, err);
 	if (rc == 0)
-		rc = hex_field(e, "SESSIONS", "client", 0, LZ_MSG_CLIENT_HEX,
+		rc = lz_jf_hex(e, "SESSIONS", "client", 0, LZ_MSG_CLIENT_HEX,
 		    s->client, err);
 	if (rc == 0) {
 		s->command = lz_xstrdup(cmd);
@@ -824,16 +569,16 @@ lz_msg_prompt_add(struct lz_buf *b, const struct lz_msg_prompt *m)
 {
 	json_t *o = json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:I,s:i}", "id", m->id,
 	    "session", m->session, "profile", m->profile, "command",
-	    text(m->command ? m->command : "", LZ_MSG_COMMAND_MAX), "cwd",
-	    text(m->cwd ? m->cwd : "", LZ_MSG_PATH_MAX), "why",
-	    text(m->why ? m->why : "", LZ_MSG_WHY_MAX), "timeout_ms",
+	    lz_jf_text(m->command ? m->command : "", LZ_MSG_COMMAND_MAX), "cwd",
+	    lz_jf_text(m->cwd ? m->cwd : "", LZ_MSG_PATH_MAX), "why",
+	    lz_jf_text(m->why ? m->why : "", LZ_MSG_WHY_MAX), "timeout_ms",
 	    (json_int_t)m->timeout_ms, "pending", (int)m->pending);
 	json_t *a = json_array();
 	size_t i;
 
 	/* The coordinator checked the record: every element is UTF-8. */
 	for (i = 0; i < m->argv.n; i++)
-		json_array_append_new(a, text(m->argv.v[i], LZ_MSG_ARG_MAX));
+		json_array_append_new(a, lz_jf_text(m->argv.v[i], LZ_MSG_ARG_MAX));
 	json_object_set_new(o, "argv", a);
 	add(b, LZ_FRAME_PROMPT, o);
 }
@@ -850,34 +595,34 @@ lz_msg_prompt_decode(const struct lz_frame *f, struct lz_msg_prompt *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = hex_field(o, "PROMPT", "id", 1, LZ_MSG_REQUEST_HEX, m->id, err);
+	rc = lz_jf_hex(o, "PROMPT", "id", 1, LZ_MSG_REQUEST_HEX, m->id, err);
 	if (rc == 0)
-		rc = hex_field(o, "PROMPT", "session", 1, LZ_MSG_SESSION_HEX,
+		rc = lz_jf_hex(o, "PROMPT", "session", 1, LZ_MSG_SESSION_HEX,
 		    m->session, err);
 	if (rc == 0)
-		rc = str_field(o, "PROMPT", "profile", 1, LZ_MSG_PROFILE_MAX,
+		rc = lz_jf_str(o, "PROMPT", "profile", 1, LZ_MSG_PROFILE_MAX,
 		    &p, err);
-	if (rc == 0 && !word_ok(p, profile_chars, LZ_MSG_PROFILE_MAX))
+	if (rc == 0 && !lz_jf_word(p, profile_chars, LZ_MSG_PROFILE_MAX))
 		rc = lz_err_set(err, LZ_EINVAL, "bad PROMPT frame: 'profile'");
 	if (rc == 0)
-		rc = argv_field(o, "PROMPT", "argv", 1, &m->argv, err);
+		rc = lz_jf_argv(o, "PROMPT", "argv", 1, &m->argv, err);
 	if (rc == 0 && m->argv.n == 0)
 		rc = lz_err_set(err, LZ_EINVAL, "bad PROMPT frame: 'argv' is "
 		    "empty");
 	if (rc == 0)
-		rc = str_field(o, "PROMPT", "command", 1, LZ_MSG_COMMAND_MAX,
+		rc = lz_jf_str(o, "PROMPT", "command", 1, LZ_MSG_COMMAND_MAX,
 		    &cmd, err);
 	if (rc == 0)
-		rc = str_field(o, "PROMPT", "cwd", 1, LZ_MSG_PATH_MAX, &cwd,
+		rc = lz_jf_str(o, "PROMPT", "cwd", 1, LZ_MSG_PATH_MAX, &cwd,
 		    err);
 	if (rc == 0)
-		rc = str_field(o, "PROMPT", "why", 1, LZ_MSG_WHY_MAX, &why,
+		rc = lz_jf_str(o, "PROMPT", "why", 1, LZ_MSG_WHY_MAX, &why,
 		    err);
 	if (rc == 0)
-		rc = int_field(o, "PROMPT", "timeout_ms", 1, 0, 86400000LL,
+		rc = lz_jf_int(o, "PROMPT", "timeout_ms", 1, 0, 86400000LL,
 		    &t, err);
 	if (rc == 0)
-		rc = int_field(o, "PROMPT", "pending", 0, 0, 100000, &pend,
+		rc = lz_jf_int(o, "PROMPT", "pending", 0, 0, 100000, &pend,
 		    err);
 	if (rc == 0) {
 		memcpy(m->profile, p, strlen(p) + 1);
@@ -911,16 +656,16 @@ lz_msg_decision_add(struct lz_buf *b, const struct lz_msg_decision *m,
 	int rc = LZ_EINVAL;
 
 	if (m->decision == LZ_DECISION_EDIT &&
-	    argv_put(o, "argv", &m->argv, err) != 0)
+	    lz_jf_put_argv(o, "argv", &m->argv, err) != 0)
 		goto out;
 	if (m->decision == LZ_DECISION_DENY && m->message != NULL) {
-		if ((v = user_string(m->message, LZ_MSG_DENY_MAX, "the "
+		if ((v = lz_jf_user(m->message, LZ_MSG_DENY_MAX, "the "
 		    "message", err)) == NULL)
 			goto out;
 		json_object_set_new(o, "message", v);
 	}
 	if (m->decision != LZ_DECISION_DENY &&
-	    env_put(o, "env", &m->env, err) != 0)
+	    lz_jf_put_env(o, "env", &m->env, err) != 0)
 		goto out;
 	add(b, LZ_FRAME_DECISION, json_incref(o));
 	rc = 0;
@@ -941,10 +686,10 @@ lz_msg_decision_decode(const struct lz_frame *f, struct lz_msg_decision *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = hex_field(o, "DECISION", "id", 1, LZ_MSG_REQUEST_HEX, m->id,
+	rc = lz_jf_hex(o, "DECISION", "id", 1, LZ_MSG_REQUEST_HEX, m->id,
 	    err);
 	if (rc == 0)
-		rc = str_field(o, "DECISION", "decision", 1, 32, &d, err);
+		rc = lz_jf_str(o, "DECISION", "decision", 1, 32, &d, err);
 	for (i = 0; rc == 0 && i < sizeof decisions / sizeof decisions[0];
 	    i++)
 		if (strcmp(d, decisions[i]) == 0)
@@ -955,16 +700,16 @@ lz_msg_decision_decode(const struct lz_frame *f, struct lz_msg_decision *m,
 		    "deny or edit");
 	m->decision = (enum lz_decision)i;
 	if (rc == 0)
-		rc = argv_field(o, "DECISION", "argv", m->decision ==
+		rc = lz_jf_argv(o, "DECISION", "argv", m->decision ==
 		    LZ_DECISION_EDIT, &m->argv, err);
 	if (rc == 0 && m->decision == LZ_DECISION_EDIT && m->argv.n == 0)
 		rc = lz_err_set(err, LZ_EINVAL, "bad DECISION frame: an "
 		    "edited 'argv' is empty");
 	if (rc == 0)
-		rc = str_field(o, "DECISION", "message", 0, LZ_MSG_DENY_MAX,
+		rc = lz_jf_str(o, "DECISION", "message", 0, LZ_MSG_DENY_MAX,
 		    &msg, err);
 	if (rc == 0)
-		rc = env_field(o, "DECISION", "env", &m->env, err);
+		rc = lz_jf_env(o, "DECISION", "env", &m->env, err);
 	if (rc == 0)
 		m->message = msg ? lz_xstrdup(msg) : NULL;
 	else
@@ -1000,12 +745,12 @@ lz_msg_withdrawn_decode(const struct lz_frame *f, struct lz_msg_withdrawn *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = hex_field(o, "WITHDRAWN", "id", 1, LZ_MSG_REQUEST_HEX, m->id,
+	rc = lz_jf_hex(o, "WITHDRAWN", "id", 1, LZ_MSG_REQUEST_HEX, m->id,
 	    err);
 	if (rc == 0)
-		rc = str_field(o, "WITHDRAWN", "why", 1, sizeof m->why - 1, &w,
+		rc = lz_jf_str(o, "WITHDRAWN", "why", 1, sizeof m->why - 1, &w,
 		    err);
-	if (rc == 0 && !word_ok(w, code_chars, sizeof m->why - 1))
+	if (rc == 0 && !lz_jf_word(w, code_chars, sizeof m->why - 1))
 		rc = lz_err_set(err, LZ_EINVAL, "bad WITHDRAWN frame: 'why'");
 	if (rc == 0)
 		memcpy(m->why, w, strlen(w) + 1);
@@ -1048,28 +793,28 @@ identity_entry(json_t *e, struct lz_msg_identity *id, struct lz_err *err)
 	if (!json_is_object(e))
 		return lz_err_set(err, LZ_EINVAL, "bad TRUSTED frame: an "
 		    "identity is not an object");
-	rc = str_field(e, "TRUSTED", "role", 1, sizeof id->role - 1, &r, err);
-	if (rc == 0 && (!word_ok(r, code_chars, sizeof id->role - 1) ||
+	rc = lz_jf_str(e, "TRUSTED", "role", 1, sizeof id->role - 1, &r, err);
+	if (rc == 0 && (!lz_jf_word(r, code_chars, sizeof id->role - 1) ||
 	    strstr(roles, r) == NULL))
 		rc = lz_err_set(err, LZ_EINVAL, "bad TRUSTED frame: 'role'");
 	if (rc == 0)
-		rc = str_field(e, "TRUSTED", "component", 1,
+		rc = lz_jf_str(e, "TRUSTED", "component", 1,
 		    sizeof id->component - 1, &c, err);
-	if (rc == 0 && !word_ok(c, "abcdefghijklmnopqrstuvwxyz0123456789-",
+	if (rc == 0 && !lz_jf_word(c, "abcdefghijklmnopqrstuvwxyz0123456789-",
 	    sizeof id->component - 1))
 		rc = lz_err_set(err, LZ_EINVAL, "bad TRUSTED frame: "
 		    "'component'");
 	if (rc == 0 && json_object_get(e, "fingerprint") != NULL) {
-		rc = hex_field(e, "TRUSTED", "fingerprint", 1, 64,
+		rc = lz_jf_hex(e, "TRUSTED", "fingerprint", 1, 64,
 		    id->fingerprint, err);
 		if (rc == 0)
-			rc = int_field(e, "TRUSTED", "not_after", 1, 0,
+			rc = lz_jf_int(e, "TRUSTED", "not_after", 1, 0,
 			    INT64_MAX / 2, &na, err);
 		if (rc == 0) {
 			const char *s = NULL;
 
-			rc = str_field(e, "TRUSTED", "serial", 1, 32, &s, err);
-			if (rc == 0 && !word_ok(s, lower_hex, 32))
+			rc = lz_jf_str(e, "TRUSTED", "serial", 1, 32, &s, err);
+			if (rc == 0 && !lz_jf_word(s, lz_jf_hex_chars, 32))
 				rc = lz_err_set(err, LZ_EINVAL, "bad TRUSTED "
 				    "frame: 'serial'");
 			if (rc == 0)
@@ -1096,7 +841,7 @@ lz_msg_trusted_decode(const struct lz_frame *f, struct lz_msg_trusted *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = hex_field(o, "TRUSTED", "anchor", 1, 64, m->anchor, err);
+	rc = lz_jf_hex(o, "TRUSTED", "anchor", 1, 64, m->anchor, err);
 	a = json_object_get(o, "identities");
 	if (rc == 0 && (!json_is_array(a) || json_array_size(a) >
 	    LZ_MSG_SESSIONS_MAX * 2))

@@ -20,6 +20,7 @@
 #define HEX16 "0123456789abcdef"
 #define HEX32 HEX16 HEX16
 #define HEX64 HEX32 HEX32
+#define KEY "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
 
 /* A frame of type t whose payload is the given text. */
 static struct lz_frame
@@ -69,6 +70,7 @@ test_hello(void **state)
 	strcpy(h.domain, HEX16);
 	strcpy(h.profile, "my-agent_1");
 	strcpy(h.fingerprint, HEX64);
+	strcpy(h.key, KEY);
 	lz_msg_hello_add(&b, &h);
 	f = first(&b);
 	assert_int_equal(lz_msg_hello_decode(&f, &h2, NULL), 0);
@@ -76,8 +78,15 @@ test_hello(void **state)
 	lz_buf_release(&b);
 
 	f = frame(LZ_FRAME_HELLO, "{\"version\":2,\"domain\":\"" HEX16 "\","
-	    "\"profile\":\"p\",\"fingerprint\":\"" HEX64 "\",\"extra\":[1]}");
+	    "\"profile\":\"p\",\"fingerprint\":\"" HEX64 "\",\"key\":\"" KEY
+	    "\",\"extra\":[1]}");
 	assert_int_equal(lz_msg_hello_decode(&f, &h2, NULL), 0);
+	f = frame(LZ_FRAME_HELLO, "{\"version\":2,\"domain\":\"" HEX16 "\","
+	    "\"profile\":\"p\",\"fingerprint\":\"" HEX64 "\"}");
+	refused(lz_msg_hello_decode(&f, &h2, &e), &e, "'key' is missing");
+	f = frame(LZ_FRAME_HELLO, "{\"version\":2,\"domain\":\"" HEX16 "\","
+	    "\"profile\":\"p\",\"fingerprint\":\"" HEX64 "\",\"key\":\"AAAA\"}");
+	refused(lz_msg_hello_decode(&f, &h2, &e), &e, "'key' must be");
 	f = frame(LZ_FRAME_HELLO, "{\"version\":2,\"profile\":\"p\","
 	    "\"fingerprint\":\"" HEX64 "\"}");
 	refused(lz_msg_hello_decode(&f, &h2, &e), &e, "'domain' is missing");
