@@ -19,3 +19,21 @@ target_compile_options(lazaret-netpolicy PRIVATE -O2)
 target_link_options(lazaret-netpolicy PRIVATE -static -s)
 target_link_libraries(lazaret-netpolicy PRIVATE ${LZ_LIBCRYPTO_STATIC})
 install(TARGETS lazaret-netpolicy RUNTIME DESTINATION bin)
+
+# lazaret-escalate: the Escalation Client, bound read-only into every
+# sandbox (any image), so it may rely on nothing there. The mailbox record
+# codec (protocol/), keys and MACs (core/) and the static jansson and
+# libcrypto.
+find_library(LZ_LIBJANSSON_STATIC NAMES libjansson.a)
+if(NOT LZ_LIBJANSSON_STATIC)
+	message(FATAL_ERROR "libjansson.a not found (install libjansson-dev): "
+		"lazaret-escalate is linked static")
+endif()
+add_executable(lazaret-escalate src/lazaret-escalate.c protocol/mailbox.c
+	protocol/jfield.c core/trust.c core/hmac.c core/util.c)
+target_include_directories(lazaret-escalate PRIVATE ${CMAKE_SOURCE_DIR})
+target_compile_options(lazaret-escalate PRIVATE -O2)
+target_link_options(lazaret-escalate PRIVATE -static -s)
+target_link_libraries(lazaret-escalate PRIVATE ${LZ_LIBJANSSON_STATIC}
+	${LZ_LIBCRYPTO_STATIC})
+install(TARGETS lazaret-escalate RUNTIME DESTINATION bin)

@@ -9,6 +9,7 @@
 
 #include "core/anchor-annot.h"
 #include "core/domain.h"
+#include "core/mailbox-mount.h"
 #include "core/netpolicy.h"
 #include "core/sandbox-argv.h"
 
@@ -220,6 +221,18 @@ lz_sandbox_argv_run(const char *podman, const struct lz_sandbox_spec *s,
 	if (s->anchors != NULL) {
 		lz_tokens_push(out, "--annotation");
 		pushf(out, LZ_ANCHOR_ANNOTATION "=%s", s->anchors);
+	}
+	if (s->mailbox != NULL) {
+		/* podman splits --annotation values at commas and quotes. */
+		if (s->mailbox[0] != '/' || strpbrk(s->mailbox, ",\"\n") !=
+		    NULL) {
+			rc = lz_err_set(err, LZ_EINVAL, "mailbox path '%s' must "
+			    "be absolute, without commas or quotes",
+			    s->mailbox);
+			goto out;
+		}
+		lz_tokens_push(out, "--annotation");
+		pushf(out, LZ_MAILBOX_ANNOTATION "=%s", s->mailbox);
 	}
 	lz_tokens_push(out, "--runtime");
 	lz_tokens_push(out, s->runtime);

@@ -109,6 +109,9 @@ struct lz_sandbox_spec {
 	const char *sandbox_pidfile;
 	/* With the sidecar: its attachment, checked with its readiness. */
 	const struct lz_sidecar_attach *attach;
+	/* The mailbox request directory the shim mounts a tmpfs on
+	 * (annotation lazaret.mailbox, core/mailbox-mount.h), or NULL. */
+	const char *mailbox;
 };
 
 /* What "podman exec" of one session needs; every string borrowed. */

@@ -117,6 +117,7 @@ fail:
 void
 lz_sandbox_ctx_release(struct lz_sandbox_ctx *c)
 {
+	free(c->mailbox);
 	free(c->podman);
 	free(c->self);
 	memset(c, 0, sizeof *c);
@@ -290,16 +291,21 @@ umount_argv(const struct lz_sandbox_ctx *c, const char *domain_root,
     struct lz_tokens *t)
 {
 	char *dir = lz_xasprintf("%s/anchors", domain_root);
+	int anchors = access(dir, F_OK) == 0 || errno != ENOENT;
+	int mailbox = c->mailbox != NULL && access(c->mailbox, F_OK) == 0;
 
-	if (access(dir, F_OK) != 0 && errno == ENOENT) {
-		free(dir);
-		return 0;
+	if (anchors || mailbox)
+		helper_argv(c, "umount", t);
+	if (anchors) {
+		lz_tokens_push(t, "-u");
+		lz_tokens_push(t, dir);
 	}
-	helper_argv(c, "umount", t);
-	lz_tokens_push(t, "-u");
-	lz_tokens_push(t, dir);
+	if (mailbox) {
+		lz_tokens_push(t, "-m");
+		lz_tokens_push(t, c->mailbox);
+	}
 	free(dir);
-	return 1;
+	return anchors || mailbox;
 }
 
 /* The 64-hex container ID podman printed, taken from out. */

@@ -36,6 +36,9 @@ struct lz_sandbox_ctx {
 	char *podman;		/* absolute path of podman */
 	char *self;		/* the lazaret binary run as "__anchor" */
 	int timeout_ms;		/* for each podman call */
+	/* The mailbox's tmpfs (core/mailbox-mount.h) to take off at stop,
+	 * or NULL; set by the caller. */
+	char *mailbox;
 };
 
 /*

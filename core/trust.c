@@ -457,6 +457,22 @@ lz_key_private_pem(EVP_PKEY *k, struct lz_buf *out, struct lz_err *err)
 	return ok ? 0 : ssl_err(err, "cannot write a private key");
 }
 
+EVP_PKEY *
+lz_key_from_pem(const char *pem, size_t len, struct lz_err *err)
+{
+	BIO *b = BIO_new_mem_buf(pem, (int)len);
+	EVP_PKEY *k = b != NULL ? PEM_read_bio_PrivateKey(b, NULL, NULL,
+	    NULL) : NULL;
+
+	BIO_free(b);
+	if (k == NULL || EVP_PKEY_get_id(k) != EVP_PKEY_ED25519) {
+		EVP_PKEY_free(k);
+		ssl_err(err, "not an Ed25519 private key in PEM");
+		return NULL;
+	}
+	return k;
+}
+
 int
 lz_key_sign(EVP_PKEY *k, const void *data, size_t len, struct lz_buf *out,
     struct lz_err *err)

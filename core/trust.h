@@ -110,6 +110,8 @@ int lz_key_public_b64(EVP_PKEY *k, struct lz_buf *out);
 EVP_PKEY *lz_key_from_b64(const char *b64, struct lz_err *err);
 /* The private key in PEM (PKCS#8), for the sandbox's identity file. */
 int lz_key_private_pem(EVP_PKEY *k, struct lz_buf *out, struct lz_err *err);
+/* A private key from its PEM (the sandbox's identity file). */
+EVP_PKEY *lz_key_from_pem(const char *pem, size_t len, struct lz_err *err);
 /* Signs data (64-byte signature, base64 into out). */
 int lz_key_sign(EVP_PKEY *k, const void *data, size_t len,
     struct lz_buf *out, struct lz_err *err);

@@ -2,7 +2,7 @@
  * jfield.c: the JSON field checks every wire decoder of protocol/ shares
  * (control frames in msg.c, mailbox records in mailbox.c): one place that
  * reads a key, checks its type, range, length and alphabet, and names the
- * what or record and the key in its error.
+ * frame or record and the key in its error.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,14 +31,14 @@ lz_jf_str(json_t *o, const char *what, const char *key, int required,
 	if (v == NULL) {
 		if (!required)
 			return 0;
-		return lz_err_set(err, LZ_EINVAL, "bad %s what: '%s' is "
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' is "
 		    "missing", what, key);
 	}
 	if (!json_is_string(v))
-		return lz_err_set(err, LZ_EINVAL, "bad %s what: '%s' must be "
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' must be "
 		    "a string", what, key);
 	if (json_string_length(v) > max)
-		return lz_err_set(err, LZ_EINVAL, "bad %s what: '%s' is %zu "
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' is %zu "
 		    "bytes, over the limit of %zu", what, key,
 		    json_string_length(v), max);
 	*out = json_string_value(v);
@@ -54,14 +54,14 @@ lz_jf_int(json_t *o, const char *what, const char *key, int required,
 	if (v == NULL) {
 		if (!required)
 			return 0;
-		return lz_err_set(err, LZ_EINVAL, "bad %s what: '%s' is "
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' is "
 		    "missing", what, key);
 	}
 	if (!json_is_integer(v))
-		return lz_err_set(err, LZ_EINVAL, "bad %s what: '%s' must be "
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' must be "
 		    "an integer", what, key);
 	if (json_integer_value(v) < lo || json_integer_value(v) > hi)
-		return lz_err_set(err, LZ_EINVAL, "bad %s what: '%s' is %lld, "
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' is %lld, "
 		    "outside %lld..%lld", what, key,
 		    (long long)json_integer_value(v), lo, hi);
 	*out = json_integer_value(v);
@@ -77,7 +77,7 @@ lz_jf_bool(json_t *o, const char *what, const char *key, int *out,
 	if (v == NULL)
 		return 0;
 	if (!json_is_boolean(v))
-		return lz_err_set(err, LZ_EINVAL, "bad %s what: '%s' must be "
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' must be "
 		    "true or false", what, key);
 	*out = json_is_true(v);
 	return 0;
@@ -95,15 +95,15 @@ lz_jf_hex(json_t *o, const char *what, const char *key, int required,
 		return rc;
 	if (s == NULL)
 		return 0;
-	if (!lz_msg_hex_ok(s, n))
-		return lz_err_set(err, LZ_EINVAL, "bad %s what: '%s' must be "
+	if (strlen(s) != n || !lz_jf_word(s, lz_jf_hex_chars, n))
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' must be "
 		    "%zu lower-case hex digits", what, key, n);
 	memcpy(out, s, n + 1);
 	return 0;
 }
 
 /*
- * Human text for a what: at most max bytes, cut on a character boundary;
+ * Human text for a frame or record: at most max bytes, cut on a character boundary;
  * bytes that are not UTF-8 (a path in a message) become '?'.
  */
 json_t *
@@ -214,19 +214,19 @@ lz_jf_argv(json_t *o, const char *what, const char *key, int required,
 	size_t i;
 
 	if (a == NULL)
-		return required ? lz_err_set(err, LZ_EINVAL, "bad %s what: "
+		return required ? lz_err_set(err, LZ_EINVAL, "bad %s: "
 		    "'%s' is missing", what, key) : 0;
 	if (!json_is_array(a))
-		return lz_err_set(err, LZ_EINVAL, "bad %s what: '%s' must be "
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' must be "
 		    "an array of strings", what, key);
 	if (json_array_size(a) > LZ_MSG_ARGV_MAX)
-		return lz_err_set(err, LZ_EINVAL, "bad %s what: '%s' has %zu "
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' has %zu "
 		    "elements, over the limit of %d", what, key,
 		    json_array_size(a), LZ_MSG_ARGV_MAX);
 	json_array_foreach(a, i, v) {
 		if (!json_is_string(v) || json_string_length(v) >
 		    LZ_MSG_ARG_MAX)
-			return lz_err_set(err, LZ_EINVAL, "bad %s what: "
+			return lz_err_set(err, LZ_EINVAL, "bad %s: "
 			    "%s[%zu] must be a string of at most %d bytes",
 			    what, key, i, LZ_MSG_ARG_MAX);
 		lz_tokens_push(argv, json_string_value(v));
@@ -245,21 +245,21 @@ lz_jf_env(json_t *o, const char *what, const char *key,
 	if (e == NULL)
 		return 0;
 	if (!json_is_object(e))
-		return lz_err_set(err, LZ_EINVAL, "bad %s what: '%s' must be "
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' must be "
 		    "an object of strings", what, key);
 	if (json_object_size(e) > LZ_MSG_ENV_MAX)
-		return lz_err_set(err, LZ_EINVAL, "bad %s what: '%s' has %zu "
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' has %zu "
 		    "variables, over the limit of %d", what, key,
 		    json_object_size(e), LZ_MSG_ENV_MAX);
 	json_object_foreach(e, k, v) {
 		if (strlen(k) < 1 || strlen(k) > LZ_MSG_ENV_NAME_MAX ||
 		    strchr(k, '=') != NULL)
-			return lz_err_set(err, LZ_EINVAL, "bad %s what: a "
+			return lz_err_set(err, LZ_EINVAL, "bad %s: a "
 			    "'%s' name must be 1-%d bytes without '='", what,
 			    key, LZ_MSG_ENV_NAME_MAX);
 		if (!json_is_string(v) || json_string_length(v) >
 		    LZ_MSG_ENV_VALUE_MAX)
-			return lz_err_set(err, LZ_EINVAL, "bad %s what: "
+			return lz_err_set(err, LZ_EINVAL, "bad %s: "
 			    "%s '%s' must be a string of at most %d bytes",
 			    what, key, k, LZ_MSG_ENV_VALUE_MAX);
 		lz_tokens_pushf(env, "%s=%s", k, json_string_value(v));

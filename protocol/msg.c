@@ -74,21 +74,21 @@ lz_msg_hello_decode(const struct lz_frame *f, struct lz_msg_hello *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = lz_jf_int(o, "HELLO", "version", 1, 1, 255, &v, err);
+	rc = lz_jf_int(o, "HELLO frame", "version", 1, 1, 255, &v, err);
 	if (rc == 0)
-		rc = lz_jf_hex(o, "HELLO", "domain", 1, LZ_MSG_DOMAIN_HEX,
+		rc = lz_jf_hex(o, "HELLO frame", "domain", 1, LZ_MSG_DOMAIN_HEX,
 		    m->domain, err);
 	if (rc == 0)
-		rc = lz_jf_str(o, "HELLO", "profile", 1, LZ_MSG_PROFILE_MAX,
+		rc = lz_jf_str(o, "HELLO frame", "profile", 1, LZ_MSG_PROFILE_MAX,
 		    &p, err);
 	if (rc == 0 && !lz_jf_word(p, profile_chars, LZ_MSG_PROFILE_MAX))
 		rc = lz_err_set(err, LZ_EINVAL, "bad HELLO frame: 'profile' "
 		    "must be 1-%d of a-z 0-9 - _", LZ_MSG_PROFILE_MAX);
 	if (rc == 0)
-		rc = lz_jf_hex(o, "HELLO", "fingerprint", 1,
+		rc = lz_jf_hex(o, "HELLO frame", "fingerprint", 1,
 		    LZ_MSG_FINGERPRINT_HEX, m->fingerprint, err);
 	if (rc == 0)
-		rc = lz_jf_str(o, "HELLO", "key", 1, LZ_MSG_KEY_B64, &k, err);
+		rc = lz_jf_str(o, "HELLO frame", "key", 1, LZ_MSG_KEY_B64, &k, err);
 	if (rc == 0 && (strlen(k) != LZ_MSG_KEY_B64 || strspn(k,
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
 	    ) != LZ_MSG_KEY_B64))
@@ -124,15 +124,15 @@ lz_msg_welcome_decode(const struct lz_frame *f, struct lz_msg_welcome *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = lz_jf_int(o, "WELCOME", "version", 1, 1, 255, &v, err);
+	rc = lz_jf_int(o, "WELCOME frame", "version", 1, 1, 255, &v, err);
 	if (rc == 0)
-		rc = lz_jf_hex(o, "WELCOME", "coordinator", 1,
+		rc = lz_jf_hex(o, "WELCOME frame", "coordinator", 1,
 		    LZ_MSG_COORD_HEX, m->coordinator, err);
 	if (rc == 0)
-		rc = lz_jf_hex(o, "WELCOME", "client", 1, LZ_MSG_CLIENT_HEX,
+		rc = lz_jf_hex(o, "WELCOME frame", "client", 1, LZ_MSG_CLIENT_HEX,
 		    m->client, err);
 	if (rc == 0)
-		rc = lz_jf_str(o, "WELCOME", "cert", 1, LZ_MSG_CERT_MAX, &c,
+		rc = lz_jf_str(o, "WELCOME frame", "cert", 1, LZ_MSG_CERT_MAX, &c,
 		    err);
 	m->version = (unsigned)v;
 	if (rc == 0)
@@ -169,12 +169,12 @@ lz_msg_error_decode(const struct lz_frame *f, struct lz_msg_error *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = lz_jf_str(o, "ERROR", "code", 1, LZ_MSG_CODE_MAX, &c, err);
+	rc = lz_jf_str(o, "ERROR frame", "code", 1, LZ_MSG_CODE_MAX, &c, err);
 	if (rc == 0 && !lz_jf_word(c, code_chars, LZ_MSG_CODE_MAX))
 		rc = lz_err_set(err, LZ_EINVAL, "bad ERROR frame: 'code' must "
 		    "be a word of a-z and '-'");
 	if (rc == 0)
-		rc = lz_jf_str(o, "ERROR", "message", 1, LZ_MSG_MESSAGE_MAX,
+		rc = lz_jf_str(o, "ERROR frame", "message", 1, LZ_MSG_MESSAGE_MAX,
 		    &msg, err);
 	if (rc == 0) {
 		memcpy(m->code, c, strlen(c) + 1);
@@ -262,15 +262,15 @@ lz_msg_open_decode(const struct lz_frame *f, struct lz_msg_open *m,
 	lz_msg_open_init(m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = lz_jf_argv(o, "OPEN", "argv", 0, &m->argv, err);
+	rc = lz_jf_argv(o, "OPEN frame", "argv", 0, &m->argv, err);
 	if (rc == 0)
-		rc = lz_jf_str(o, "OPEN", "cwd", 0, LZ_MSG_PATH_MAX, &cwd, err);
+		rc = lz_jf_str(o, "OPEN frame", "cwd", 0, LZ_MSG_PATH_MAX, &cwd, err);
 	if (rc == 0)
-		rc = lz_jf_bool(o, "OPEN", "tty", &m->tty, err);
+		rc = lz_jf_bool(o, "OPEN frame", "tty", &m->tty, err);
 	if (rc == 0)
 		rc = size_fields(o, "OPEN", &m->rows, &m->cols, err);
 	if (rc == 0)
-		rc = lz_jf_str(o, "OPEN", "term", 0, LZ_MSG_TERM_MAX, &term,
+		rc = lz_jf_str(o, "OPEN frame", "term", 0, LZ_MSG_TERM_MAX, &term,
 		    err);
 	if (rc == 0 && term != NULL && *term != '\0' && (strchr(term, '/') ||
 	    !lz_jf_word(term, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
@@ -278,10 +278,10 @@ lz_msg_open_decode(const struct lz_frame *f, struct lz_msg_open *m,
 		rc = lz_err_set(err, LZ_EINVAL, "bad OPEN frame: 'term' must "
 		    "be letters, digits and - _ . +");
 	if (rc == 0)
-		rc = lz_jf_str(o, "OPEN", "terminfo", 0, LZ_MSG_PATH_MAX, &ti,
+		rc = lz_jf_str(o, "OPEN frame", "terminfo", 0, LZ_MSG_PATH_MAX, &ti,
 		    err);
 	if (rc == 0)
-		rc = lz_jf_env(o, "OPEN", "env", &m->env, err);
+		rc = lz_jf_env(o, "OPEN frame", "env", &m->env, err);
 	if (rc == 0) {
 		m->cwd = lz_xstrdup(cwd ? cwd : "");
 		if (term != NULL)
@@ -319,7 +319,7 @@ lz_msg_opened_decode(const struct lz_frame *f, struct lz_msg_opened *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = lz_jf_hex(o, "OPENED", "session", 1, LZ_MSG_SESSION_HEX,
+	rc = lz_jf_hex(o, "OPENED frame", "session", 1, LZ_MSG_SESSION_HEX,
 	    m->session, err);
 	json_decref(o);
 	return rc;
@@ -349,11 +349,11 @@ lz_msg_exit_decode(const struct lz_frame *f, struct lz_msg_exit *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = lz_jf_int(o, "EXIT", "status", 1, 0, 255, &st, err);
+	rc = lz_jf_int(o, "EXIT frame", "status", 1, 0, 255, &st, err);
 	if (rc == 0)
-		rc = lz_jf_int(o, "EXIT", "signal", 1, 0, 64, &sig, err);
+		rc = lz_jf_int(o, "EXIT frame", "signal", 1, 0, 64, &sig, err);
 	if (rc == 0)
-		rc = lz_jf_str(o, "EXIT", "reason", 0, LZ_MSG_MESSAGE_MAX, &r,
+		rc = lz_jf_str(o, "EXIT frame", "reason", 0, LZ_MSG_MESSAGE_MAX, &r,
 		    err);
 	if (rc == 0) {
 		m->status = (unsigned)st;
@@ -395,14 +395,14 @@ lz_msg_attach_decode(const struct lz_frame *f, struct lz_msg_attach *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = lz_jf_hex(o, "ATTACH", "session", 1, LZ_MSG_SESSION_HEX,
+	rc = lz_jf_hex(o, "ATTACH frame", "session", 1, LZ_MSG_SESSION_HEX,
 	    m->session, err);
 	if (rc == 0)
 		rc = size_fields(o, "ATTACH", &m->rows, &m->cols, err);
 	if (rc == 0)
-		rc = lz_jf_bool(o, "ATTACH", "takeover", &m->takeover, err);
+		rc = lz_jf_bool(o, "ATTACH frame", "takeover", &m->takeover, err);
 	if (rc == 0)
-		rc = lz_jf_int(o, "ATTACH", "history", 0, 0,
+		rc = lz_jf_int(o, "ATTACH frame", "history", 0, 0,
 		    LZ_MSG_HISTORY_MAX, &h, err);
 	m->history = (unsigned long)h;
 	json_decref(o);
@@ -441,26 +441,26 @@ session_entry(json_t *e, size_t i, struct lz_msg_session *s,
 	if (!json_is_object(e))
 		return lz_err_set(err, LZ_EINVAL, "bad SESSIONS frame: entry "
 		    "%zu is not an object", i);
-	rc = lz_jf_hex(e, "SESSIONS", "session", 1, LZ_MSG_SESSION_HEX,
+	rc = lz_jf_hex(e, "SESSIONS frame", "session", 1, LZ_MSG_SESSION_HEX,
 	    s->session, err);
 	if (rc == 0)
-		rc = lz_jf_str(e, "SESSIONS", "command", 1, LZ_MSG_COMMAND_MAX,
+		rc = lz_jf_str(e, "SESSIONS frame", "command", 1, LZ_MSG_COMMAND_MAX,
 		    &cmd, err);
 	if (rc == 0)
-		rc = lz_jf_str(e, "SESSIONS", "cwd", 1, LZ_MSG_PATH_MAX, &cwd,
+		rc = lz_jf_str(e, "SESSIONS frame", "cwd", 1, LZ_MSG_PATH_MAX, &cwd,
 		    err);
 	if (rc == 0)
-		rc = lz_jf_bool(e, "SESSIONS", "tty", &s->tty, err);
+		rc = lz_jf_bool(e, "SESSIONS frame", "tty", &s->tty, err);
 	if (rc == 0)
-		rc = lz_jf_str(e, "SESSIONS", "state", 1, 16, &st, err);
+		rc = lz_jf_str(e, "SESSIONS frame", "state", 1, 16, &st, err);
 	if (rc == 0 && strcmp(st, "running") != 0 && strcmp(st, "exited"))
 		rc = lz_err_set(err, LZ_EINVAL, "bad SESSIONS frame: 'state' "
 		    "must be running or exited");
 	if (rc == 0)
-		rc = lz_jf_int(e, "SESSIONS", "started", 1, 0, INT64_MAX / 2,
+		rc = lz_jf_int(e, "SESSIONS frame", "started", 1, 0, INT64_MAX / 2,
 		    &started, err);
 	if (rc == 0)
-		rc = lz_jf_hex(e, "SESSIONS", "client", 0, LZ_MSG_CLIENT_HEX,
+		rc = lz_jf_hex(e, "SESSIONS frame", "client", 0, LZ_MSG_CLIENT_HEX,
 		    s->client, err);
 	if (rc == 0) {
 		s->command = lz_xstrdup(cmd);
@@ -595,34 +595,34 @@ lz_msg_prompt_decode(const struct lz_frame *f, struct lz_msg_prompt *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = lz_jf_hex(o, "PROMPT", "id", 1, LZ_MSG_REQUEST_HEX, m->id, err);
+	rc = lz_jf_hex(o, "PROMPT frame", "id", 1, LZ_MSG_REQUEST_HEX, m->id, err);
 	if (rc == 0)
-		rc = lz_jf_hex(o, "PROMPT", "session", 1, LZ_MSG_SESSION_HEX,
+		rc = lz_jf_hex(o, "PROMPT frame", "session", 1, LZ_MSG_SESSION_HEX,
 		    m->session, err);
 	if (rc == 0)
-		rc = lz_jf_str(o, "PROMPT", "profile", 1, LZ_MSG_PROFILE_MAX,
+		rc = lz_jf_str(o, "PROMPT frame", "profile", 1, LZ_MSG_PROFILE_MAX,
 		    &p, err);
 	if (rc == 0 && !lz_jf_word(p, profile_chars, LZ_MSG_PROFILE_MAX))
 		rc = lz_err_set(err, LZ_EINVAL, "bad PROMPT frame: 'profile'");
 	if (rc == 0)
-		rc = lz_jf_argv(o, "PROMPT", "argv", 1, &m->argv, err);
+		rc = lz_jf_argv(o, "PROMPT frame", "argv", 1, &m->argv, err);
 	if (rc == 0 && m->argv.n == 0)
 		rc = lz_err_set(err, LZ_EINVAL, "bad PROMPT frame: 'argv' is "
 		    "empty");
 	if (rc == 0)
-		rc = lz_jf_str(o, "PROMPT", "command", 1, LZ_MSG_COMMAND_MAX,
+		rc = lz_jf_str(o, "PROMPT frame", "command", 1, LZ_MSG_COMMAND_MAX,
 		    &cmd, err);
 	if (rc == 0)
-		rc = lz_jf_str(o, "PROMPT", "cwd", 1, LZ_MSG_PATH_MAX, &cwd,
+		rc = lz_jf_str(o, "PROMPT frame", "cwd", 1, LZ_MSG_PATH_MAX, &cwd,
 		    err);
 	if (rc == 0)
-		rc = lz_jf_str(o, "PROMPT", "why", 1, LZ_MSG_WHY_MAX, &why,
+		rc = lz_jf_str(o, "PROMPT frame", "why", 1, LZ_MSG_WHY_MAX, &why,
 		    err);
 	if (rc == 0)
-		rc = lz_jf_int(o, "PROMPT", "timeout_ms", 1, 0, 86400000LL,
+		rc = lz_jf_int(o, "PROMPT frame", "timeout_ms", 1, 0, 86400000LL,
 		    &t, err);
 	if (rc == 0)
-		rc = lz_jf_int(o, "PROMPT", "pending", 0, 0, 100000, &pend,
+		rc = lz_jf_int(o, "PROMPT frame", "pending", 0, 0, 100000, &pend,
 		    err);
 	if (rc == 0) {
 		memcpy(m->profile, p, strlen(p) + 1);
@@ -686,10 +686,10 @@ lz_msg_decision_decode(const struct lz_frame *f, struct lz_msg_decision *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = lz_jf_hex(o, "DECISION", "id", 1, LZ_MSG_REQUEST_HEX, m->id,
+	rc = lz_jf_hex(o, "DECISION frame", "id", 1, LZ_MSG_REQUEST_HEX, m->id,
 	    err);
 	if (rc == 0)
-		rc = lz_jf_str(o, "DECISION", "decision", 1, 32, &d, err);
+		rc = lz_jf_str(o, "DECISION frame", "decision", 1, 32, &d, err);
 	for (i = 0; rc == 0 && i < sizeof decisions / sizeof decisions[0];
 	    i++)
 		if (strcmp(d, decisions[i]) == 0)
@@ -700,16 +700,16 @@ lz_msg_decision_decode(const struct lz_frame *f, struct lz_msg_decision *m,
 		    "deny or edit");
 	m->decision = (enum lz_decision)i;
 	if (rc == 0)
-		rc = lz_jf_argv(o, "DECISION", "argv", m->decision ==
+		rc = lz_jf_argv(o, "DECISION frame", "argv", m->decision ==
 		    LZ_DECISION_EDIT, &m->argv, err);
 	if (rc == 0 && m->decision == LZ_DECISION_EDIT && m->argv.n == 0)
 		rc = lz_err_set(err, LZ_EINVAL, "bad DECISION frame: an "
 		    "edited 'argv' is empty");
 	if (rc == 0)
-		rc = lz_jf_str(o, "DECISION", "message", 0, LZ_MSG_DENY_MAX,
+		rc = lz_jf_str(o, "DECISION frame", "message", 0, LZ_MSG_DENY_MAX,
 		    &msg, err);
 	if (rc == 0)
-		rc = lz_jf_env(o, "DECISION", "env", &m->env, err);
+		rc = lz_jf_env(o, "DECISION frame", "env", &m->env, err);
 	if (rc == 0)
 		m->message = msg ? lz_xstrdup(msg) : NULL;
 	else
@@ -745,10 +745,10 @@ lz_msg_withdrawn_decode(const struct lz_frame *f, struct lz_msg_withdrawn *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = lz_jf_hex(o, "WITHDRAWN", "id", 1, LZ_MSG_REQUEST_HEX, m->id,
+	rc = lz_jf_hex(o, "WITHDRAWN frame", "id", 1, LZ_MSG_REQUEST_HEX, m->id,
 	    err);
 	if (rc == 0)
-		rc = lz_jf_str(o, "WITHDRAWN", "why", 1, sizeof m->why - 1, &w,
+		rc = lz_jf_str(o, "WITHDRAWN frame", "why", 1, sizeof m->why - 1, &w,
 		    err);
 	if (rc == 0 && !lz_jf_word(w, code_chars, sizeof m->why - 1))
 		rc = lz_err_set(err, LZ_EINVAL, "bad WITHDRAWN frame: 'why'");
@@ -793,27 +793,27 @@ identity_entry(json_t *e, struct lz_msg_identity *id, struct lz_err *err)
 	if (!json_is_object(e))
 		return lz_err_set(err, LZ_EINVAL, "bad TRUSTED frame: an "
 		    "identity is not an object");
-	rc = lz_jf_str(e, "TRUSTED", "role", 1, sizeof id->role - 1, &r, err);
+	rc = lz_jf_str(e, "TRUSTED frame", "role", 1, sizeof id->role - 1, &r, err);
 	if (rc == 0 && (!lz_jf_word(r, code_chars, sizeof id->role - 1) ||
 	    strstr(roles, r) == NULL))
 		rc = lz_err_set(err, LZ_EINVAL, "bad TRUSTED frame: 'role'");
 	if (rc == 0)
-		rc = lz_jf_str(e, "TRUSTED", "component", 1,
+		rc = lz_jf_str(e, "TRUSTED frame", "component", 1,
 		    sizeof id->component - 1, &c, err);
 	if (rc == 0 && !lz_jf_word(c, "abcdefghijklmnopqrstuvwxyz0123456789-",
 	    sizeof id->component - 1))
 		rc = lz_err_set(err, LZ_EINVAL, "bad TRUSTED frame: "
 		    "'component'");
 	if (rc == 0 && json_object_get(e, "fingerprint") != NULL) {
-		rc = lz_jf_hex(e, "TRUSTED", "fingerprint", 1, 64,
+		rc = lz_jf_hex(e, "TRUSTED frame", "fingerprint", 1, 64,
 		    id->fingerprint, err);
 		if (rc == 0)
-			rc = lz_jf_int(e, "TRUSTED", "not_after", 1, 0,
+			rc = lz_jf_int(e, "TRUSTED frame", "not_after", 1, 0,
 			    INT64_MAX / 2, &na, err);
 		if (rc == 0) {
 			const char *s = NULL;
 
-			rc = lz_jf_str(e, "TRUSTED", "serial", 1, 32, &s, err);
+			rc = lz_jf_str(e, "TRUSTED frame", "serial", 1, 32, &s, err);
 			if (rc == 0 && !lz_jf_word(s, lz_jf_hex_chars, 32))
 				rc = lz_err_set(err, LZ_EINVAL, "bad TRUSTED "
 				    "frame: 'serial'");
@@ -841,7 +841,7 @@ lz_msg_trusted_decode(const struct lz_frame *f, struct lz_msg_trusted *m,
 	memset(m, 0, sizeof *m);
 	if (o == NULL)
 		return LZ_EINVAL;
-	rc = lz_jf_hex(o, "TRUSTED", "anchor", 1, 64, m->anchor, err);
+	rc = lz_jf_hex(o, "TRUSTED frame", "anchor", 1, 64, m->anchor, err);
 	a = json_object_get(o, "identities");
 	if (rc == 0 && (!json_is_array(a) || json_array_size(a) >
 	    LZ_MSG_SESSIONS_MAX * 2))

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/anchor-mount.h"
+#include "core/mailbox-mount.h"
 #include "src/cmd.h"
 
 static int	 do_umount(const char *dir, int argc, char **argv);
@@ -93,7 +94,7 @@ static int
 cmd_anchor_helper_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 {
 	struct lz_err err = LZ_ERR_INIT;
-	const char *dir = NULL, *verb;
+	const char *dir = NULL, *mailbox = NULL, *verb;
 	int ch, r;
 
 	(void)ctx;
@@ -101,10 +102,13 @@ cmd_anchor_helper_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		return lz_cmd_usage(&lz_cmd_anchor_helper);
 	verb = argv[1];
 	optind = 1;
-	while ((ch = getopt(argc - 1, argv + 1, "+u:")) != -1) {
+	while ((ch = getopt(argc - 1, argv + 1, "+u:m:")) != -1) {
 		switch (ch) {
 		case 'u':
 			dir = optarg;
+			break;
+		case 'm':
+			mailbox = optarg;
 			break;
 		default:
 			return lz_cmd_usage(&lz_cmd_anchor_helper);
@@ -118,8 +122,15 @@ cmd_anchor_helper_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		lz_err_release(&err);
 		return LZ_EXIT_UNSAFE;
 	}
-	if (strcmp(verb, "umount") == 0)
-		return do_umount(dir, argc, argv);
+	if (strcmp(verb, "umount") == 0) {
+		r = do_umount(dir, argc, argv);
+		if (mailbox != NULL && lz_mailbox_umount(mailbox, &err) != 0) {
+			lz_cmd_error("%s", err.msg);
+			lz_err_release(&err);
+			r = LZ_EXIT_FAILURE;
+		}
+		return r;
+	}
 	if (strcmp(verb, "status") == 0)
 		return do_status(argc, argv);
 	return lz_cmd_usage(&lz_cmd_anchor_helper);
@@ -127,7 +138,8 @@ cmd_anchor_helper_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 
 const struct lz_cmd lz_cmd_anchor_helper = {
 	.name = "__anchor",
-	.usage = "umount [-u DIR] [MERGED...] | status MERGED... (internal: "
+	.usage = "umount [-u DIR] [-m MAILBOX] [MERGED...] | status MERGED... "
+	    "(internal: "
 	    "run by lazaret under podman unshare)",
 	.summary = NULL,	/* hidden */
 	.flags = 0,

@@ -168,9 +168,9 @@ write_identity(const struct lz_client *c, const struct lz_domain_identity *id,
     char **keyfile, struct lz_err *err)
 {
 	static const char *const names[] = { "ca.crt", "sandbox.crt",
-	    "sandbox.key", "sandbox.id" };
-	const char *data[4] = { id->ca_pem, id->cert_pem, id->key_pem,
-	    id->sandbox_id };
+	    "sandbox.key", "sandbox.id", "domain" };
+	const char *data[5] = { id->ca_pem, id->cert_pem, id->key_pem,
+	    id->sandbox_id, c->domain.id };
 	char *p;
 	size_t i;
 	int rc;
@@ -178,7 +178,7 @@ write_identity(const struct lz_client *c, const struct lz_domain_identity *id,
 	*keyfile = lz_xasprintf("%s/sidecar.key", c->domain.runtime);
 	rc = put_file(*keyfile, id->attach_key, strlen(id->attach_key), 0600,
 	    err);
-	for (i = 0; rc == 0 && i < 4; i++) {
+	for (i = 0; rc == 0 && i < 5; i++) {
 		p = lz_xasprintf("%s/identity/%s", c->domain.runtime, names[i]);
 		rc = put_file(p, data[i], strlen(data[i]), 0600, err);
 		free(p);
@@ -206,6 +206,12 @@ make_control_dirs(const struct lz_client *c, struct lz_err *err)
 	}
 	lz_buf_release(&sub);
 	return fd < 0 ? fd : 0;
+}
+
+char *
+lz_domain_mailbox(const struct lz_client *c)
+{
+	return lz_xasprintf("%s/mailbox/requests", c->domain.runtime);
 }
 
 char *
@@ -269,6 +275,7 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	if (rc != 0)
 		goto out;
 	have_ctx = 1;
+	ctx.mailbox = lz_domain_mailbox(c);
 	memset(&spec, 0, sizeof spec);
 	spec.domain_id = c->domain.id;
 	spec.runtime = shim;
@@ -299,6 +306,7 @@ lz_domain_up(const struct lz_client *c, const char *self,
 		attach.key_hex = "00000000000000000000000000000000"
 		    "00000000000000000000000000000000";
 	spec.attach = &attach;
+	spec.mailbox = ctx.mailbox;
 	rc = lz_sandbox_start_net(&ctx, &spec, c->domain.root, container, NULL,
 	    sidecar_pidfd, err);
 out:
@@ -327,6 +335,7 @@ lz_domain_down(const struct lz_client *c, const char *self,
 	rc = lz_sandbox_ctx_init(&ctx, NULL, self, err);
 	if (rc != 0)
 		return rc;
+	ctx.mailbox = lz_domain_mailbox(c);
 	rc = lz_sandbox_stop(&ctx, c->domain.id, c->domain.root, err);
 	lz_sandbox_ctx_release(&ctx);
 	return rc;

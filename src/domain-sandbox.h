@@ -37,6 +37,8 @@ struct lz_domain_identity {
 int lz_domain_up(const struct lz_client *c, const char *self,
     const struct lz_domain_identity *id, char **container,
     int *sidecar_pidfd, struct lz_buf *warnings, struct lz_err *err);
+/* The mailbox's request directory (runtime dir); allocated. */
+char *lz_domain_mailbox(const struct lz_client *c);
 /* The runtime shim beside self (setup installs both); allocated. */
 char *lz_domain_shim(const char *self);
 int lz_domain_down(const struct lz_client *c, const char *self,

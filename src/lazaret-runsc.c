@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "core/anchor-annot.h"
+#include "core/mailbox-mount.h"
 #include "core/runsc-argv.h"
 
 int
@@ -40,6 +41,11 @@ main(int argc, char **argv)
 	bundle = lz_runsc_argv_bundle(argc, argv);
 	if (bundle != NULL && lz_anchor_annot_mount(bundle, &n, &err) != 0) {
 		fprintf(stderr, "lazaret-runsc: State Anchors: %s\n", err.msg);
+		lz_err_release(&err);
+		return 125;
+	}
+	if (bundle != NULL && lz_mailbox_annot_mount(bundle, &err) != 0) {
+		fprintf(stderr, "lazaret-runsc: mailbox: %s\n", err.msg);
 		lz_err_release(&err);
 		return 125;
 	}
