@@ -1,6 +1,7 @@
 /*
  * gitsentry.c: planning the Git Sentry mounts of gitsentry.h. Reads the
- * repository's layout with lstat (never following a symlink) and its
+ * repositories' layout with lstat (never following a symlink), the
+ * configuration files with host git (gitconfig.h), each repository's
  * effective core.hooksPath with libgit2. The mounts themselves are the
  * runtime's.
  */
@@ -15,38 +16,55 @@
 
 #include <git2.h>
 
-#include "core/commondir.h"
 #include "core/domain.h"
-#include "core/gitlinks.h"
+#include "core/gitconfig.h"
 #include "core/gitsentry.h"
+#include "core/ignored.h"
 #include "core/pathcheck.h"
+#include "core/protect.h"
 
 #define GS_WHY "Git Sentry (SR-4): "
 #define GS_DEPTH_MAX 16
 
 struct gs {
-	struct lz_mountplan *mp;
+	struct lz_mountplan tmp;	/* sorted by depth into the plan */
 	const char *ws;
 	size_t wslen;
+	int wsfd;
+	const struct lz_profile *p;
+	const struct lz_tokens *isolated;
+	struct lz_buf *warnings;
+	struct lz_tokens configs;	/* repositories' config files */
 };
 
 static const char *gs_rel(struct gs *g, const char *path);
+static int gs_has(struct gs *g, const char *rel);
+static int gs_hidden(struct gs *g, const char *rel);
 static void gs_bind(struct gs *g, const char *path, int ro, const char *why);
 static void gs_tmpfs(struct gs *g, const char *path, const char *why);
 static int gs_kind(const char *path, struct lz_err *err);
 static int gs_ensure_dir(const char *path, struct lz_err *err);
-static int gs_ensure_file(const char *path, struct lz_err *err);
-static int gs_gitdir(struct gs *g, const char *dir, int depth,
+static int gs_ensure_file(struct gs *g, const char *path, struct lz_err *err);
+static void gd_add(struct lz_gitdirs *out, const char *path,
+    enum lz_gitdir_kind kind, int census);
+static int gd_repo(struct lz_gitdirs *out, const char *dir, int census,
+    int depth, struct lz_err *err);
+static int gd_modules(struct lz_gitdirs *out, const char *dir, int census,
+    int depth, struct lz_err *err);
+static int gd_worktrees(struct lz_gitdirs *out, const char *dir, int census,
     struct lz_err *err);
-static int gs_modules(struct gs *g, const char *dir, int depth,
+static int gs_repo(struct gs *g, const char *dir, int main,
     struct lz_err *err);
-static int gs_scan(struct gs *g, const char *dir, int depth,
+static int gs_admin(struct gs *g, const char *dir, struct lz_err *err);
+static int gs_hookspath(struct gs *g, const char *dir, int main,
     struct lz_err *err);
-static int gs_worktrees(struct gs *g, const char *git, struct lz_err *err);
-static int gs_gitlinks(struct gs *g, struct lz_err *err);
-static int gs_hookspath(struct gs *g, int trust, struct lz_buf *warnings,
+static int gs_file(struct gs *g, const char *rel, int ro, const char *why,
     struct lz_err *err);
-static char *gs_normalise(const char *path);
+static int gs_configs(struct gs *g, struct lz_err *err);
+static int gs_protect(struct gs *g, struct lz_err *err);
+static int gs_main(const char *git, struct lz_err *err);
+static size_t depth(const char *s);
+static void gs_sort(struct gs *g, struct lz_mountplan *mp);
 
 /* What lstat says: 'd' directory, 'f' regular file, 'l' other, 0 absent. */
 static int
@@ -75,12 +93,43 @@ gs_rel(struct gs *g, const char *path)
 	return path + g->wslen + 1;
 }
 
+/* 1 when the plan already mounts something at rel. */
+static int
+gs_has(struct gs *g, const char *rel)
+{
+	size_t i;
+
+	for (i = 0; i < g->tmp.n; i++) {
+		if (strcmp(g->tmp.v[i].target + strlen("/workspace/"),
+		    rel) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when the sandbox cannot see the host's rel: a tmpfs or isolated. */
+static int
+gs_hidden(struct gs *g, const char *rel)
+{
+	const char *t;
+	size_t i;
+
+	for (i = 0; i < g->tmp.n; i++) {
+		t = g->tmp.v[i].target + strlen("/workspace/");
+		if (g->tmp.v[i].kind == LZ_MOUNT_TMPFS &&
+		    strncmp(rel, t, strlen(t)) == 0 &&
+		    (rel[strlen(t)] == '\0' || rel[strlen(t)] == '/'))
+			return 1;
+	}
+	return lz_ignored_covers(g->isolated, rel);
+}
+
 static void
 gs_bind(struct gs *g, const char *path, int ro, const char *why)
 {
 	char *target = lz_xasprintf("/workspace/%s", gs_rel(g, path));
 
-	lz_mountplan_add(g->mp, LZ_MOUNT_BIND, path, target, ro, why);
+	lz_mountplan_add(&g->tmp, LZ_MOUNT_BIND, path, target, ro, why);
 	free(target);
 }
 
@@ -89,7 +138,7 @@ gs_tmpfs(struct gs *g, const char *path, const char *why)
 {
 	char *target = lz_xasprintf("/workspace/%s", gs_rel(g, path));
 
-	lz_mountplan_add(g->mp, LZ_MOUNT_TMPFS, NULL, target, 0, why);
+	lz_mountplan_add(&g->tmp, LZ_MOUNT_TMPFS, NULL, target, 0, why);
 	free(target);
 }
 
@@ -115,81 +164,76 @@ gs_ensure_dir(const char *path, struct lz_err *err)
 	return 0;
 }
 
-/* A regular file at path, made empty (0644) if absent. */
+/*
+ * A regular file at path that host git may read as configuration, made
+ * empty (0644) if absent; one that is not a readable regular file of
+ * sane size is refused (lz_protect_inspect).
+ */
 static int
-gs_ensure_file(const char *path, struct lz_err *err)
+gs_ensure_file(struct gs *g, const char *path, struct lz_err *err)
 {
-	int fd, k = gs_kind(path, err);
+	int fd, k;
 
-	if (k < 0)
-		return k;
-	if (k == 0) {
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-		    O_CLOEXEC, 0644);
-		if (fd < 0 && errno != EEXIST)
-			return lz_err_set(err, LZ_ESYS, "cannot create '%s': "
-			    "%s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		k = gs_kind(path, err);
-		if (k < 0)
-			return k;
-	}
-	if (k != 'f')
-		return lz_err_set(err, LZ_EUNSAFE, "'%s' is not a regular "
-		    "file (a symlink?); Git Sentry refuses to mount over it",
-		    path);
-	return 0;
+	k = lz_protect_inspect(g->wsfd, g->ws, gs_rel(g, path), 1, "check "
+	    "it (a sandbox may have made it), replace it with a regular file "
+	    "or remove it, and run again", g->warnings, err);
+	if (k != 0)
+		return k < 0 ? k : 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0644);
+	if (fd < 0 && errno != EEXIST)
+		return lz_err_set(err, LZ_ESYS, "cannot create '%s': %s", path,
+		    strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	k = lz_protect_inspect(g->wsfd, g->ws, gs_rel(g, path), 1, "check "
+	    "it and run again", g->warnings, err);
+	return k < 0 ? k : 0;
 }
 
-/* The mounts of one submodule gitdir, then of its own modules/. */
-static int
-gs_gitdir(struct gs *g, const char *dir, int depth, struct lz_err *err)
+static void
+gd_add(struct lz_gitdirs *out, const char *path, enum lz_gitdir_kind kind,
+    int census)
 {
-	char *config = lz_xasprintf("%s/config", dir);
-	char *hooks = lz_xasprintf("%s/hooks", dir);
-	char *modules = lz_xasprintf("%s/modules", dir);
+	out->v = lz_xreallocarray(out->v, out->n + 1, sizeof *out->v);
+	out->v[out->n].path = lz_xstrdup(path);
+	out->v[out->n].kind = kind;
+	out->v[out->n++].census = census;
+}
+
+/* A repository's git directory, then its submodules and worktrees. */
+static int
+gd_repo(struct lz_gitdirs *out, const char *dir, int census, int depth,
+    struct lz_err *err)
+{
+	char *p = lz_xasprintf("%s/modules", dir);
 	int rc;
 
-	gs_bind(g, dir, 0, GS_WHY "submodule gitdir bound over itself");
-	if ((rc = gs_ensure_file(config, err)) != 0)
-		goto out;
-	gs_bind(g, config, 1, GS_WHY "submodule config read-only");
-	if ((rc = gs_ensure_dir(hooks, err)) != 0)
-		goto out;
-	gs_tmpfs(g, hooks, GS_WHY "submodule hooks hidden");
-	rc = gs_modules(g, modules, depth + 1, err);
-out:
-	free(config);
-	free(hooks);
-	free(modules);
+	gd_add(out, dir, LZ_GITDIR_REPO, census);
+	rc = gd_modules(out, p, census, depth, err);
+	if (rc == 0)
+		rc = gd_worktrees(out, dir, census, err);
+	free(p);
 	return rc;
 }
 
 /*
- * dir is a modules/ directory (or a directory inside one, for submodule
- * names with '/'): bound read-only so no gitdir can be created in it, then
- * every gitdir below it bound writable on top.
+ * The gitdirs in dir (a modules/ directory or one inside it, for names
+ * with '/'): a directory with HEAD and config is one.
  */
 static int
-gs_modules(struct gs *g, const char *dir, int depth, struct lz_err *err)
-{
-	int rc;
-
-	if ((rc = gs_ensure_dir(dir, err)) != 0)
-		return rc;
-	gs_bind(g, dir, 1, GS_WHY "no new submodule gitdirs");
-	return gs_scan(g, dir, depth, err);
-}
-
-/* Finds the gitdirs in dir: a directory with HEAD and config is one. */
-static int
-gs_scan(struct gs *g, const char *dir, int depth, struct lz_err *err)
+gd_modules(struct lz_gitdirs *out, const char *dir, int census, int depth,
+    struct lz_err *err)
 {
 	struct dirent **names = NULL;
-	char *sub = NULL, *head = NULL, *config = NULL;
-	int i, n = 0, rc = 0, kh, kc;
+	char *sub, *head, *config;
+	int i, n, rc = 0, k, kh, kc;
 
+	if ((k = gs_kind(dir, err)) <= 0)
+		return k;
+	if (k != 'd')
+		return lz_err_set(err, LZ_EUNSAFE, "'%s' is not a directory "
+		    "(a symlink?); Git Sentry refuses to mount over it", dir);
 	if (depth > GS_DEPTH_MAX)
 		return lz_err_set(err, LZ_EINVAL, "submodules nested deeper "
 		    "than %d levels under '%s'", GS_DEPTH_MAX, dir);
@@ -197,33 +241,28 @@ gs_scan(struct gs *g, const char *dir, int depth, struct lz_err *err)
 	if (n < 0)
 		return lz_err_set(err, LZ_ESYS, "cannot list '%s': %s", dir,
 		    strerror(errno));
-	for (i = 0; i < n && rc == 0; i++) {
-		if (strcmp(names[i]->d_name, ".") == 0 ||
+	for (i = 0; i < n; i++) {
+		if (rc != 0 || strcmp(names[i]->d_name, ".") == 0 ||
 		    strcmp(names[i]->d_name, "..") == 0)
 			continue;
 		sub = lz_xasprintf("%s/%s", dir, names[i]->d_name);
-		if ((rc = gs_kind(sub, err)) < 0)
-			break;
-		if (rc != 'd') {
-			rc = 0;
-			free(sub);
-			sub = NULL;
-			continue;
-		}
-		head = lz_xasprintf("%s/HEAD", sub);
-		config = lz_xasprintf("%s/config", sub);
-		kh = gs_kind(head, err);
-		kc = gs_kind(config, err);
-		if (kh < 0 || kc < 0)
-			rc = kh < 0 ? kh : kc;
-		else if (kh == 'f' && kc == 'f')
-			rc = gs_gitdir(g, sub, depth, err);
-		else
-			rc = gs_scan(g, sub, depth + 1, err);
-		free(head);
-		free(config);
+		if ((k = gs_kind(sub, err)) == 'd') {
+			head = lz_xasprintf("%s/HEAD", sub);
+			config = lz_xasprintf("%s/config", sub);
+			kh = gs_kind(head, err);
+			kc = gs_kind(config, err);
+			if (kh < 0 || kc < 0)
+				rc = kh < 0 ? kh : kc;
+			else if (kh == 'f' && kc == 'f')
+				rc = gd_repo(out, sub, census, depth + 1, err);
+			else
+				rc = gd_modules(out, sub, census, depth + 1,
+				    err);
+			free(head);
+			free(config);
+		} else if (k < 0)
+			rc = k;
 		free(sub);
-		head = config = sub = NULL;
 	}
 	for (i = 0; i < n; i++)
 		free(names[i]);
@@ -231,150 +270,208 @@ gs_scan(struct gs *g, const char *dir, int depth, struct lz_err *err)
 	return rc;
 }
 
-/* W/.git/worktrees read-only, each worktree's gitdir writable on top. */
+/* The administrative directories of dir/worktrees. */
 static int
-gs_worktrees(struct gs *g, const char *git, struct lz_err *err)
+gd_worktrees(struct lz_gitdirs *out, const char *dir, int census,
+    struct lz_err *err)
 {
 	struct dirent **names = NULL;
-	char *dir = lz_xasprintf("%s/worktrees", git), *sub = NULL, *f = NULL;
-	int i, n = 0, rc, k;
+	char *wt = lz_xasprintf("%s/worktrees", dir), *sub, *cd;
+	int i, n = 0, rc = 0, k;
 
-	if ((rc = gs_kind(dir, err)) <= 0)
-		goto out;
-	if (rc != 'd') {
-		rc = lz_err_set(err, LZ_EUNSAFE, "'%s' is not a directory (a "
-		    "symlink?); Git Sentry refuses to mount over it", dir);
+	if ((k = gs_kind(wt, err)) <= 0) {
+		rc = k;
 		goto out;
 	}
-	rc = 0;
-	gs_bind(g, dir, 1, GS_WHY "no new worktree gitdirs");
-	n = scandir(dir, &names, NULL, alphasort);
-	if (n < 0) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot list '%s': %s", dir,
+	if (k != 'd') {
+		rc = lz_err_set(err, LZ_EUNSAFE, "'%s' is not a directory (a "
+		    "symlink?); Git Sentry refuses to mount over it", wt);
+		goto out;
+	}
+	if ((n = scandir(wt, &names, NULL, alphasort)) < 0) {
+		n = 0;
+		rc = lz_err_set(err, LZ_ESYS, "cannot list '%s': %s", wt,
 		    strerror(errno));
 		goto out;
 	}
 	for (i = 0; i < n && rc == 0; i++) {
 		if (names[i]->d_name[0] == '.')
 			continue;
-		sub = lz_xasprintf("%s/%s", dir, names[i]->d_name);
-		if ((k = gs_kind(sub, err)) == 'd') {
-			gs_bind(g, sub, 0, GS_WHY "worktree gitdir bound over "
-			    "itself");
-			f = lz_xasprintf("%s/commondir", sub);
-			if ((k = gs_kind(f, err)) == 'f')
-				gs_bind(g, f, 1, GS_WHY "worktree commondir "
-				    "read-only");
-			free(f);
-			f = lz_xasprintf("%s/config.worktree", sub);
-			if (k >= 0 && (k = gs_kind(f, err)) == 'f')
-				gs_bind(g, f, 1, GS_WHY "worktree config "
-				    "read-only");
-			free(f);
-			f = NULL;
-		}
-		if (k < 0)
+		sub = lz_xasprintf("%s/%s", wt, names[i]->d_name);
+		cd = lz_xasprintf("%s/commondir", sub);
+		if ((k = gs_kind(sub, err)) == 'd' &&
+		    (k = gs_kind(cd, err)) == 0)
+			rc = lz_err_set(err, LZ_EUNSAFE, "'%s' has no "
+			    "commondir: host git would read it as a "
+			    "repository of its own, which the sandbox could "
+			    "fill; run 'git worktree prune' or remove it (or "
+			    "write '../..' into '%s')", sub, cd);
+		else if (k > 0)
+			gd_add(out, sub, LZ_GITDIR_ADMIN, census);
+		else
 			rc = k;
+		free(cd);
 		free(sub);
-		sub = NULL;
 	}
 out:
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
-	free(dir);
+	free(wt);
 	return rc;
 }
 
-/* Lexical normalisation of an absolute path: no "//", "." or "..". */
-static char *
-gs_normalise(const char *path)
+int
+lz_gitsentry_gitdirs(const char *workspace, const struct lz_repos *census,
+    struct lz_gitdirs *out, struct lz_err *err)
 {
-	struct lz_buf b = LZ_BUF_INIT;
-	const char *p = path, *e;
-	size_t n;
-
-	while (*p != '\0') {
-		while (*p == '/')
-			p++;
-		if (*p == '\0')
-			break;
-		e = strchr(p, '/');
-		n = e != NULL ? (size_t)(e - p) : strlen(p);
-		if (n == 1 && p[0] == '.')
-			;
-		else if (n == 2 && p[0] == '.' && p[1] == '.') {
-			while (b.len > 0 && b.buf[b.len - 1] != '/')
-				b.len--;
-			if (b.len > 0)
-				b.len--;
-			b.buf[b.len] = '\0';
-		} else {
-			lz_buf_addch(&b, '/');
-			lz_buf_add(&b, p, n);
-		}
-		p += n;
-	}
-	if (b.len == 0)
-		lz_buf_addch(&b, '/');
-	return lz_buf_detach(&b);
-}
-
-/*
- * The repositories under the index's gitlinks (gitlinks.h): an embedded
- * .git directory like the main one (bound over itself, config read-only,
- * hooks hidden), a .git file bound read-only over itself (its gitdir in
- * .git/modules is covered above).
- */
-static int
-gs_gitlinks(struct gs *g, struct lz_err *err)
-{
-	struct lz_gitlinks gl = LZ_GITLINKS_INIT;
-	char *dotgit, *p;
+	const struct lz_repo *e;
+	char *p = lz_xasprintf("%s/.git", workspace);
 	size_t i;
 	int rc;
 
-	if ((rc = lz_gitlinks_scan(g->ws, &gl, err)) != 0)
-		return rc;
-	for (i = 0; rc == 0 && i < gl.n; i++) {
-		dotgit = lz_xasprintf("%s/%s/.git", g->ws, gl.v[i].path);
-		if (gl.v[i].kind == 'f')
-			gs_bind(g, dotgit, 1, GS_WHY "gitlink's .git file "
-			    "read-only");
-		else if (gl.v[i].kind == 'd') {
-			gs_bind(g, dotgit, 0, GS_WHY "gitlink's .git bound over "
-			    "itself");
-			p = lz_xasprintf("%s/config", dotgit);
-			if ((rc = gs_ensure_file(p, err)) == 0)
-				gs_bind(g, p, 1, GS_WHY "gitlink's repository "
-				    "config read-only");
-			free(p);
-			p = lz_xasprintf("%s/hooks", dotgit);
-			if (rc == 0 && (rc = gs_ensure_dir(p, err)) == 0)
-				gs_tmpfs(g, p, GS_WHY "gitlink's hooks hidden");
-			free(p);
-		}
-		free(dotgit);
+	rc = gd_repo(out, p, 0, 0, err);
+	for (i = 0; rc == 0 && census != NULL && i < census->n; i++) {
+		e = &census->v[i];
+		free(p);
+		p = lz_xasprintf("%s/%s", workspace, e->path);
+		if (e->kind == LZ_REPO_DOTGIT_FILE)
+			gd_add(out, p, LZ_GITDIR_FILE, 1);
+		else if (e->kind == LZ_REPO_DOTGIT_DIR && !e->valid)
+			gd_add(out, p, LZ_GITDIR_OPAQUE, 1);
+		else if (e->kind == LZ_REPO_DOTGIT_OTHER)
+			;	/* git follows it; the watch sees it replaced */
+		else if (e->commondir)
+			gd_add(out, p, LZ_GITDIR_ADMIN, 1);
+		else
+			rc = gd_repo(out, p, 1, 0, err);
 	}
-	lz_gitlinks_release(&gl);
+	free(p);
 	return rc;
 }
 
-/* The effective core.hooksPath; hidden when it lies inside W. */
+void
+lz_gitsentry_gitdirs_release(struct lz_gitdirs *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		free(g->v[i].path);
+	free(g->v);
+	g->v = NULL;
+	g->n = 0;
+}
+
+/* The mounts of one repository's git directory (see gitsentry.h). */
 static int
-gs_hookspath(struct gs *g, int trust, struct lz_buf *warnings,
-    struct lz_err *err)
+gs_repo(struct gs *g, const char *dir, int main, struct lz_err *err)
+{
+	char *p = lz_xasprintf("%s/commondir", dir);
+	int rc = 0;
+
+	/*
+	 * A repository has no "commondir": one there sends host Git to
+	 * another directory's config and hooks (a sandbox can create it).
+	 * Refuse to start over it rather than guess.
+	 */
+	if (access(p, F_OK) == 0 || errno != ENOENT) {
+		rc = lz_err_set(err, LZ_EUNSAFE, "'%s' exists: it would send "
+		    "host Git to another directory's config and hooks (a "
+		    "sandbox may have written it); check it, remove it, and "
+		    "run again", p);
+		goto out;
+	}
+	gs_bind(g, dir, 0, main ? GS_WHY ".git bound over itself so it "
+	    "cannot be renamed away" : GS_WHY "git directory bound over "
+	    "itself");
+	free(p);
+	p = lz_xasprintf("%s/config", dir);
+	if ((rc = gs_ensure_file(g, p, err)) != 0)
+		goto out;
+	gs_bind(g, p, 1, GS_WHY "repository config read-only");
+	lz_tokens_push(&g->configs, p);
+	free(p);
+	p = lz_xasprintf("%s/config.worktree", dir);
+	if ((rc = gs_ensure_file(g, p, err)) != 0)
+		goto out;
+	gs_bind(g, p, 1, GS_WHY "worktree config read-only (read once "
+	    "extensions.worktreeConfig is on)");
+	lz_tokens_push(&g->configs, p);
+	free(p);
+	p = lz_xasprintf("%s/hooks", dir);
+	if ((rc = gs_ensure_dir(p, err)) != 0)
+		goto out;
+	gs_tmpfs(g, p, GS_WHY "hooks hidden");
+	free(p);
+	p = lz_xasprintf("%s/modules", dir);
+	if ((rc = gs_ensure_dir(p, err)) != 0)
+		goto out;
+	gs_bind(g, p, 1, GS_WHY "no new submodule gitdirs");
+	free(p);
+	p = lz_xasprintf("%s/worktrees", dir);
+	if ((rc = gs_ensure_dir(p, err)) != 0)
+		goto out;
+	gs_bind(g, p, 1, GS_WHY "no new worktrees");
+	rc = gs_hookspath(g, dir, main, err);
+out:
+	free(p);
+	return rc;
+}
+
+/* The mounts of one worktree's administrative directory. */
+static int
+gs_admin(struct gs *g, const char *dir, struct lz_err *err)
+{
+	static const char *const names[] = { "commondir", "gitdir" };
+	char *p = NULL;
+	size_t i;
+	int rc = 0, k;
+
+	gs_bind(g, dir, 0, GS_WHY "worktree directory bound over itself");
+	for (i = 0; i < 2 && rc == 0; i++) {
+		free(p);
+		p = lz_xasprintf("%s/%s", dir, names[i]);
+		k = lz_protect_inspect(g->wsfd, g->ws, gs_rel(g, p), 1, "check "
+		    "it (a sandbox may have made it); 'git worktree repair' "
+		    "rewrites it", g->warnings, err);
+		if (k < 0)
+			rc = k;
+		else if (k > 0)
+			gs_bind(g, p, 1, i == 0 ? GS_WHY "worktree commondir "
+			    "read-only" : GS_WHY "worktree gitdir read-only");
+	}
+	free(p);
+	p = lz_xasprintf("%s/config.worktree", dir);
+	if (rc == 0 && (rc = gs_ensure_file(g, p, err)) == 0) {
+		gs_bind(g, p, 1, GS_WHY "worktree config read-only");
+		lz_tokens_push(&g->configs, p);
+	}
+	free(p);
+	return rc;
+}
+
+/* The effective core.hooksPath of the repository at dir; hidden in W. */
+static int
+gs_hookspath(struct gs *g, const char *dir, int main, struct lz_err *err)
 {
 	git_repository *repo = NULL;
 	git_config *cfg = NULL;
 	git_buf value = { NULL, 0, 0 };
 	char *abs = NULL, *norm = NULL, *real = NULL, *path;
+	const char *base;
 	const git_error *ge;
 	int rc = 0, grc;
 
-	if (git_repository_open(&repo, g->ws) != 0 ||
+	if (git_repository_open(&repo, main ? g->ws : dir) != 0 ||
 	    git_repository_config_snapshot(&cfg, repo) != 0) {
 		ge = git_error_last();
+		/* Another repository's: its config is read-only anyway. */
+		if (!main) {
+			lz_buf_addf(g->warnings, "cannot read the Git config "
+			    "of '%s' (%s): its core.hooksPath is not checked "
+			    "(SR-4)\n", dir, ge != NULL ? ge->message : "?");
+			goto out;
+		}
 		rc = lz_err_set(err, LZ_EINVAL, "cannot read the Git config "
 		    "of '%s': %s", g->ws, ge != NULL ? ge->message :
 		    "unknown libgit2 error");
@@ -387,16 +484,19 @@ gs_hookspath(struct gs *g, int trust, struct lz_buf *warnings,
 	if (grc != 0) {
 		ge = git_error_last();
 		rc = lz_err_set(err, LZ_EINVAL, "cannot read core.hooksPath "
-		    "of '%s': %s", g->ws, ge != NULL ? ge->message : "?");
+		    "of '%s': %s", dir, ge != NULL ? ge->message : "?");
 		goto out;
 	}
 	if (value.ptr == NULL || value.ptr[0] == '\0')
 		goto out;
+	/* Relative to where hooks run: the work tree, else the gitdir. */
+	base = git_repository_workdir(repo);
 	if (value.ptr[0] == '/')
 		abs = lz_xstrdup(value.ptr);
 	else
-		abs = lz_xasprintf("%s/%s", g->ws, value.ptr);
-	norm = gs_normalise(abs);
+		abs = lz_xasprintf("%s/%s", base != NULL ? base : dir,
+		    value.ptr);
+	norm = lz_path_normalise(abs);
 	/* Resolve symlinks when it exists: a link out of W hides nothing. */
 	real = realpath(norm, NULL);
 	path = real != NULL ? real : norm;
@@ -408,12 +508,15 @@ gs_hookspath(struct gs *g, int trust, struct lz_buf *warnings,
 		    value.ptr);
 		goto out;
 	}
-	lz_buf_addf(warnings, "core.hooksPath '%s' lies inside the "
+	if (gs_has(g, gs_rel(g, path)))
+		goto out;	/* another repository's, already hidden */
+	lz_buf_addf(g->warnings, "core.hooksPath '%s' lies inside the "
 	    "workspace; its hooks are workspace content the sandbox can "
-	    "change: %s\n", value.ptr, trust ? "kept visible because the "
-	    "profile sets trust-hooks-path = yes" : "hidden from the sandbox "
-	    "(set trust-hooks-path = yes in the profile to keep them)");
-	if (!trust) {
+	    "change: %s\n", value.ptr, g->p->trust_hooks_path ? "kept "
+	    "visible because the profile sets trust-hooks-path = yes" :
+	    "hidden from the sandbox (set trust-hooks-path = yes in the "
+	    "profile to keep them)");
+	if (!g->p->trust_hooks_path) {
 		if ((rc = gs_ensure_dir(path, err)) != 0)
 			goto out;
 		gs_tmpfs(g, path, GS_WHY "core.hooksPath inside the workspace "
@@ -429,70 +532,246 @@ out:
 	return rc;
 }
 
-int
-lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
-    int trust_hooks_path, struct lz_buf *warnings, struct lz_err *err)
+/*
+ * rel bound over itself (ro, or rw for a directory), after each directory
+ * on its way is bound over itself rw: renaming one would carry the mount
+ * away and leave the path to the sandbox. Each is checked to be a real
+ * directory reached with no symlink.
+ */
+static int
+gs_file(struct gs *g, const char *rel, int ro, const char *why,
+    struct lz_err *err)
 {
-	struct gs g = { mp, workspace, strlen(workspace) };
-	char *git = lz_xasprintf("%s/.git", workspace), *p = NULL;
+	char *dir = lz_xstrdup(rel), *slash, *path;
+	int fd, rc = 0;
+
+	for (slash = dir; rc == 0 && (slash = strchr(slash, '/')) != NULL;
+	    *slash++ = '/') {
+		*slash = '\0';
+		if (gs_has(g, dir))
+			continue;
+		fd = lz_open_beneath(g->wsfd, dir, O_RDONLY | O_DIRECTORY, 0);
+		if (fd < 0)
+			rc = lz_err_set(err, LZ_EUNSAFE, "'%s/%s' (on the way "
+			    "to '%s') is not a directory reached without a "
+			    "symbolic link: Git Sentry cannot pin it (SR-4)",
+			    g->ws, dir, rel);
+		else {
+			close(fd);
+			path = lz_xasprintf("%s/%s", g->ws, dir);
+			gs_bind(g, path, 0, GS_WHY "directory of a protected "
+			    "file bound over itself so it cannot be renamed "
+			    "away");
+			free(path);
+		}
+	}
+	if (rc == 0 && !gs_has(g, rel)) {
+		path = lz_xasprintf("%s/%s", g->ws, rel);
+		gs_bind(g, path, ro, why);
+		free(path);
+	}
+	free(dir);
+	return rc;
+}
+
+/* Every configuration file in the workspace read-only (gitconfig.h). */
+static int
+gs_configs(struct gs *g, struct lz_err *err)
+{
+	struct lz_gitconfig_files files = LZ_GITCONFIG_FILES_INIT;
+	const struct lz_gitconfig_file *f;
+	char *fix = NULL;
+	size_t i;
 	int rc, k;
 
-	lz_git_init();
-	if ((k = gs_kind(git, err)) < 0) {
-		rc = k;
-		goto out;
+	rc = lz_gitconfig_list(g->ws, &g->configs, &files, g->warnings, err);
+	for (i = 0; rc == 0 && i < files.n; i++) {
+		f = &files.v[i];
+		if (f->rel == NULL || gs_has(g, f->rel) ||
+		    gs_hidden(g, f->rel))
+			continue;
+		if (lz_tokens_has(&g->p->trust_git_config, f->rel)) {
+			lz_buf_addf(g->warnings, "'%s/%s' is Git configuration "
+			    "(%s) that the sandbox can change: left writable "
+			    "because profile '%s' sets trust-git-config = "
+			    "%s\n", g->ws, f->rel, f->why, g->p->name, f->rel);
+			continue;
+		}
+		free(fix);
+		fix = lz_xasprintf("it is Git configuration (%s); %s, or set "
+		    "'trust-git-config = %s' in profile '%s' to let the "
+		    "sandbox change it", f->why, f->exists ? "replace it with "
+		    "a regular file, remove the include that names it" :
+		    "create it (it may be empty) so Lazaret mounts it "
+		    "read-only, remove the include that names it", f->rel,
+		    g->p->name);
+		k = lz_protect_inspect(g->wsfd, g->ws, f->rel, 1, fix,
+		    g->warnings, err);
+		if (k == 0)
+			rc = lz_err_set(err, LZ_EUNSAFE, "'%s/%s' does not "
+			    "exist: the sandbox could create it and host git "
+			    "would read it (SR-4); %s", g->ws, f->rel, fix);
+		else if (k < 0)
+			rc = k;
+		else
+			rc = gs_file(g, f->rel, 1, GS_WHY "Git configuration "
+			    "file in the workspace read-only", err);
 	}
-	if (k == 'f') {
-		rc = lz_err_set(err, LZ_EINVAL, "'%s' is a file: a linked "
+	free(fix);
+	lz_gitconfig_release(&files);
+	return rc;
+}
+
+/* The profile's protected host tool files (protect.h). */
+static int
+gs_protect(struct gs *g, struct lz_err *err)
+{
+	struct lz_protect_set set = LZ_PROTECT_SET_INIT;
+	char *fix = NULL;
+	size_t i;
+	int rc = 0, k;
+
+	lz_protect_expand(g->wsfd, &g->p->protect, g->isolated, &set);
+	for (i = 0; rc == 0 && i < set.n; i++) {
+		if (gs_hidden(g, set.v[i].path))
+			continue;
+		free(fix);
+		fix = lz_xasprintf("replace it with a regular file or remove "
+		    "it, or leave it out of 'protect' in profile '%s' (%s)",
+		    g->p->name, g->p->protect_source);
+		k = lz_protect_inspect(g->wsfd, g->ws, set.v[i].path, 0, fix,
+		    g->warnings, err);
+		if (k < 0)
+			rc = k;
+		else if (k > 0)
+			rc = gs_file(g, set.v[i].path, 1, GS_WHY "host tool "
+			    "file read-only (protect)", err);
+	}
+	free(fix);
+	lz_protect_release(&set);
+	return rc;
+}
+
+/* The workspace's own .git: a directory, and no commondir. */
+static int
+gs_main(const char *git, struct lz_err *err)
+{
+	int k;
+
+	if ((k = gs_kind(git, err)) < 0)
+		return k;
+	if (k == 'f')
+		return lz_err_set(err, LZ_EINVAL, "'%s' is a file: a linked "
 		    "worktree or a submodule checkout, which Lazaret does not "
 		    "support as a workspace yet; run Lazaret in the main work "
 		    "tree", git);
-		goto out;
-	}
-	if (k != 'd') {
-		rc = lz_err_set(err, k == 0 ? LZ_ENOTFOUND : LZ_EUNSAFE,
+	if (k != 'd')
+		return lz_err_set(err, k == 0 ? LZ_ENOTFOUND : LZ_EUNSAFE,
 		    "'%s' is %s; Git Sentry needs the repository's own .git "
 		    "directory", git, k == 0 ? "missing" : "not a directory");
+	return 0;
+}
+
+/* Number of '/' in s: a mount's depth. */
+static size_t
+depth(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		n += *s == '/';
+	return n;
+}
+
+/* g->tmp appended to mp, shallower targets first, in order otherwise. */
+static void
+gs_sort(struct gs *g, struct lz_mountplan *mp)
+{
+	struct lz_mount *m;
+	size_t d, i, max = 0;
+
+	for (i = 0; i < g->tmp.n; i++)
+		if ((d = depth(g->tmp.v[i].target)) > max)
+			max = d;
+	for (d = 0; d <= max; d++) {
+		for (i = 0; i < g->tmp.n; i++) {
+			m = &g->tmp.v[i];
+			if (depth(m->target) == d)
+				lz_mountplan_add(mp, m->kind, m->source,
+				    m->target, m->readonly, m->why);
+		}
+	}
+}
+
+int
+lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
+    const struct lz_profile *p, const struct lz_tokens *isolated,
+    struct lz_buf *warnings, struct lz_err *err)
+{
+	struct lz_buf own = LZ_BUF_INIT;
+	struct gs g;
+	struct lz_repos census = LZ_REPOS_INIT;
+	struct lz_gitdirs dirs = LZ_GITDIRS_INIT;
+	char *git = lz_xasprintf("%s/.git", workspace);
+	size_t i;
+	int rc;
+
+	memset(&g, 0, sizeof g);
+	g.ws = workspace;
+	g.wslen = strlen(workspace);
+	g.p = p;
+	g.isolated = isolated;
+	g.warnings = warnings != NULL ? warnings : &own;
+	lz_git_init();
+	if ((rc = gs_main(git, err)) != 0)
+		goto out;
+	if ((g.wsfd = open(workspace, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) < 0) {
+		rc = lz_err_set(err, LZ_ESYS, "cannot open '%s': %s",
+		    workspace, strerror(errno));
 		goto out;
 	}
-	/*
-	 * A main repository has no "commondir": one there sends host Git to
-	 * another directory's config and hooks (a sandbox can create it in
-	 * the shared .git). Refuse to start over it rather than guess.
-	 */
-	p = lz_xasprintf("%s/commondir", git);
-	if (access(p, F_OK) == 0 || errno != ENOENT) {
-		rc = lz_err_set(err, LZ_EUNSAFE, "'%s' exists: it would send "
-		    "host Git to another directory's config and hooks (a "
-		    "sandbox may have written it); check it, remove it, and "
-		    "run again", p);
+	if ((rc = lz_repos_scan(workspace, isolated, &census, err)) != 0 ||
+	    (rc = lz_gitsentry_gitdirs(workspace, &census, &dirs, err)) != 0)
 		goto out;
+	for (i = 0; rc == 0 && i < dirs.n; i++) {
+		switch (dirs.v[i].kind) {
+		case LZ_GITDIR_REPO:
+			rc = gs_repo(&g, dirs.v[i].path, i == 0, err);
+			break;
+		case LZ_GITDIR_ADMIN:
+			rc = gs_admin(&g, dirs.v[i].path, err);
+			break;
+		case LZ_GITDIR_OPAQUE:
+			gs_bind(&g, dirs.v[i].path, 1, GS_WHY "a .git that is "
+			    "no git directory, read-only whole");
+			break;
+		case LZ_GITDIR_FILE:
+			gs_bind(&g, dirs.v[i].path, 1, GS_WHY ".git file "
+			    "read-only");
+			break;
+		}
 	}
-	free(p);
-	p = NULL;
-	lz_commondir_warn(git, warnings);
-	gs_bind(&g, git, 0, GS_WHY ".git bound over itself so it cannot be "
-	    "renamed away");
-	p = lz_xasprintf("%s/config", git);
-	if ((rc = gs_ensure_file(p, err)) != 0)
-		goto out;
-	gs_bind(&g, p, 1, GS_WHY "repository config read-only");
-	free(p);
-	p = lz_xasprintf("%s/hooks", git);
-	if ((rc = gs_ensure_dir(p, err)) != 0)
-		goto out;
-	gs_tmpfs(&g, p, GS_WHY "host hooks hidden");
-	free(p);
-	p = lz_xasprintf("%s/modules", git);
-	if ((rc = gs_modules(&g, p, 0, err)) != 0)
-		goto out;
-	if ((rc = gs_worktrees(&g, git, err)) != 0)
-		goto out;
-	if ((rc = gs_gitlinks(&g, err)) != 0)
-		goto out;
-	rc = gs_hookspath(&g, trust_hooks_path, warnings, err);
+	if (rc == 0)
+		rc = gs_configs(&g, err);
+	if (rc == 0)
+		rc = gs_protect(&g, err);
+	if (rc == 0 && g.tmp.n > LZ_GITSENTRY_MAX_MOUNTS)
+		rc = lz_err_set(err, LZ_EINVAL, "Git Sentry needs %zu mounts "
+		    "(%zu repositories in the workspace), over its limit of "
+		    "%d; move repositories you do not need out of the "
+		    "workspace, or make their directories Git-ignored",
+		    g.tmp.n, census.n + 1, LZ_GITSENTRY_MAX_MOUNTS);
+	if (rc == 0)
+		gs_sort(&g, mp);
 out:
-	free(p);
+	if (g.wsfd > 0)
+		close(g.wsfd);
+	lz_mountplan_release(&g.tmp);
+	lz_tokens_release(&g.configs);
+	lz_gitsentry_gitdirs_release(&dirs);
+	lz_repos_release(&census);
+	lz_buf_release(&own);
 	free(git);
 	return rc;
 }

@@ -26,6 +26,39 @@ lz_path_beneath(const char *path, const char *parent)
 	    (path[n] == '\0' || path[n] == '/');
 }
 
+char *
+lz_path_normalise(const char *path)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	const char *p = path, *e;
+	size_t n;
+
+	while (*p != '\0') {
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		e = strchr(p, '/');
+		n = e != NULL ? (size_t)(e - p) : strlen(p);
+		if (n == 1 && p[0] == '.')
+			;
+		else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (b.len > 0 && b.buf[b.len - 1] != '/')
+				b.len--;
+			if (b.len > 0)
+				b.len--;
+			b.buf[b.len] = '\0';
+		} else {
+			lz_buf_addch(&b, '/');
+			lz_buf_add(&b, p, n);
+		}
+		p += n;
+	}
+	if (b.len == 0)
+		lz_buf_addch(&b, '/');
+	return lz_buf_detach(&b);
+}
+
 int
 lz_pathcheck_host(const char *path, struct lz_err *err)
 {

@@ -23,6 +23,11 @@ int lz_pathcheck_sandbox(const char *path, const char *what,
     struct lz_err *err);
 /* Fails when one path of the list is, or lies beneath, another. */
 int lz_pathcheck_nested(const struct lz_tokens *paths, struct lz_err *err);
+/*
+ * The lexical normal form of an absolute path (allocated): no "//", "."
+ * or ".." ("/.." is "/"). Symlinks are not looked at.
+ */
+char *lz_path_normalise(const char *path);
 /* 1 when path is parent or lies beneath it (component-wise). */
 int lz_path_beneath(const char *path, const char *parent);
 /*

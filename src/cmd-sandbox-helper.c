@@ -71,7 +71,8 @@ do_start(struct lz_client *c, struct lz_sandbox_ctx *sc, const char *shim,
 
 	if ((rc = ensure_dirs(c, err)) != 0)
 		goto out;
-	if ((rc = lz_mountplan_build(&mp, &c->domain, c->profile, NULL, err)) != 0)
+	if ((rc = lz_mountplan_build(&mp, &c->domain, c->profile, NULL, NULL,
+	    err)) != 0)
 		goto out;
 	memset(&s, 0, sizeof s);
 	s.domain_id = c->domain.id;

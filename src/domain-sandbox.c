@@ -188,23 +188,25 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	rc = make_control_dirs(c, err);
 	if (rc != 0)
 		goto out;
-	rc = lz_mountplan_build(&mp, &c->domain, c->profile, warn, err);
+	/* The isolated paths first: Git Sentry leaves them alone. */
+	if (c->profile->ignored_isolation) {
+		rc = lz_ignored_scan(c->domain.workspace, &ig, err);
+		if (rc == 0)
+			rc = lz_ignored_merge(c->domain.root, &ig, err);
+		if (rc != 0)
+			goto out;
+	}
+	rc = lz_mountplan_build(&mp, &c->domain, c->profile, &ig.paths, warn,
+	    err);
 	if (rc != 0)
 		goto out;
 	if ((rc = compile_policy(c, &policy, &tampered, err)) != 0)
 		goto out;
 	if ((rc = write_resolv(c, &resolv, err)) != 0)
 		goto out;
-	if (c->profile->ignored_isolation) {
-		rc = lz_ignored_scan(c->domain.workspace, &ig, err);
-		if (rc == 0)
-			rc = lz_ignored_merge(c->domain.root, &ig, err);
-		if (rc == 0)
-			rc = lz_ignored_prepare(c->domain.workspace,
-			    c->domain.root, &ig, &mp, err);
-		if (rc != 0)
-			goto out;
-	}
+	if (c->profile->ignored_isolation && (rc = lz_ignored_prepare(
+	    c->domain.workspace, c->domain.root, &ig, &mp, err)) != 0)
+		goto out;
 	/* After every anchor, so it lies over the /etc anchor. */
 	lz_mountplan_add(&mp, LZ_MOUNT_BIND, resolv, "/etc/resolv.conf", 1,
 	    "DNS resolvers (Lazaret's)");

@@ -82,13 +82,27 @@ find(const struct lz_mountplan *mp, const char *t, enum lz_mount_kind kind,
 	return -1;
 }
 
+/* The plan with the built-in profile, trust-hooks-path = trust. */
+static int
+plan_rc(struct lz_mountplan *mp, int trust, struct lz_buf *warn,
+    struct lz_err *e)
+{
+	struct lz_profile p;
+	int rc;
+
+	lz_profile_init(&p, "default", "built-in");
+	p.trust_hooks_path = trust;
+	rc = lz_gitsentry_plan(mp, ws, &p, NULL, warn, e);
+	lz_profile_release(&p);
+	return rc;
+}
+
 static void
 plan(struct lz_mountplan *mp, int trust, struct lz_buf *warn)
 {
 	struct lz_err e = LZ_ERR_INIT;
-	int rc = lz_gitsentry_plan(mp, ws, trust, warn, &e);
 
-	if (rc != 0)
+	if (plan_rc(mp, trust, warn, &e) != 0)
 		fail_msg("plan failed: %s", e.msg);
 }
 
@@ -109,15 +123,26 @@ test_basic(void **state)
 	assert_int_equal(mp.v[0].readonly, 0);
 	assert_int_equal(find(&mp, "/workspace/.git/config", LZ_MOUNT_BIND,
 	    1), 1);
+	/* Read as config once extensions.worktreeConfig is on: made. */
+	assert_int_equal(find(&mp, "/workspace/.git/config.worktree",
+	    LZ_MOUNT_BIND, 1), 2);
+	snprintf(src, sizeof src, "%s/.git/config.worktree", ws);
+	assert_int_equal(lstat(src, &st), 0);
+	assert_true(S_ISREG(st.st_mode) && st.st_size == 0);
 	assert_int_equal(find(&mp, "/workspace/.git/hooks", LZ_MOUNT_TMPFS,
-	    0), 2);
-	/* modules/ is created and blocked even with no submodule. */
+	    0), 3);
+	/* modules/ and worktrees/ are created and blocked even when empty. */
 	assert_int_equal(find(&mp, "/workspace/.git/modules", LZ_MOUNT_BIND,
-	    1), 3);
+	    1), 4);
+	assert_int_equal(find(&mp, "/workspace/.git/worktrees", LZ_MOUNT_BIND,
+	    1), 5);
 	snprintf(src, sizeof src, "%s/.git/modules", ws);
 	assert_int_equal(lstat(src, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
-	assert_int_equal(mp.n, 4);
+	snprintf(src, sizeof src, "%s/.git/worktrees", ws);
+	assert_int_equal(lstat(src, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(mp.n, 6);
 	assert_int_equal(warn.len, 0);
 	lz_mountplan_release(&mp);
 }
@@ -164,6 +189,7 @@ test_submodules(void **state)
 	assert_true(find(&mp, "/workspace/.git/modules/libs/foo/hooks",
 	    LZ_MOUNT_TMPFS, 0) > slash);
 	lz_mountplan_release(&mp);
+	lz_buf_release(&warn);
 }
 
 static void
@@ -237,12 +263,11 @@ test_hookspath(void **state)
 	lz_test_run(out);
 	plan(&mp, 0, &warn);
 	assert_int_equal(warn.len, 0);
-	assert_int_equal(mp.n, 4);
+	assert_int_equal(mp.n, 6);
 	lz_mountplan_release(&mp);
 
 	lz_test_run(self);
-	assert_int_equal(lz_gitsentry_plan(&mp, ws, 0, &warn, &e),
-	    LZ_EUNSAFE);
+	assert_int_equal(plan_rc(&mp, 0, &warn, &e), LZ_EUNSAFE);
 	assert_non_null(strstr(e.msg, "workspace itself"));
 	lz_err_release(&e);
 	lz_mountplan_release(&mp);
@@ -261,8 +286,7 @@ test_git_file_refused(void **state)
 	lz_test_run(rm);
 	mkdirs("");
 	put_ws(".git", "gitdir: /elsewhere/.git/worktrees/x\n");
-	assert_int_equal(lz_gitsentry_plan(&mp, ws, 0, &warn, &e),
-	    LZ_EINVAL);
+	assert_int_equal(plan_rc(&mp, 0, &warn, &e), LZ_EINVAL);
 	assert_non_null(strstr(e.msg, "not support"));
 	assert_non_null(strstr(e.msg, "main work tree"));
 	assert_int_equal(mp.n, 0);
@@ -279,8 +303,7 @@ test_commondir_refused(void **state)
 
 	(void)state;
 	put_ws(".git/commondir", "/tmp/evil\n");
-	assert_int_equal(lz_gitsentry_plan(&mp, ws, 0, &warn, &e),
-	    LZ_EUNSAFE);
+	assert_int_equal(plan_rc(&mp, 0, &warn, &e), LZ_EUNSAFE);
 	assert_non_null(strstr(e.msg, ".git/commondir' exists"));
 	assert_int_equal(mp.n, 0);
 	lz_err_release(&e);

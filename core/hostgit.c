@@ -1,0 +1,52 @@
+/*
+ * hostgit.c: running the host's git without the caller's GIT_* variables
+ * (hostgit.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hostgit.h"
+#include "core/tokens.h"
+
+extern char **environ;
+
+int
+lz_hostgit(const char *cwd, const char *const *args,
+    struct lz_spawn_result *res, const char *what, struct lz_err *err)
+{
+	struct lz_tokens env = LZ_TOKENS_INIT, argv = LZ_TOKENS_INIT;
+	struct lz_spawn_opts o;
+	char **e;
+	size_t i;
+	int rc;
+
+	/* Never empty: an empty (NULL) list would pass environ. */
+	lz_tokens_push(&env, "LC_ALL=C");
+	for (e = environ; *e != NULL; e++) {
+		if (strncmp(*e, "GIT_", 4) != 0 &&
+		    strncmp(*e, "LC_ALL=", 7) != 0)
+			lz_tokens_push(&env, *e);
+	}
+	lz_tokens_push(&argv, "git");
+	for (i = 0; args[i] != NULL; i++)
+		lz_tokens_push(&argv, args[i]);
+	memset(&o, 0, sizeof o);
+	o.envp = (const char *const *)env.v;
+	o.cwd = cwd;
+	o.max_output = LZ_HOSTGIT_MAX_OUTPUT;
+	o.timeout_ms = LZ_HOSTGIT_TIMEOUT_MS;
+	rc = lz_spawn_capture((const char *const *)argv.v, &o, res, err);
+	if (rc != 0)
+		rc = lz_err_prefix(err, rc, "%s", what);
+	else if (res->status != 0 || res->truncated) {
+		while (res->err.len > 0 &&
+		    res->err.buf[res->err.len - 1] == '\n')
+			res->err.buf[--res->err.len] = '\0';
+		rc = lz_err_set(err, LZ_EINVAL, "%s (git %s: %s)", what,
+		    args[0], res->truncated ? "more than 64 MiB of output" :
+		    res->err.len > 0 ? res->err.buf : "failed");
+	}
+	lz_tokens_release(&env);
+	lz_tokens_release(&argv);
+	return rc;
+}
