@@ -1,6 +1,6 @@
 /*
  * gitconfig.c: listing the files host git reads as configuration, with
- * host git (gitconfig.h).
+ * host git, one checked file at a time (gitconfig.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,10 +21,9 @@
 
 struct list {
 	const char *ws;
+	int wsfd;
 	struct lz_gitconfig_files *out;
 	struct lz_tokens read;		/* files whose directives were read */
-	int special;			/* a target git must not be given */
-	struct lz_buf *warnings;
 };
 
 static struct lz_gitconfig_file *add(struct list *l, const char *path,
@@ -34,10 +33,13 @@ static char *target(const char *value, const char *from);
 static int is_directive(const char *key);
 static int parse(struct list *l, const struct lz_buf *out, int depth,
     int origins, struct lz_err *err);
+static int checked(struct list *l, const struct lz_gitconfig_file *f,
+    struct lz_err *err);
 static int read_file(struct list *l, const char *path, int depth,
-    int filter, struct lz_err *err);
+    struct lz_err *err);
 static int mentions_include(const char *path);
-static int regular(const char *ws, const char *path, struct stat *st);
+static int standard(struct list *l, struct lz_err *err);
+static char *workspace_of(const char *dir);
 
 /*
  * path relative to ws when it lies in it: lexically, by its real path, or
@@ -191,42 +193,13 @@ parse(struct list *l, const struct lz_buf *out, int depth, int origins,
 			add(l, to, why);
 			free(why);
 			if (depth < INCLUDE_DEPTH_MAX)
-				rc = read_file(l, to, depth + 1, 0, err);
+				rc = read_file(l, to, depth + 1, err);
 			free(to);
 		}
 		free(key);
 		free(from);
 	}
 	return rc;
-}
-
-/*
- * 0 when path is a regular file git may be given (st filled): in the
- * workspace reached with no symlink, elsewhere followed as git would. 1
- * when something else is there outside the workspace, 2 inside it (Git
- * Sentry refuses that), -1 when nothing is.
- */
-static int
-regular(const char *ws, const char *path, struct stat *st)
-{
-	size_t n = strlen(ws);
-	int wsfd, fd, r;
-
-	if (lz_path_beneath(path, ws) && path[n] == '/') {
-		if ((wsfd = open(ws, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-			return -1;
-		fd = lz_open_beneath(wsfd, path + n + 1, O_PATH, 0);
-		r = fd < 0 && errno == ENOENT ? -1 : 2;
-		close(wsfd);
-		if (fd >= 0 && fstat(fd, st) == 0 && S_ISREG(st->st_mode))
-			r = 0;
-		if (fd >= 0)
-			close(fd);
-		return r;
-	}
-	if (stat(path, st) != 0)
-		return -1;
-	return S_ISREG(st->st_mode) ? 0 : 1;
 }
 
 /* 1 when the regular file at path says "include" (any case) somewhere. */
@@ -251,86 +224,180 @@ mentions_include(const char *path)
 }
 
 /*
- * The include directives of the file at path (read once), through "git
- * config --file". Never given to git unless it is a regular file of at
- * most LZ_PROTECT_MAX_SIZE bytes. filter: skip files that cannot hold a
- * directive.
+ * 1 when f may be given to git: in the workspace a readable regular file
+ * of sane size reached with no symlink (refused otherwise), elsewhere a
+ * regular file as git follows it (a FIFO or device is refused: git would
+ * block on it). 0 when there is nothing to read.
  */
 static int
-read_file(struct list *l, const char *path, int depth, int filter,
+checked(struct list *l, const struct lz_gitconfig_file *f,
     struct lz_err *err)
 {
-	struct lz_spawn_result res;
 	struct stat st;
-	char *what, *arg;
-	const char *args[] = { "config", "--file", NULL, "--list",
-	    "--show-origin", "--show-scope", "--no-includes", "-z", NULL };
-	int rc, r;
+	char *fix;
+	int k;
 
-	if (lz_tokens_has(&l->read, path) || lstat(path, &st) != 0)
+	if (f->rel != NULL) {
+		fix = lz_xasprintf("it is Git configuration (%s): replace it "
+		    "with a regular file, or remove what names it", f->why);
+		k = lz_protect_inspect(l->wsfd, l->ws, f->rel, 1, fix, NULL,
+		    err);
+		free(fix);
+		return k < 0 ? k : k > 0;
+	}
+	if (lstat(f->path, &st) != 0 || stat(f->path, &st) != 0)
+		return 0;
+	if (!S_ISREG(st.st_mode))
+		return lz_err_set(err, LZ_EUNSAFE, "'%s' is Git configuration "
+		    "(%s) but not a regular file: host git, and Lazaret, "
+		    "would block or fail reading it; fix the file or the "
+		    "include", f->path, f->why);
+	return access(f->path, R_OK) == 0 &&
+	    st.st_size <= LZ_PROTECT_MAX_SIZE;
+}
+
+/*
+ * The include directives of the file at path (read once), through "git
+ * config --file" with no other configuration read, once checked.
+ */
+static int
+read_file(struct list *l, const char *path, int depth, struct lz_err *err)
+{
+	struct lz_spawn_result res;
+	const struct lz_gitconfig_file *f;
+	char *what;
+	const char *args[] = { "config", "--file", path, "--list",
+	    "--show-origin", "--show-scope", "--no-includes", "-z", NULL };
+	int rc;
+
+	if (lz_tokens_has(&l->read, path))
 		return 0;
 	lz_tokens_push(&l->read, path);
-	/* In the workspace nothing is followed (Git Sentry refuses it). */
-	if ((r = regular(l->ws, path, &st)) != 0) {
-		if (r < 0)
-			return 0;
-		l->special = 1;
-		if (r == 1)
-			lz_buf_addf(l->warnings, "'%s' is Git configuration "
-			    "(named by an include) but not a regular file: "
-			    "Lazaret does not read it, and host git may hang "
-			    "or fail on it (SR-4)\n", path);
-		return 0;
-	}
-	if (st.st_size > LZ_PROTECT_MAX_SIZE ||
-	    (filter && !mentions_include(path)))
-		return 0;
-	arg = lz_xstrdup(path);
-	args[2] = arg;
+	f = add(l, path, "configuration");
+	if ((rc = checked(l, f, err)) <= 0 || !mentions_include(path))
+		return rc < 0 ? rc : 0;
 	what = lz_xasprintf("cannot read the include directives of '%s'",
 	    path);
 	lz_spawn_result_init(&res);
-	rc = lz_hostgit(l->ws, args, &res, what, err);
+	rc = lz_hostgit("/", args, LZ_HOSTGIT_NO_CONFIG, &res, what, err);
 	if (rc == 0)
 		rc = parse(l, &res.out, depth, 0, err);
 	lz_spawn_result_release(&res);
 	free(what);
-	free(arg);
+	return rc;
+}
+
+/* The system, global, repository and worktree files. */
+static int
+standard(struct list *l, struct lz_err *err)
+{
+	struct lz_spawn_result res;
+	const char *args[] = { "config", "--system", "--list",
+	    "--show-origin", "--show-scope", "-z", NULL };
+	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+	char *p[4];
+	size_t i;
+	int rc = 0;
+
+	/* The system file is git's to find; none is fine. */
+	lz_spawn_result_init(&res);
+	if (lz_hostgit("/", args, LZ_HOSTGIT_NO_CONFIG, &res, "", NULL) == 0)
+		rc = parse(l, &res.out, 0, 1, err);
+	lz_spawn_result_release(&res);
+	p[0] = xdg != NULL && xdg[0] == '/' ? lz_xasprintf("%s/git/config",
+	    xdg) : home != NULL && home[0] == '/' ?
+	    lz_xasprintf("%s/.config/git/config", home) : NULL;
+	p[1] = home != NULL && home[0] == '/' ?
+	    lz_xasprintf("%s/.gitconfig", home) : NULL;
+	p[2] = lz_xasprintf("%s/.git/config", l->ws);
+	p[3] = lz_xasprintf("%s/.git/config.worktree", l->ws);
+	for (i = 0; i < 4; i++) {
+		if (p[i] != NULL && rc == 0) {
+			add(l, p[i], i < 2 ? "global configuration" : i == 2 ?
+			    "repository configuration" : "worktree "
+			    "configuration (read once extensions."
+			    "worktreeConfig is on)");
+			rc = read_file(l, p[i], 0, err);
+		}
+		free(p[i]);
+	}
 	return rc;
 }
 
 int
 lz_gitconfig_list(const char *workspace, const struct lz_tokens *extra,
-    struct lz_gitconfig_files *out, struct lz_buf *warnings,
-    struct lz_err *err)
+    struct lz_gitconfig_files *out, struct lz_err *err)
 {
-	struct list l = { workspace, out, LZ_TOKENS_INIT, 0, warnings };
+	struct list l = { workspace, -1, out, LZ_TOKENS_INIT };
 	struct lz_spawn_result res;
-	const char *noinc[] = { "config", "--list", "--show-origin",
-	    "--show-scope", "--no-includes", "-z", NULL };
 	const char *inc[] = { "config", "--list", "--show-origin",
 	    "--show-scope", "--includes", "-z", NULL };
 	char *what;
 	size_t i;
 	int rc;
 
+	if ((l.wsfd = open(workspace, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) < 0)
+		return lz_err_set(err, LZ_ESYS, "cannot open '%s': %s",
+		    workspace, strerror(errno));
+	rc = standard(&l, err);
+	for (i = 0; rc == 0 && extra != NULL && i < extra->n; i++)
+		rc = read_file(&l, extra->v[i], 0, err);
+	/* What git itself reads now, by its own rules. */
 	what = lz_xasprintf("cannot list the Git configuration files of "
 	    "'%s'", workspace);
 	lz_spawn_result_init(&res);
-	rc = lz_hostgit(workspace, noinc, &res, what, err);
-	if (rc == 0)
+	if (rc == 0 && (rc = lz_hostgit(workspace, inc, 0, &res, what,
+	    err)) == 0)
 		rc = parse(&l, &res.out, 0, 1, err);
-	for (i = 0; rc == 0 && extra != NULL && i < extra->n; i++)
-		rc = read_file(&l, extra->v[i], 0, 1, err);
-	/* What git itself reads now, by its own rules. */
-	if (rc == 0 && !l.special) {
-		rc = lz_hostgit(workspace, inc, &res, what, err);
-		if (rc == 0)
-			rc = parse(&l, &res.out, 0, 1, err);
-	}
 	lz_spawn_result_release(&res);
 	lz_tokens_release(&l.read);
+	close(l.wsfd);
 	free(what);
+	return rc;
+}
+
+/* The nearest directory at or above dir with a .git directory, or NULL. */
+static char *
+workspace_of(const char *dir)
+{
+	char *p = lz_xstrdup(dir), *git, *slash;
+	struct stat st;
+
+	for (;;) {
+		git = lz_xasprintf("%s/.git", p);
+		if (lstat(git, &st) == 0 && S_ISDIR(st.st_mode)) {
+			free(git);
+			return p;
+		}
+		free(git);
+		slash = strrchr(p, '/');
+		if (slash == NULL || slash == p) {
+			free(p);
+			return NULL;
+		}
+		*slash = '\0';
+	}
+}
+
+int
+lz_gitconfig_check(const char *dir, struct lz_err *err)
+{
+	struct lz_gitconfig_files files = LZ_GITCONFIG_FILES_INIT;
+	struct list l = { NULL, -1, &files, LZ_TOKENS_INIT };
+	char *ws = workspace_of(dir);
+	int rc = 0;
+
+	if (ws == NULL)
+		return 0;
+	l.ws = ws;
+	if ((l.wsfd = open(ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		rc = standard(&l, err);
+		close(l.wsfd);
+	}
+	lz_tokens_release(&l.read);
+	lz_gitconfig_release(&files);
+	free(ws);
 	return rc;
 }
 

@@ -584,7 +584,7 @@ gs_configs(struct gs *g, struct lz_err *err)
 	size_t i;
 	int rc, k;
 
-	rc = lz_gitconfig_list(g->ws, &g->configs, &files, g->warnings, err);
+	rc = lz_gitconfig_list(g->ws, &g->configs, &files, err);
 	for (i = 0; rc == 0 && i < files.n; i++) {
 		f = &files.v[i];
 		if (f->rel == NULL || gs_has(g, f->rel) ||

@@ -2,6 +2,7 @@
  * hostgit.c: running the host's git without the caller's GIT_* variables
  * (hostgit.h).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,7 @@
 extern char **environ;
 
 int
-lz_hostgit(const char *cwd, const char *const *args,
+lz_hostgit(const char *cwd, const char *const *args, int flags,
     struct lz_spawn_result *res, const char *what, struct lz_err *err)
 {
 	struct lz_tokens env = LZ_TOKENS_INIT, argv = LZ_TOKENS_INIT;
@@ -27,7 +28,12 @@ lz_hostgit(const char *cwd, const char *const *args,
 		    strncmp(*e, "LC_ALL=", 7) != 0)
 			lz_tokens_push(&env, *e);
 	}
+	if (flags & LZ_HOSTGIT_NO_CONFIG) {
+		lz_tokens_push(&env, "GIT_CONFIG_NOSYSTEM=1");
+		lz_tokens_push(&env, "GIT_CONFIG_GLOBAL=/dev/null");
+	}
 	lz_tokens_push(&argv, "git");
+	lz_tokens_push(&argv, "--no-pager");
 	for (i = 0; args[i] != NULL; i++)
 		lz_tokens_push(&argv, args[i]);
 	memset(&o, 0, sizeof o);
@@ -36,7 +42,12 @@ lz_hostgit(const char *cwd, const char *const *args,
 	o.max_output = LZ_HOSTGIT_MAX_OUTPUT;
 	o.timeout_ms = LZ_HOSTGIT_TIMEOUT_MS;
 	rc = lz_spawn_capture((const char *const *)argv.v, &o, res, err);
-	if (rc != 0)
+	if (rc == -ETIMEDOUT)
+		rc = lz_err_prefix(err, LZ_EUNSAFE, "%s: git did not answer "
+		    "in %d s (a FIFO or device among the files your Git "
+		    "configuration includes?)", what,
+		    LZ_HOSTGIT_TIMEOUT_MS / 1000);
+	else if (rc != 0)
 		rc = lz_err_prefix(err, rc, "%s", what);
 	else if (res->status != 0 || res->truncated) {
 		while (res->err.len > 0 &&

@@ -42,6 +42,8 @@ static const struct lz_repo *find_known(const struct lz_repos *launch,
     const struct lz_repo *e);
 static int clean_components(const char *p);
 static int in_modules(int wsfd, const char *dir, int dfd);
+static void stopper(int dfd, const char *name, const char *to);
+static int gitfile_live(int dfd);
 static int move(int wsfd, const char *ws, const char *dir, const char *name,
     const char *prefix, const char *why, struct lz_buf *log,
     struct lz_err *err);
@@ -329,6 +331,51 @@ in_modules(int wsfd, const char *dir, int dfd)
 }
 
 /*
+ * A ".git" file in dfd that git refuses ("invalid gitfile format": it
+ * does not start with "gitdir: "), so git run there stops with an error
+ * instead of going up to the workspace's own repository (the agent's next
+ * "git add" would land there), saying why. The census leaves such a file
+ * alone (gitfile_live).
+ */
+static void
+stopper(int dfd, const char *name, const char *to)
+{
+	char *text;
+	int fd;
+
+	fd = openat(dfd, ".git", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	text = lz_xasprintf("lazaret: Git Sentry (SR-4) moved %s here to "
+	    "%s: host git would have read the configuration of a repository "
+	    "made in the workspace while a Domain ran. This file stops git "
+	    "here. Make repositories outside /workspace (/tmp) or in a "
+	    "Git-ignored directory.\n", strcmp(name, "HEAD") == 0 ?
+	    "this git directory's HEAD" : ".git", to);
+	(void)!write(fd, text, strlen(text));
+	close(fd);
+	free(text);
+}
+
+/* 1 when the ".git" file in dfd is one git follows ("gitdir: ..."). */
+static int
+gitfile_live(int dfd)
+{
+	char buf[8];
+	int fd;
+	ssize_t n;
+
+	fd = openat(dfd, ".git", O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	n = read(fd, buf, sizeof buf);
+	close(fd);
+	return n == (ssize_t)sizeof buf && memcmp(buf, "gitdir: ", 8) == 0;
+}
+
+/*
  * Renames name in the directory dir (relative to the workspace) to a
  * quarantine name. 1 when moved (a line in log), 0 when there was nothing
  * to move, or an error.
@@ -358,6 +405,8 @@ move(int wsfd, const char *ws, const char *dir, const char *name,
 		(void)lz_quarantine(qfd, "HEAD", LZ_REPOS_Q_HEAD, &head);
 		close(qfd);
 	}
+	if (strcmp(name, "commondir") != 0)
+		stopper(dfd, name, to);
 	lz_buf_addf(log, "Git Sentry (SR-4): moved %s/%s/%s to %s/%s/%s",
 	    ws, dir, name, ws, dir, to);
 	if (head != NULL)
@@ -412,7 +461,7 @@ lz_repos_guard(const char *workspace, const struct lz_repos *launch,
 			dfd = lz_open_beneath(wsfd, dir, O_RDONLY |
 			    O_DIRECTORY, 0);
 			if (dfd >= 0 && (e->kind != LZ_REPO_DOTGIT_FILE ||
-			    !in_modules(wsfd, dir, dfd)))
+			    (gitfile_live(dfd) && !in_modules(wsfd, dir, dfd))))
 				r = move(wsfd, workspace, dir, ".git",
 				    LZ_REPOS_Q_DOTGIT, "a repository that was "
 				    "not there at launch (host git run in that "

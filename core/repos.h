@@ -83,15 +83,19 @@ int lz_repos_known(const struct lz_repos *launch, const struct lz_repo *e);
 
 /*
  * Moves out of host git's way every marker of now that launch does not
- * know, except a ".git" file naming a git directory inside the
- * workspace's .git/modules (read-only in the sandbox: that is how git
- * lays out a submodule's checkout): a ".git" is renamed to
- * LZ_REPOS_Q_DOTGIT<unix time>.<n> beside it (and the HEAD of a moved
- * directory to LZ_REPOS_Q_HEAD..., so it is no git directory either), a
- * git directory loses its HEAD the same way. A git directory or ".git"
- * directory known from launch gets its "commondir" moved away when it
- * had none at launch. One line per move is appended to log. Returns the
- * number of moves, or an error after trying every entry.
+ * know, except a ".git" file git would refuse (not "gitdir: ...": an
+ * "invalid gitfile format" stops git there) and a ".git" file naming a
+ * git directory inside the workspace's .git/modules (read-only in the
+ * sandbox: how git lays out a submodule's checkout). A ".git" is renamed
+ * to LZ_REPOS_Q_DOTGIT<unix time>.<n> beside it (and the HEAD of a moved
+ * directory to LZ_REPOS_Q_HEAD..., so it is no git directory either); a
+ * git directory loses its HEAD the same way. In both cases a ".git" file
+ * that git refuses takes the place (saying where the original went), so
+ * that git run there fails instead of going up to the workspace's own
+ * repository. A git directory or ".git" directory known from launch gets
+ * its "commondir" moved away when it had none at launch. One line per
+ * move is appended to log. Returns the number of moves, or an error
+ * after trying every entry.
  */
 int lz_repos_guard(const char *workspace, const struct lz_repos *launch,
     const struct lz_repos *now, struct lz_buf *log, struct lz_err *err);

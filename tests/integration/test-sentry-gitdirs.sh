@@ -22,11 +22,17 @@ g() { git -c user.name=t -c user.email=t@e.invalid -c protocol.file.allow=always
 fsm() { printf '[core]\n\tfsmonitor = touch %s\n' "$2" > "$1"; }
 # in_box NAME SCRIPT: runs SCRIPT in the sandbox (LZ_OUT, LZ_RC).
 in_box() { run "$LAZARET" run -- sh -c "$2"; }
-# moved_away PATH: PATH gone within 4 s.
+# moved_away PATH: within 4 s PATH is gone, or for a .git, a file git
+# refuses took its place (Git Sentry's stopper: "invalid gitfile").
 moved_away() {
 	local i
 	for i in $(seq 1 40); do
-		[ ! -e "$1" ] && [ ! -L "$1" ] && return 0
+		if [ "${1##*/}" = .git ]; then
+			[ -f "$1" ] && [ ! -L "$1" ] &&
+			    ! grep -q '^gitdir: ' "$1" && return 0
+		else
+			[ ! -e "$1" ] && [ ! -L "$1" ] && return 0
+		fi
 		sleep 0.1
 	done
 	return 1
@@ -128,21 +134,21 @@ if [ ! -e "$proj/.git/worktrees/wt2" ] && [ ! -e "$proj/wt2/.git" ]; then
 else
 	fail "git worktree add made a worktree: $(ls -a "$proj/wt2" "$proj/.git/worktrees")"
 fi
-in_box "hand-made worktree" "cd /workspace && mkdir -p adm wt3 &&
-    echo 'ref: refs/heads/master' > adm/HEAD && echo ../.git > adm/commondir &&
-    printf '[core]\n\tfsmonitor = touch $mark\n' > adm/config.worktree &&
-    echo 'gitdir: ../adm' > wt3/.git && echo made"
+in_box "hand-made worktree" "cd /workspace && mkdir -p adm wt3;
+    echo 'ref: refs/heads/master' > adm/HEAD; echo ../.git > adm/commondir;
+    printf '[core]\n\tfsmonitor = touch $mark\n' > adm/config.worktree;
+    echo 'gitdir: ../adm' > wt3/.git; echo made"
 expect "the sandbox makes a worktree by hand" 0 made
 moved_away "$proj/wt3/.git" && moved_away "$proj/adm/HEAD" &&
     pass "hand-made worktree: its .git and its admin directory's HEAD are moved away" ||
     fail "hand-made worktree left: $(ls -a "$proj/wt3" "$proj/adm")"
-in_box "nested" "cd /workspace && git init -q src/evil &&
-    git -C src/evil config core.fsmonitor 'touch $mark' &&
+in_box "nested" "cd /workspace; git init -q src/evil;
+    git -C src/evil config core.fsmonitor 'touch $mark';
     git clone -q /workspace src/clone 2>/dev/null;
     git -C src/clone config core.fsmonitor 'touch $mark';
-    git init -q --bare evil.git && git -C evil.git config core.bare false &&
-    git -C evil.git config core.worktree .. &&
-    git -C evil.git config core.fsmonitor 'touch $mark' && echo made"
+    git init -q --bare evil.git; git -C evil.git config core.bare false;
+    git -C evil.git config core.worktree ..;
+    git -C evil.git config core.fsmonitor 'touch $mark'; echo made"
 expect "the sandbox makes repositories in the workspace" 0 made
 moved_away "$proj/src/evil/.git" && moved_away "$proj/src/clone/.git" &&
     moved_away "$proj/evil.git/HEAD" &&
@@ -151,6 +157,9 @@ moved_away "$proj/src/evil/.git" && moved_away "$proj/src/clone/.git" &&
 ls "$proj/src/evil" | grep -q '^lazaret-quarantine-dotgit\.' &&
     pass "new repositories: kept for the developer under a quarantine name" ||
     fail "new repositories: not kept"
+run git -C "$proj/src/evil" status
+expect "new repositories: host git there stops (no fall-through to the workspace's repository)" 128 \
+    "invalid gitfile format"
 grep -q "Git Sentry (SR-4): moved .*/src/evil/.git to" "$rt/coordinator.log" &&
     pass "new repositories: the coordinator log says so" ||
     fail "new repositories: not in the coordinator log"
