@@ -775,3 +775,40 @@ out:
 	free(git);
 	return rc;
 }
+
+void
+lz_gitsentry_notice(const struct lz_mountplan *mp, const struct lz_profile *p,
+    struct lz_buf *out)
+{
+	struct lz_buf list = LZ_BUF_INIT;
+	size_t i;
+
+	lz_tokens_join(&list, &p->protect);
+	lz_buf_addf(out, "Lazaret Git Sentry (SR-4): files in /workspace that "
+	    "the host runs or trusts on its own are read-only here (a write "
+	    "fails with \"Read-only file system\" or \"Device or resource "
+	    "busy\"), or hidden. The developer decides on the host, in "
+	    "Lazaret's config.ini, profile '%s':\n"
+	    "  protect = %s   (%s)\n"
+	    "      editor and tool files kept read-only (protect = none: "
+	    "none)\n"
+	    "  trust-git-config = PATH\n"
+	    "      a Git configuration file in the workspace left writable\n"
+	    "  trust-hooks-path = yes\n"
+	    "      a core.hooksPath inside the workspace left visible\n"
+	    "Git's own files (config, config.worktree, hooks, new submodules "
+	    "and worktrees) are always protected. A repository made in "
+	    "/workspace (git init, git clone, a .git of any kind) is moved "
+	    "out of host git's way: make repositories in /tmp or in a "
+	    "Git-ignored directory.\n\n", p->name, list.len ? list.buf :
+	    "none", p->protect_source);
+	for (i = 0; i < mp->n; i++) {
+		if (strncmp(mp->v[i].why, GS_WHY, strlen(GS_WHY)) != 0 ||
+		    (mp->v[i].kind == LZ_MOUNT_BIND && !mp->v[i].readonly))
+			continue;
+		lz_buf_addf(out, "%-9s %s  (%s)\n", mp->v[i].kind ==
+		    LZ_MOUNT_TMPFS ? "hidden" : "read-only", mp->v[i].target,
+		    mp->v[i].why + strlen(GS_WHY));
+	}
+	lz_buf_release(&list);
+}

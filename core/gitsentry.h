@@ -115,4 +115,12 @@ int lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
     const struct lz_profile *p, const struct lz_tokens *isolated,
     struct lz_buf *warnings, struct lz_err *err);
 
+/*
+ * The text of /run/lazaret/protected for the sandbox: what Git Sentry made
+ * read-only or hid in plan mp and why, and which profile setting decides
+ * it (a write there fails with EROFS or EBUSY, which cannot say so).
+ */
+void lz_gitsentry_notice(const struct lz_mountplan *mp,
+    const struct lz_profile *p, struct lz_buf *out);
+
 #endif

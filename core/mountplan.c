@@ -81,6 +81,10 @@ lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
 	lz_mountplan_add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/terminfo", 1,
 	    "terminfo of the session's terminal");
 	free(src);
+	src = lz_xasprintf("%s/" LZ_MOUNTPLAN_NOTICE, d->runtime);
+	lz_mountplan_add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/protected", 1,
+	    "what Git Sentry protects, and which setting decides (SR-4)");
+	free(src);
 out:
 	if (rc != 0)
 		lz_mountplan_release(mp);

@@ -14,6 +14,9 @@
 #include "core/domain.h"
 #include "core/profile.h"
 
+/* In the runtime directory; bound at /run/lazaret/protected. */
+#define LZ_MOUNTPLAN_NOTICE "protected"
+
 enum lz_mount_kind {
 	LZ_MOUNT_BIND,
 	LZ_MOUNT_TMPFS,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/anchor.h"
+#include "core/gitsentry.h"
 #include "core/ignored.h"
 #include "core/mountplan.h"
 #include "core/netpolicy.h"
@@ -99,34 +100,25 @@ out:
 }
 
 /*
- * The sandbox's /etc/resolv.conf: Lazaret's file in the runtime directory
- * naming the profile's resolvers, bound read-only over the /etc State
- * Anchor (so the anchor never decides DNS), rewritten at every start.
+ * Writes text to the runtime directory's file name (0644: bound read-only
+ * into the sandbox), atomically; *path gets its path (allocated).
  */
 static int
-write_resolv(const struct lz_client *c, char **path, struct lz_err *err)
+write_runtime_file(const struct lz_client *c, const char *name,
+    const struct lz_buf *text, char **path, struct lz_err *err)
 {
-	struct lz_buf b = LZ_BUF_INIT;
-	char *tmp = NULL, a[32];
-	size_t i;
+	char *tmp;
 	ssize_t n;
-	int fd = -1, rc = 0, e;
+	int fd, rc = 0, e;
 
-	*path = lz_xasprintf("%s/resolv.conf", c->domain.runtime);
+	*path = lz_xasprintf("%s/%s", c->domain.runtime, name);
 	tmp = lz_xasprintf("%s.tmp", *path);
-	lz_buf_addf(&b, "# Lazaret: DNS resolvers of profile '%s' "
-	    "(resolver = ...)\n", c->profile->name);
-	for (i = 0; i < c->profile->nresolvers; i++) {
-		lz_cidr_format(&c->profile->resolvers[i].addr, a, sizeof a);
-		*strchr(a, '/') = '\0';
-		lz_buf_addf(&b, "nameserver %s\n", a);
-	}
 	(void)unlink(tmp);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	    0644);
-	if (fd < 0 || (n = write(fd, b.buf, b.len)) != (ssize_t)b.len ||
-	    fchmod(fd, 0644) != 0 || close(fd) != 0 || (fd = -1,
-	    rename(tmp, *path) != 0)) {
+	if (fd < 0 || (n = write(fd, text->buf, text->len)) !=
+	    (ssize_t)text->len || fchmod(fd, 0644) != 0 || close(fd) != 0 ||
+	    (fd = -1, rename(tmp, *path) != 0)) {
 		e = errno;
 		if (fd >= 0)
 			close(fd);
@@ -137,6 +129,45 @@ write_resolv(const struct lz_client *c, char **path, struct lz_err *err)
 		*path = NULL;
 	}
 	free(tmp);
+	return rc;
+}
+
+/*
+ * The sandbox's /etc/resolv.conf: Lazaret's file in the runtime directory
+ * naming the profile's resolvers, bound read-only over the /etc State
+ * Anchor (so the anchor never decides DNS), rewritten at every start.
+ */
+static int
+write_resolv(const struct lz_client *c, char **path, struct lz_err *err)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	char a[32];
+	size_t i;
+	int rc;
+
+	lz_buf_addf(&b, "# Lazaret: DNS resolvers of profile '%s' "
+	    "(resolver = ...)\n", c->profile->name);
+	for (i = 0; i < c->profile->nresolvers; i++) {
+		lz_cidr_format(&c->profile->resolvers[i].addr, a, sizeof a);
+		*strchr(a, '/') = '\0';
+		lz_buf_addf(&b, "nameserver %s\n", a);
+	}
+	rc = write_runtime_file(c, "resolv.conf", &b, path, err);
+	lz_buf_release(&b);
+	return rc;
+}
+
+int
+lz_domain_notice(const struct lz_client *c, const struct lz_mountplan *mp,
+    struct lz_err *err)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	char *path = NULL;
+	int rc;
+
+	lz_gitsentry_notice(mp, c->profile, &b);
+	rc = write_runtime_file(c, LZ_MOUNTPLAN_NOTICE, &b, &path, err);
+	free(path);
 	lz_buf_release(&b);
 	return rc;
 }
@@ -202,7 +233,8 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 		goto out;
 	if ((rc = compile_policy(c, &policy, &tampered, err)) != 0)
 		goto out;
-	if ((rc = write_resolv(c, &resolv, err)) != 0)
+	if ((rc = write_resolv(c, &resolv, err)) != 0 ||
+	    (rc = lz_domain_notice(c, &mp, err)) != 0)
 		goto out;
 	if (c->profile->ignored_isolation && (rc = lz_ignored_prepare(
 	    c->domain.workspace, c->domain.root, &ig, &mp, err)) != 0)
