@@ -167,12 +167,11 @@ files(struct lz_gitguard *g, struct lz_buf *log)
 }
 
 int
-lz_gitguard_check(struct lz_gitguard *g, uint64_t now_ms, int force,
-    struct lz_buf *log, struct lz_err *err)
+lz_gitguard_check(struct lz_gitguard *g, struct lz_buf *log,
+    struct lz_err *err)
 {
 	struct lz_err sub = LZ_ERR_INIT;
 	size_t i, start = log->len;
-	uint64_t t0, due;
 	int r, n = 0, rc = 0;
 
 	for (i = 0; i < g->sentinels.n; i++) {
@@ -183,23 +182,35 @@ lz_gitguard_check(struct lz_gitguard *g, uint64_t now_ms, int force,
 			rc = lz_err_set(err, r, "%s", sub.msg);
 		lz_err_release(&sub);
 	}
-	due = g->walk_ms * 20 > LZ_GITGUARD_WALK_MS ? g->walk_ms * 20 :
-	    LZ_GITGUARD_WALK_MS;
-	if (force || now_ms - g->last_walk >= due) {
-		t0 = mono_ms();
-		r = census(g, log, &sub);
-		g->walk_ms = mono_ms() - t0;
-		g->last_walk = now_ms;
-		if (r > 0)
-			n += r;
-		else if (r < 0 && rc == 0)
-			rc = lz_err_set(err, r, "%s", sub.msg);
-		lz_err_release(&sub);
-	}
 	n += files(g, log);
 	if (log->len > start)
 		lz_gsreport_add(g->root, log->buf + start);
 	return rc != 0 ? rc : n;
+}
+
+int
+lz_gitguard_census_due(const struct lz_gitguard *g, uint64_t now_ms)
+{
+	uint64_t due = g->walk_ms * 20 > LZ_GITGUARD_WALK_MS ?
+	    g->walk_ms * 20 : LZ_GITGUARD_WALK_MS;
+
+	return now_ms - g->last_walk >= due;
+}
+
+int
+lz_gitguard_census(struct lz_gitguard *g, uint64_t now_ms,
+    struct lz_buf *log, struct lz_err *err)
+{
+	size_t start = log->len;
+	uint64_t t0 = mono_ms();
+	int r;
+
+	r = census(g, log, err);
+	g->walk_ms = mono_ms() - t0;
+	g->last_walk = now_ms;
+	if (log->len > start)
+		lz_gsreport_add(g->root, log->buf + start);
+	return r;
 }
 
 void

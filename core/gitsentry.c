@@ -19,7 +19,6 @@
 #include "core/domain.h"
 #include "core/gitconfig.h"
 #include "core/gitsentry.h"
-#include "core/ignored.h"
 #include "core/pathcheck.h"
 #include "core/protect.h"
 
@@ -121,7 +120,7 @@ gs_hidden(struct gs *g, const char *rel)
 		    (rel[strlen(t)] == '\0' || rel[strlen(t)] == '/'))
 			return 1;
 	}
-	return lz_ignored_covers(g->isolated, rel);
+	return lz_path_listed(g->isolated, rel);
 }
 
 static void

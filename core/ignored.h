@@ -59,11 +59,6 @@ int lz_ignored_merge(const char *domain_root, struct lz_ignored *ig,
 int lz_ignored_load(const char *domain_root, struct lz_ignored *ig,
     struct lz_err *err);
 /*
- * 1 when path (relative) is an entry of paths or lies beneath one of its
- * directory entries ("dir/").
- */
-int lz_ignored_covers(const struct lz_tokens *paths, const char *path);
-/*
  * For each path: creates its Domain storage <domain_root>/ignored/<path
  * with '%' as %25 and '/' as %2F> (a directory, or an empty file), creates
  * the host mount point when absent (a directory, or an empty file for a

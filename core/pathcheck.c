@@ -16,6 +16,26 @@ static const char *const reserved[] = {
 };
 
 int
+lz_path_listed(const struct lz_tokens *paths, const char *path)
+{
+	const char *s;
+	size_t i, n;
+
+	for (i = 0; paths != NULL && i < paths->n; i++) {
+		s = paths->v[i];
+		n = strlen(s);
+		if (n > 0 && s[n - 1] == '/') {
+			/* A directory: itself, or anything beneath it. */
+			if (strncmp(path, s, n - 1) == 0 &&
+			    (path[n - 1] == '\0' || path[n - 1] == '/'))
+				return 1;
+		} else if (strcmp(path, s) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
 lz_path_beneath(const char *path, const char *parent)
 {
 	size_t n = strlen(parent);

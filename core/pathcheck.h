@@ -28,6 +28,12 @@ int lz_pathcheck_nested(const struct lz_tokens *paths, struct lz_err *err);
  * or ".." ("/.." is "/"). Symlinks are not looked at.
  */
 char *lz_path_normalise(const char *path);
+/*
+ * 1 when path (relative) is an entry of paths or lies beneath one of its
+ * directory entries ("dir/", as ignored.h writes them); paths may be
+ * NULL.
+ */
+int lz_path_listed(const struct lz_tokens *paths, const char *path);
 /* 1 when path is parent or lies beneath it (component-wise). */
 int lz_path_beneath(const char *path, const char *parent);
 /*

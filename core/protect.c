@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/ignored.h"
 #include "core/pathcheck.h"
 #include "core/protect.h"
 
@@ -150,7 +149,7 @@ expand(struct expand *x, int dfd, struct lz_buf *rel, const char *rest)
 		lz_tokens_push(&names, comp);
 	for (i = 0; i < names.n; i++) {
 		lz_buf_addf(rel, "%s%s", len ? "/" : "", names.v[i]);
-		if (lz_ignored_covers(x->skip, rel->buf) ||
+		if (lz_path_listed(x->skip, rel->buf) ||
 		    fstatat(dfd, names.v[i], &st, AT_SYMLINK_NOFOLLOW) != 0)
 			;
 		else if (slash == NULL)

@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/ignored.h"
 #include "core/pathcheck.h"
 #include "core/quarantine.h"
 #include "core/repos.h"
@@ -203,7 +202,7 @@ walk(struct walk *w, int dfd, struct lz_buf *rel, int depth)
 			dotgit(w, dfd, rel->buf);
 		else if (v[i].dir && strcmp(v[i].name, ".git") != 0 &&
 		    depth < DEPTH_MAX) {
-			if (!lz_ignored_covers(w->skip, rel->buf)) {
+			if (!lz_path_listed(w->skip, rel->buf)) {
 				fd = openat(dfd, v[i].name, O_RDONLY |
 				    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 				if (fd >= 0) {

@@ -6,7 +6,9 @@
  * only decides when: on an inotify event for commondir or index in the
  * shared .git (libuv fs event, 20 ms later so a burst of writes is one
  * check), on a timer every second in case events were lost, and once
- * more after the sandbox is gone.
+ * more after the sandbox is gone. The census (a walk of the workspace)
+ * runs in libuv's thread pool when it is due, one at a time, so a large
+ * workspace never holds up the sessions' I/O; the last one runs here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,34 +23,84 @@
 
 static uv_fs_event_t git_event;
 static uv_timer_t git_timer, git_soon;
+static uv_work_t census_req;
 static struct lz_gitguard guard;
-static int guarding;
+static int guarding, census_running;
 static char *git_path;
+static struct lz_buf census_log;
+static struct lz_err census_err;
+static int census_rc;
+static uint64_t census_at;	/* uv_now() when it was queued */
 
 static void check(int force);
+static void say(int rc, struct lz_buf *log, struct lz_err *err);
+static void on_census(uv_work_t *req);
+static void on_census_done(uv_work_t *req, int status);
 static void on_git_event(uv_fs_event_t *h, const char *name, int events,
     int status);
 static void on_git_timer(uv_timer_t *h);
 
-/* Runs the checks, each action one line of the coordinator's log. */
+/* The coordinator's log: one line per action, or the error. */
+static void
+say(int rc, struct lz_buf *log, struct lz_err *err)
+{
+	char *line, *save = NULL;
+
+	if (rc < 0)
+		fprintf(stderr, "coordinator %s: Git Sentry (SR-4): %s\n",
+		    lz_coord.id, err->msg);
+	for (line = log->len ? strtok_r(log->buf, "\n", &save) : NULL;
+	    line != NULL; line = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "coordinator %s: %s\n", lz_coord.id, line);
+	lz_buf_release(log);
+	lz_err_release(err);
+}
+
+/* In the thread pool: touches only the guard and the workspace. */
+static void
+on_census(uv_work_t *req)
+{
+	(void)req;
+	census_rc = lz_gitguard_census(&guard, census_at, &census_log,
+	    &census_err);
+}
+
+static void
+on_census_done(uv_work_t *req, int status)
+{
+	(void)req;
+	(void)status;
+	census_running = 0;
+	say(census_rc, &census_log, &census_err);
+}
+
+/*
+ * The cheap checks now; the census when due, in the thread pool, or here
+ * when force (the sandbox is gone: nothing else is going on).
+ */
 static void
 check(int force)
 {
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_buf log = LZ_BUF_INIT;
-	char *line, *save = NULL;
+	int rc;
 
 	if (!guarding)
 		return;
-	if (lz_gitguard_check(&guard, uv_now(lz_coord.loop), force, &log,
-	    &err) < 0)
-		fprintf(stderr, "coordinator %s: Git Sentry (SR-4): %s\n",
-		    lz_coord.id, err.msg);
-	for (line = log.len ? strtok_r(log.buf, "\n", &save) : NULL;
-	    line != NULL; line = strtok_r(NULL, "\n", &save))
-		fprintf(stderr, "coordinator %s: %s\n", lz_coord.id, line);
-	lz_buf_release(&log);
-	lz_err_release(&err);
+	rc = lz_gitguard_check(&guard, &log, &err);
+	say(rc, &log, &err);
+	if (census_running)
+		return;
+	if (force) {
+		rc = lz_gitguard_census(&guard, uv_now(lz_coord.loop), &log,
+		    &err);
+		say(rc, &log, &err);
+	} else if (lz_gitguard_census_due(&guard, uv_now(lz_coord.loop))) {
+		census_at = uv_now(lz_coord.loop);
+		if (uv_queue_work(lz_coord.loop, &census_req, on_census,
+		    on_census_done) == 0)
+			census_running = 1;
+	}
 }
 
 static void

@@ -85,7 +85,7 @@ test_checks(void **state)
 	put(".git/commondir", "/tmp/evil\n");
 	put(".git/modules/m/commondir", "/tmp/evil\n");
 	put(".git/worktrees/wt/gitdir", "/home/x/.git\n");
-	assert_int_equal(lz_gitguard_check(&g, 10, 0, &log, &e), 3);
+	assert_int_equal(lz_gitguard_check(&g, &log, &e), 3);
 	assert_false(exists(".git/commondir"));
 	assert_false(exists(".git/modules/m/commondir"));
 	assert_false(exists(".git/worktrees/wt/gitdir"));
@@ -98,19 +98,24 @@ test_checks(void **state)
 	put("evil/.git/objects/x", "");
 	put("evil/.git/refs/x", "");
 	lz_buf_reset(&log);
-	assert_int_equal(lz_gitguard_check(&g, 20, 0, &log, &e), 0);
-	assert_int_equal(lz_gitguard_check(&g, 20 + LZ_GITGUARD_WALK_MS, 0,
-	    &log, &e), 1);
+	assert_int_equal(lz_gitguard_check(&g, &log, &e), 0);
+	assert_false(lz_gitguard_census_due(&g, LZ_GITGUARD_WALK_MS - 1));
+	assert_true(lz_gitguard_census_due(&g, LZ_GITGUARD_WALK_MS));
+	assert_int_equal(lz_gitguard_census(&g, LZ_GITGUARD_WALK_MS, &log,
+	    &e), 1);
 	assert_non_null(strstr(log.buf, "evil/.git to "));
+	/* Not due again until a walk time later. */
+	assert_false(lz_gitguard_census_due(&g, LZ_GITGUARD_WALK_MS + 1));
 
 	/* A protected file that appears: reported once, left in place. */
 	put(".vscode/settings.json", "{}");
 	lz_buf_reset(&log);
-	assert_int_equal(lz_gitguard_check(&g, 30, 0, &log, &e), 1);
+	assert_int_equal(lz_gitguard_check(&g, &log, &e), 1);
 	assert_non_null(strstr(log.buf, ".vscode/settings.json appeared "
 	    "while the Domain ran"));
 	assert_true(exists(".vscode/settings.json"));
-	assert_int_equal(lz_gitguard_check(&g, 40, 1, &log, &e), 0);
+	assert_int_equal(lz_gitguard_check(&g, &log, &e), 0);
+	assert_int_equal(lz_gitguard_census(&g, 5000, &log, &e), 0);
 
 	/* Everything is in the record, for the next launch. */
 	lz_gsreport_read(root, &rec);
