@@ -19,6 +19,28 @@
 /* git's MAX_INCLUDE_DEPTH (config.c). */
 #define INCLUDE_DEPTH_MAX 10
 
+/*
+ * Keys whose value is a program git runs (git 2.39's Documentation/config
+ * pages); "*" is a subsection (which may hold dots). A value naming a
+ * file by a path with a '/' in the workspace makes that file something
+ * host git runs.
+ */
+static const char *const command_keys[] = {
+	"alias.*", "browser.*.cmd", "browser.*.path", "core.askpass",
+	"core.editor", "core.fsmonitor", "core.gitproxy", "core.pager",
+	"core.sshcommand", "credential.*.helper", "credential.helper",
+	"diff.*.command", "diff.*.textconv", "diff.external",
+	"difftool.*.cmd", "difftool.*.path", "filter.*.clean",
+	"filter.*.process", "filter.*.smudge", "gpg.*.program",
+	"gpg.program", "gpg.ssh.defaultkeycommand", "guitool.*.cmd",
+	"instaweb.httpd", "interactive.difffilter", "man.*.cmd",
+	"man.*.path", "merge.*.driver", "mergetool.*.cmd",
+	"mergetool.*.path", "pager.*", "remote.*.receivepack",
+	"remote.*.uploadpack", "sendemail.smtpserver", "sequence.editor",
+	"tar.*.command", "uploadpack.packobjectshook", "web.browser",
+	NULL
+};
+
 struct list {
 	const char *ws;
 	int wsfd;
@@ -40,6 +62,8 @@ static int read_file(struct list *l, const char *path, int depth,
 static int mentions_include(const char *path);
 static int standard(struct list *l, struct lz_err *err);
 static char *workspace_of(const char *dir);
+static int is_command(const char *key);
+static char *program(const char *ws, const char *value);
 
 /*
  * path relative to ws when it lies in it: lexically, by its real path, or
@@ -95,6 +119,7 @@ add(struct list *l, const char *path, const char *why)
 	f->rel = in_workspace(l->ws, path);
 	f->why = lz_xstrdup(why);
 	f->exists = lstat(path, &st) == 0;
+	f->program = 0;
 	return f;
 }
 
@@ -150,10 +175,67 @@ is_directive(const char *key)
 	    strcmp(key + n - 5, ".path") == 0);
 }
 
+/* 1 when key (lower case, as git lists it) names a program git runs. */
+static int
+is_command(const char *key)
+{
+	const char *pat, *star;
+	size_t i, n = strlen(key), pre, suf;
+
+	for (i = 0; command_keys[i] != NULL; i++) {
+		pat = command_keys[i];
+		if ((star = strchr(pat, '*')) == NULL) {
+			if (strcmp(key, pat) == 0)
+				return 1;
+			continue;
+		}
+		pre = (size_t)(star - pat);
+		suf = strlen(star + 1);
+		if (n > pre + suf && strncmp(key, pat, pre) == 0 &&
+		    strcmp(key + n - suf, star + 1) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The file the program of a command value names when it is a path (has a
+ * '/'): its first word (after an alias's '!', quotes stripped), relative
+ * to the workspace, where git runs such commands. NULL for a name git
+ * looks up in PATH. Allocated, normalised.
+ */
+static char *
+program(const char *ws, const char *value)
+{
+	const char *p = value, *e;
+	char *word, *abs, *norm;
+	char q = 0;
+
+	while (*p == ' ' || *p == '\t' || *p == '!')
+		p++;
+	if (*p == '"' || *p == '\'')
+		q = *p++;
+	for (e = p; *e != '\0' && (q ? *e != q : *e != ' ' && *e != '\t' &&
+	    *e != ';' && *e != '|' && *e != '&'); e++)
+		;
+	word = lz_xstrndup(p, (size_t)(e - p));
+	if (strchr(word, '/') == NULL) {
+		free(word);
+		return NULL;
+	}
+	abs = word[0] == '/' ? lz_xstrdup(word) : lz_xasprintf("%s/%s", ws,
+	    word);
+	norm = lz_path_normalise(abs);
+	free(abs);
+	free(word);
+	return norm;
+}
+
 /*
  * Reads "SCOPE\0ORIGIN\0KEY\nVALUE\0" records. origins: every "file:"
  * origin is a configuration file (a listing of what git reads). Each
- * include directive's target is added and read in turn.
+ * include directive's target is added and read in turn; a program a
+ * command value names in the workspace is added as well.
  */
 static int
 parse(struct list *l, const struct lz_buf *out, int depth, int origins,
@@ -161,6 +243,7 @@ parse(struct list *l, const struct lz_buf *out, int depth, int origins,
 {
 	const char *p = out->buf, *end = out->buf + out->len;
 	const char *scope, *origin, *kv, *nl;
+	struct lz_gitconfig_file *f;
 	char *from, *abs, *key, *to, *why;
 	int rc = 0;
 
@@ -194,6 +277,13 @@ parse(struct list *l, const struct lz_buf *out, int depth, int origins,
 			free(why);
 			if (depth < INCLUDE_DEPTH_MAX)
 				rc = read_file(l, to, depth + 1, err);
+			free(to);
+		} else if (nl != NULL && is_command(key) &&
+		    (to = program(l->ws, nl + 1)) != NULL) {
+			why = lz_xasprintf("%s in %s", key, from);
+			f = add(l, to, why);
+			f->program = f->rel != NULL;
+			free(why);
 			free(to);
 		}
 		free(key);
@@ -257,8 +347,10 @@ checked(struct list *l, const struct lz_gitconfig_file *f,
 }
 
 /*
- * The include directives of the file at path (read once), through "git
- * config --file" with no other configuration read, once checked.
+ * The include directives (and command values) of the file at path (read
+ * once), through "git config --file" with no other configuration read,
+ * once checked. depth 0: a file of git's own sequence, skipped when it
+ * cannot hold a directive (the final listing has its values).
  */
 static int
 read_file(struct list *l, const char *path, int depth, struct lz_err *err)
@@ -274,7 +366,9 @@ read_file(struct list *l, const char *path, int depth, struct lz_err *err)
 		return 0;
 	lz_tokens_push(&l->read, path);
 	f = add(l, path, "configuration");
-	if ((rc = checked(l, f, err)) <= 0 || !mentions_include(path))
+	/* An included file is read whole (commands); others for includes. */
+	if ((rc = checked(l, f, err)) <= 0 ||
+	    (depth == 0 && !mentions_include(path)))
 		return rc < 0 ? rc : 0;
 	what = lz_xasprintf("cannot read the include directives of '%s'",
 	    path);

@@ -17,6 +17,11 @@
  * every file a directive names is read for directives in turn, up to
  * git's own depth of 10.
  *
+ * A value that names a program git runs (core.fsmonitor, a filter or
+ * diff driver, an alias, a credential helper...: gitconfig.c lists the
+ * keys) by a path into the workspace ("./tools/fmt.sh") makes that file
+ * something host git runs: it is listed too.
+ *
  * How: each file is read on its own, "git config --file F --list
  * --no-includes -z" with git reading no other configuration
  * (LZ_HOSTGIT_NO_CONFIG), and only once it is known to be a regular file
@@ -36,6 +41,7 @@ struct lz_gitconfig_file {
 	char *rel;	/* relative to the workspace when it lies in it */
 	char *why;	/* "global configuration", "include.path in F" */
 	int exists;	/* something is at path (not followed) */
+	int program;	/* a program a command value names, not config */
 };
 
 struct lz_gitconfig_files {

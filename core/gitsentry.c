@@ -590,31 +590,37 @@ gs_configs(struct gs *g, struct lz_err *err)
 		    gs_hidden(g, f->rel))
 			continue;
 		if (lz_tokens_has(&g->p->trust_git_config, f->rel)) {
-			lz_buf_addf(g->warnings, "'%s/%s' is Git configuration "
-			    "(%s) that the sandbox can change: left writable "
+			lz_buf_addf(g->warnings, "'%s/%s' is %s (%s) that the "
+			    "sandbox can change: left writable "
 			    "because profile '%s' sets trust-git-config = "
-			    "%s\n", g->ws, f->rel, f->why, g->p->name, f->rel);
+			    "%s\n", g->ws, f->rel, f->program ? "a program host "
+			    "git runs" : "Git configuration", f->why, g->p->name,
+			    f->rel);
 			continue;
 		}
 		free(fix);
-		fix = lz_xasprintf("it is Git configuration (%s); %s, or set "
-		    "'trust-git-config = %s' in profile '%s' to let the "
-		    "sandbox change it", f->why, f->exists ? "replace it with "
-		    "a regular file, remove the include that names it" :
-		    "create it (it may be empty) so Lazaret mounts it "
-		    "read-only, remove the include that names it", f->rel,
+		fix = lz_xasprintf("%s (%s); %s, or set 'trust-git-config = "
+		    "%s' in profile '%s' to let the sandbox change it",
+		    f->program ? "host git runs it" : "it is Git configuration",
+		    f->why, f->exists ? "replace it with a regular file, or "
+		    "change the Git configuration that names it" : "create it "
+		    "(it may be empty) so Lazaret mounts it read-only, or "
+		    "change the Git configuration that names it", f->rel,
 		    g->p->name);
 		k = lz_protect_inspect(g->wsfd, g->ws, f->rel, 1, fix,
 		    g->warnings, err);
 		if (k == 0)
 			rc = lz_err_set(err, LZ_EUNSAFE, "'%s/%s' does not "
 			    "exist: the sandbox could create it and host git "
-			    "would read it (SR-4); %s", g->ws, f->rel, fix);
+			    "would %s it (SR-4); %s", g->ws, f->rel,
+			    f->program ? "run" : "read", fix);
 		else if (k < 0)
 			rc = k;
 		else
-			rc = gs_file(g, f->rel, 1, GS_WHY "Git configuration "
-			    "file in the workspace read-only", err);
+			rc = gs_file(g, f->rel, 1, f->program ? GS_WHY "a "
+			    "program Git configuration runs, read-only" :
+			    GS_WHY "Git configuration file in the workspace "
+			    "read-only", err);
 	}
 	free(fix);
 	lz_gitconfig_release(&files);

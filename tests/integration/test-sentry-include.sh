@@ -45,9 +45,15 @@ git config includeIf.onbranch:evil.path ../branch.gitconfig
 git config remote.origin.url https://example.invalid/x.git
 git config 'includeIf.hasconfig:remote.*.url:https://example.invalid/**.path' \
     ../remote.gitconfig
+# A value naming a program in the workspace: host git runs that file.
+mkdir -p tools && printf '#!/bin/sh\nexit 1\n' > tools/fsmon.sh &&
+    chmod +x tools/fsmon.sh && g add tools && g commit -qm tools
+git config core.fsmonitor ./tools/fsmon.sh
 
 # Positive controls: the same files planted from the host in a copy.
 cp -a "$proj" "$c"
+# (the copy's own core.fsmonitor would hide the global file's)
+git -C "$c" config --unset core.fsmonitor
 for f in team.gitconfig config/local.gitconfig remote.gitconfig; do
 	fsm "$c/$f" "$ctl"
 	rm -f "$ctl"
@@ -56,6 +62,13 @@ for f in team.gitconfig config/local.gitconfig remote.gitconfig; do
 	    fail "control: $f: host git did not run it"
 	: > "$c/$f"
 done
+printf '#!/bin/sh\ntouch %s\nexit 1\n' "$ctl" > "$c/tools/fsmon.sh"
+git -C "$c" config core.fsmonitor ./tools/fsmon.sh
+rm -f "$ctl"
+git -C "$c" status >/dev/null 2>&1
+[ -e "$ctl" ] && pass "control: tools/fsmon.sh (core.fsmonitor) planted from the host: host git runs it" ||
+    fail "control: tools/fsmon.sh: host git did not run it"
+git -C "$c" config --unset core.fsmonitor
 fsm "$c/branch.gitconfig" "$ctl"
 rm -f "$ctl"
 git -C "$c" status >/dev/null 2>&1
@@ -67,7 +80,8 @@ git -C "$c" status >/dev/null 2>&1
 dry
 expect "dry run lists the included files read-only" 0 \
     "/workspace/team.gitconfig +<- .*team.gitconfig \(ro\)"
-for f in config/local.gitconfig branch.gitconfig remote.gitconfig; do
+for f in config/local.gitconfig branch.gitconfig remote.gitconfig \
+    tools/fsmon.sh; do
 	grep -q "/workspace/$f .*(ro)" <<<"$LZ_OUT" && pass "dry run: $f read-only" ||
 	    fail "dry run: $f not read-only"
 done
@@ -78,9 +92,10 @@ run "$LAZARET" run -- sh -c "cd /workspace && n=0;
     n=\$((n+1)); done; git checkout -q -b evil;
     printf '[core]\n\tfsmonitor = touch $mark\n' > branch.gitconfig 2>/dev/null ||
     n=\$((n+1)); mv config config2 2>/dev/null || n=\$((n+1));
-    echo blocked=\$n"
-expect "include targets cannot be written, nor their directory renamed away" 0 \
-    "blocked=5"
+    printf '#!/bin/sh\ntouch $mark\n' > tools/fsmon.sh 2>/dev/null ||
+    n=\$((n+1)); echo blocked=\$n"
+expect "include targets and the program cannot be written, nor their directory renamed away" 0 \
+    "blocked=6"
 git -C "$proj" status >/dev/null 2>&1
 git -C "$proj" log -1 >/dev/null 2>&1
 [ ! -e "$mark" ] && [ ! -s "$proj/config/local.gitconfig" ] &&

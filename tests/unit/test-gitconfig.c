@@ -130,6 +130,43 @@ test_includes(void **state)
 	assert_int_equal(lz_gitconfig_check(ws, &e), 0);
 }
 
+/* Values that name a program in the workspace: that program is listed. */
+static void
+test_programs(void **state)
+{
+	struct lz_gitconfig_files f = LZ_GITCONFIG_FILES_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	const struct lz_gitconfig_file *x;
+	char local[512], inc[512];
+
+	(void)state;
+	snprintf(local, sizeof local, "%s/.git/config", ws);
+	snprintf(inc, sizeof inc, "%s/inc.cfg", ws);
+	git_config(local, "filter.lz.clean", "./tools/clean.sh --x");
+	git_config(local, "alias.y", "!tools/y.sh arg");
+	git_config(local, "core.pager", "less -R");
+	git_config(local, "diff.z.textconv", "/usr/bin/od -c");
+	git_config(local, "credential.https://h.example.helper",
+	    "\"tools/cred helper\" get");
+	/* In a file whose include is false now: counted too. */
+	git_config(local, "includeIf.onbranch:no.path", "../inc.cfg");
+	git_config(inc, "core.fsmonitor", "tools/fsmon.sh");
+	assert_int_equal(lz_gitconfig_list(ws, NULL, &f, &e), 0);
+	assert_non_null(x = find(&f, "tools/clean.sh"));
+	assert_true(x->program);
+	assert_false(x->exists);
+	assert_non_null(strstr(x->why, "filter.lz.clean in "));
+	assert_non_null(x = find(&f, "tools/y.sh"));
+	assert_true(x->program);
+	assert_non_null(find(&f, "tools/cred helper"));
+	assert_non_null(x = find(&f, "tools/fsmon.sh"));
+	assert_true(x->program);
+	assert_non_null(x = find(&f, "inc.cfg"));
+	assert_false(x->program);
+	assert_null(find(&f, "less"));
+	lz_gitconfig_release(&f);
+}
+
 /* A global file that is a symlink into the workspace (dotfiles). */
 static void
 test_dotfiles(void **state)
@@ -189,6 +226,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_includes, fresh),
+		cmocka_unit_test_setup(test_programs, fresh),
 		cmocka_unit_test_setup(test_dotfiles, fresh),
 		cmocka_unit_test_setup(test_fifo, fresh),
 	};
