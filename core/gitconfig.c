@@ -373,7 +373,8 @@ read_file(struct list *l, const char *path, int depth, struct lz_err *err)
 	what = lz_xasprintf("cannot read the include directives of '%s'",
 	    path);
 	lz_spawn_result_init(&res);
-	rc = lz_hostgit("/", args, LZ_HOSTGIT_NO_CONFIG, &res, what, err);
+	rc = lz_hostgit(l->ws, "/", args, LZ_HOSTGIT_NO_CONFIG, &res, what,
+	    err);
 	if (rc == 0)
 		rc = parse(l, &res.out, depth, 0, err);
 	lz_spawn_result_release(&res);
@@ -395,7 +396,8 @@ standard(struct list *l, struct lz_err *err)
 
 	/* The system file is git's to find; none is fine. */
 	lz_spawn_result_init(&res);
-	if (lz_hostgit("/", args, LZ_HOSTGIT_NO_CONFIG, &res, "", NULL) == 0)
+	if (lz_hostgit(l->ws, "/", args, LZ_HOSTGIT_NO_CONFIG, &res, "",
+	    NULL) == 0)
 		rc = parse(l, &res.out, 0, 1, err);
 	lz_spawn_result_release(&res);
 	p[0] = xdg != NULL && xdg[0] == '/' ? lz_xasprintf("%s/git/config",
@@ -441,8 +443,8 @@ lz_gitconfig_list(const char *workspace, const struct lz_tokens *extra,
 	what = lz_xasprintf("cannot list the Git configuration files of "
 	    "'%s'", workspace);
 	lz_spawn_result_init(&res);
-	if (rc == 0 && (rc = lz_hostgit(workspace, inc, 0, &res, what,
-	    err)) == 0)
+	if (rc == 0 && (rc = lz_hostgit(workspace, workspace, inc, 0, &res,
+	    what, err)) == 0)
 		rc = parse(&l, &res.out, 0, 1, err);
 	lz_spawn_result_release(&res);
 	lz_tokens_release(&l.read);

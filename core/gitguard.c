@@ -51,6 +51,7 @@ lz_gitguard_init(struct lz_gitguard *g, const char *workspace,
 	if (isolated != NULL)
 		lz_tokens_copy(&g->isolated, isolated);
 	lz_tokens_copy(&g->protect, protect);
+	lz_gitsentry_hook_files(workspace, &g->protect);
 	g->last_walk = now_ms;
 	/* What a launch found is the developer's (Git Sentry mounted it). */
 	if ((rc = lz_repos_scan(workspace, &g->isolated, &g->launch,
@@ -156,10 +157,11 @@ files(struct lz_gitguard *g, struct lz_buf *log)
 			continue;
 		lz_tokens_push(&g->reported, now.v[i].path);
 		lz_buf_addf(log, "Git Sentry (SR-4): %s/%s appeared while the "
-		    "Domain ran (a file the profile's 'protect' lists): the "
-		    "sandbox may have written it, and your editor or tool may "
-		    "run what it says; check it before opening the project on "
-		    "the host\n", g->ws, now.v[i].path);
+		    "Domain ran (a file the profile's 'protect' lists, or one "
+		    "a hook the host runs reads): the sandbox may have written "
+		    "it, and your editor or tool may run what it says; check "
+		    "it before opening the project or committing on the "
+		    "host\n", g->ws, now.v[i].path);
 		n++;
 	}
 	lz_protect_release(&now);

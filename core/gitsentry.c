@@ -60,7 +60,12 @@ static int gs_hookspath(struct gs *g, const char *dir, int main,
 static int gs_file(struct gs *g, const char *rel, int ro, const char *why,
     struct lz_err *err);
 static int gs_configs(struct gs *g, struct lz_err *err);
-static int gs_protect(struct gs *g, struct lz_err *err);
+static int gs_protect(struct gs *g, const struct lz_tokens *patterns,
+    const char *why, const char *fix, struct lz_err *err);
+static int gs_host_tools(struct gs *g, struct lz_err *err);
+static int hooks_path(const char *open_path, const char *dir, char **value,
+    char **abs, struct lz_err *err);
+static void hook_dir(const char *dir, struct lz_tokens *patterns);
 static int gs_main(const char *git, struct lz_err *err);
 static size_t depth(const char *s);
 static void gs_sort(struct gs *g, struct lz_mountplan *mp);
@@ -449,69 +454,98 @@ gs_admin(struct gs *g, const char *dir, struct lz_err *err)
 	return rc;
 }
 
-/* The effective core.hooksPath of the repository at dir; hidden in W. */
+/*
+ * The effective core.hooksPath of the repository libgit2 opens at
+ * open_path (dir: its git directory, the base of a relative value when it
+ * has no work tree): *value as set and *abs absolute and normalised (both
+ * allocated), or both NULL when unset. LZ_ENOTFOUND when libgit2 cannot
+ * open it, with its message.
+ */
 static int
-gs_hookspath(struct gs *g, const char *dir, int main, struct lz_err *err)
+hooks_path(const char *open_path, const char *dir, char **value, char **abs,
+    struct lz_err *err)
 {
 	git_repository *repo = NULL;
 	git_config *cfg = NULL;
-	git_buf value = { NULL, 0, 0 };
-	char *abs = NULL, *norm = NULL, *real = NULL, *path;
-	const char *base;
+	git_buf v = { NULL, 0, 0 };
 	const git_error *ge;
+	const char *base;
+	char *a;
 	int rc = 0, grc;
 
-	if (git_repository_open(&repo, main ? g->ws : dir) != 0 ||
+	*value = *abs = NULL;
+	lz_git_init();
+	if (git_repository_open(&repo, open_path) != 0 ||
 	    git_repository_config_snapshot(&cfg, repo) != 0) {
 		ge = git_error_last();
-		/* Another repository's: its config is read-only anyway. */
-		if (!main) {
-			lz_buf_addf(g->warnings, "cannot read the Git config "
-			    "of '%s' (%s): its core.hooksPath is not checked "
-			    "(SR-4)\n", dir, ge != NULL ? ge->message : "?");
-			goto out;
-		}
-		rc = lz_err_set(err, LZ_EINVAL, "cannot read the Git config "
-		    "of '%s': %s", g->ws, ge != NULL ? ge->message :
+		rc = lz_err_set(err, LZ_ENOTFOUND, "cannot read the Git config "
+		    "of '%s': %s", open_path, ge != NULL ? ge->message :
 		    "unknown libgit2 error");
 		goto out;
 	}
 	/* get_path expands a leading "~/" as git does. */
-	grc = git_config_get_path(&value, cfg, "core.hooksPath");
-	if (grc == GIT_ENOTFOUND)
-		goto out;
-	if (grc != 0) {
+	grc = git_config_get_path(&v, cfg, "core.hooksPath");
+	if (grc != 0 && grc != GIT_ENOTFOUND) {
 		ge = git_error_last();
 		rc = lz_err_set(err, LZ_EINVAL, "cannot read core.hooksPath "
 		    "of '%s': %s", dir, ge != NULL ? ge->message : "?");
 		goto out;
 	}
-	if (value.ptr == NULL || value.ptr[0] == '\0')
+	if (grc != 0 || v.ptr == NULL || v.ptr[0] == '\0')
 		goto out;
 	/* Relative to where hooks run: the work tree, else the gitdir. */
 	base = git_repository_workdir(repo);
-	if (value.ptr[0] == '/')
-		abs = lz_xstrdup(value.ptr);
-	else
-		abs = lz_xasprintf("%s/%s", base != NULL ? base : dir,
-		    value.ptr);
-	norm = lz_path_normalise(abs);
+	a = v.ptr[0] == '/' ? lz_xstrdup(v.ptr) : lz_xasprintf("%s/%s",
+	    base != NULL ? base : dir, v.ptr);
+	*abs = lz_path_normalise(a);
+	*value = lz_xstrdup(v.ptr);
+	free(a);
+out:
+	git_buf_dispose(&v);
+	git_config_free(cfg);
+	git_repository_free(repo);
+	return rc;
+}
+
+/* The effective core.hooksPath of the repository at dir; hidden in W. */
+static int
+gs_hookspath(struct gs *g, const char *dir, int main, struct lz_err *err)
+{
+	struct lz_err sub = LZ_ERR_INIT;
+	char *value = NULL, *abs = NULL, *real = NULL, *path;
+	int rc;
+
+	rc = hooks_path(main ? g->ws : dir, dir, &value, &abs, &sub);
+	if (rc == LZ_ENOTFOUND && !main) {
+		/* Another repository's: its config is read-only anyway. */
+		lz_buf_addf(g->warnings, "%s: its core.hooksPath is not "
+		    "checked (SR-4)\n", sub.msg);
+		rc = 0;
+		goto out;
+	}
+	if (rc != 0) {
+		rc = lz_err_set(err, rc == LZ_ENOTFOUND ? LZ_EINVAL : rc, "%s",
+		    sub.msg);
+		goto out;
+	}
+	if (abs == NULL)
+		goto out;
 	/* Resolve symlinks when it exists: a link out of W hides nothing. */
-	real = realpath(norm, NULL);
-	path = real != NULL ? real : norm;
+	real = realpath(abs, NULL);
+	path = real != NULL ? real : abs;
 	if (!lz_path_beneath(path, g->ws))
 		goto out;
 	if (strcmp(path, g->ws) == 0) {
 		rc = lz_err_set(err, LZ_EUNSAFE, "core.hooksPath '%s' is the "
 		    "workspace itself; point it at a directory of hooks",
-		    value.ptr);
+		    value);
 		goto out;
 	}
 	if (gs_has(g, gs_rel(g, path)))
 		goto out;	/* another repository's, already hidden */
 	lz_buf_addf(g->warnings, "core.hooksPath '%s' lies inside the "
 	    "workspace; its hooks are workspace content the sandbox can "
-	    "change: %s\n", value.ptr, g->p->trust_hooks_path ? "kept "
+	    "change: %s\n", value, g->p->trust_hooks_path ? "kept "
 	    "visible because the profile sets trust-hooks-path = yes" :
 	    "hidden from the sandbox (set trust-hooks-path = yes in the "
 	    "profile to keep them)");
@@ -522,13 +556,96 @@ gs_hookspath(struct gs *g, const char *dir, int main, struct lz_err *err)
 		    "hidden");
 	}
 out:
-	git_buf_dispose(&value);
-	git_config_free(cfg);
-	git_repository_free(repo);
+	lz_err_release(&sub);
+	free(value);
 	free(abs);
-	free(norm);
 	free(real);
 	return rc;
+}
+
+/*
+ * Hook frameworks: a hook the host runs (in .git/hooks or the effective
+ * core.hooksPath, read on the host) that hands over to a tool which runs
+ * commands from a workspace file. The marker is what the framework's own
+ * hook says; the files are where the tool reads its commands.
+ */
+static const struct {
+	const char *marker;
+	const char *files;
+} frameworks[] = {
+	{ "pre-commit.com", ".pre-commit-config.yaml" },
+	{ "lefthook", "lefthook.yml lefthook.yaml lefthook.toml lefthook.json "
+	    ".lefthook.yml .lefthook.yaml .lefthook.toml .lefthook.json "
+	    "lefthook-local.yml lefthook-local.yaml .lefthook-local.yml "
+	    ".lefthook-local.yaml .lefthook/*/* .lefthook-local/*/*" },
+	{ "overcommit", ".overcommit.yml .git-hooks/*/*" },
+	{ "lint-staged", ".lintstagedrc .lintstagedrc.json .lintstagedrc.yaml "
+	    ".lintstagedrc.yml .lintstagedrc.js .lintstagedrc.cjs "
+	    ".lintstagedrc.mjs lint-staged.config.js lint-staged.config.cjs "
+	    "lint-staged.config.mjs" },
+};
+#define HOOK_READ_MAX (256 * 1024)
+
+/* The frameworks the regular files in dir name, their files added. */
+static void
+hook_dir(const char *dir, struct lz_tokens *patterns)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct dirent *de;
+	struct stat st;
+	char buf[HOOK_READ_MAX + 1];
+	ssize_t n;
+	size_t i, j, len;
+	DIR *d;
+	int fd;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (de->d_name[0] == '.' || (len > 7 &&
+		    strcmp(de->d_name + len - 7, ".sample") == 0) ||
+		    fstatat(dirfd(d), de->d_name, &st,
+		    AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW |
+		    O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, HOOK_READ_MAX);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		for (i = 0; n > 0 && i < sizeof frameworks /
+		    sizeof *frameworks; i++) {
+			if (memmem(buf, (size_t)n, frameworks[i].marker,
+			    strlen(frameworks[i].marker)) == NULL)
+				continue;
+			lz_tokens_release(&t);
+			if (lz_tokens_split(frameworks[i].files, &t, NULL) != 0)
+				LZ_BUG("bad framework file list");
+			for (j = 0; j < t.n; j++)
+				if (!lz_tokens_has(patterns, t.v[j]))
+					lz_tokens_push(patterns, t.v[j]);
+		}
+	}
+	closedir(d);
+	lz_tokens_release(&t);
+}
+
+void
+lz_gitsentry_hook_files(const char *workspace, struct lz_tokens *patterns)
+{
+	char *git = lz_xasprintf("%s/.git", workspace), *hooks, *value, *abs;
+
+	hooks = lz_xasprintf("%s/hooks", git);
+	hook_dir(hooks, patterns);
+	if (hooks_path(workspace, git, &value, &abs, NULL) == 0 &&
+	    abs != NULL)
+		hook_dir(abs, patterns);
+	free(value);
+	free(abs);
+	free(hooks);
+	free(git);
 }
 
 /*
@@ -627,33 +744,53 @@ gs_configs(struct gs *g, struct lz_err *err)
 	return rc;
 }
 
-/* The profile's protected host tool files (protect.h). */
+/*
+ * The files patterns names (protect.h): each existing one read-only;
+ * why for its mount, fix for a refusal.
+ */
 static int
-gs_protect(struct gs *g, struct lz_err *err)
+gs_protect(struct gs *g, const struct lz_tokens *patterns, const char *why,
+    const char *fix, struct lz_err *err)
 {
 	struct lz_protect_set set = LZ_PROTECT_SET_INIT;
-	char *fix = NULL;
 	size_t i;
 	int rc = 0, k;
 
-	lz_protect_expand(g->wsfd, &g->p->protect, g->isolated, &set);
+	lz_protect_expand(g->wsfd, patterns, g->isolated, &set);
 	for (i = 0; rc == 0 && i < set.n; i++) {
-		if (gs_hidden(g, set.v[i].path))
+		if (gs_hidden(g, set.v[i].path) || gs_has(g, set.v[i].path))
 			continue;
-		free(fix);
-		fix = lz_xasprintf("replace it with a regular file or remove "
-		    "it, or leave it out of 'protect' in profile '%s' (%s)",
-		    g->p->name, g->p->protect_source);
 		k = lz_protect_inspect(g->wsfd, g->ws, set.v[i].path, 0, fix,
 		    g->warnings, err);
 		if (k < 0)
 			rc = k;
 		else if (k > 0)
-			rc = gs_file(g, set.v[i].path, 1, GS_WHY "host tool "
-			    "file read-only (protect)", err);
+			rc = gs_file(g, set.v[i].path, 1, why, err);
 	}
-	free(fix);
 	lz_protect_release(&set);
+	return rc;
+}
+
+/* The profile's protect list and the files the host's hooks read. */
+static int
+gs_host_tools(struct gs *g, struct lz_err *err)
+{
+	struct lz_tokens hooks = LZ_TOKENS_INIT;
+	char *fix;
+	int rc;
+
+	fix = lz_xasprintf("replace it with a regular file or remove it, or "
+	    "leave it out of 'protect' in profile '%s' (%s)", g->p->name,
+	    g->p->protect_source);
+	rc = gs_protect(g, &g->p->protect, GS_WHY "host tool file read-only "
+	    "(protect)", fix, err);
+	free(fix);
+	lz_gitsentry_hook_files(g->ws, &hooks);
+	if (rc == 0)
+		rc = gs_protect(g, &hooks, GS_WHY "read by a hook the host "
+		    "runs, read-only", "replace it with a regular file or "
+		    "remove it (a hook the host runs reads it)", err);
+	lz_tokens_release(&hooks);
 	return rc;
 }
 
@@ -760,7 +897,7 @@ lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
 	if (rc == 0)
 		rc = gs_configs(&g, err);
 	if (rc == 0)
-		rc = gs_protect(&g, err);
+		rc = gs_host_tools(&g, err);
 	if (rc == 0 && g.tmp.n > LZ_GITSENTRY_MAX_MOUNTS)
 		rc = lz_err_set(err, LZ_EINVAL, "Git Sentry needs %zu mounts "
 		    "(%zu repositories in the workspace), over its limit of "

@@ -57,6 +57,11 @@
  * warning. A missing protected editor file stays missing (nothing is
  * created); the coordinator reports one that appears (gitguard.h).
  *
+ * The files hook frameworks installed in the host's hooks read their
+ * commands from (lz_gitsentry_hook_files: .pre-commit-config.yaml,
+ * lefthook.yml, ...) are protected the same way, whatever "protect" says:
+ * they are what the host's hooks run.
+ *
  * Nothing under a tmpfs of the plan or under a path of isolated (ignored
  * paths the sandbox only sees as its own copies) is protected or
  * mounted: the sandbox cannot see the host file there.
@@ -114,6 +119,14 @@ void lz_gitsentry_gitdirs_release(struct lz_gitdirs *g);
 int lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
     const struct lz_profile *p, const struct lz_tokens *isolated,
     struct lz_buf *warnings, struct lz_err *err);
+
+/*
+ * Protect patterns (protect.h) for the files that hook frameworks
+ * installed in the host's hooks (the workspace's .git/hooks and its
+ * effective core.hooksPath, read on the host) take commands from:
+ * pre-commit, lefthook, overcommit, lint-staged. Added to patterns.
+ */
+void lz_gitsentry_hook_files(const char *workspace, struct lz_tokens *patterns);
 
 /*
  * The text of /run/lazaret/protected for the sandbox: what Git Sentry made

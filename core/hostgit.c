@@ -7,17 +7,19 @@
 #include <string.h>
 
 #include "core/hostgit.h"
+#include "core/pathcheck.h"
 #include "core/tokens.h"
 
 extern char **environ;
 
 int
-lz_hostgit(const char *cwd, const char *const *args, int flags,
-    struct lz_spawn_result *res, const char *what, struct lz_err *err)
+lz_hostgit(const char *workspace, const char *cwd, const char *const *args,
+    int flags, struct lz_spawn_result *res, const char *what,
+    struct lz_err *err)
 {
 	struct lz_tokens env = LZ_TOKENS_INIT, argv = LZ_TOKENS_INIT;
 	struct lz_spawn_opts o;
-	char **e;
+	char **e, *path;
 	size_t i;
 	int rc;
 
@@ -37,6 +39,8 @@ lz_hostgit(const char *cwd, const char *const *args, int flags,
 	for (i = 0; args[i] != NULL; i++)
 		lz_tokens_push(&argv, args[i]);
 	memset(&o, 0, sizeof o);
+	path = lz_path_env_scrub(getenv("PATH"), workspace, NULL);
+	o.path = path[0] != '\0' ? path : NULL;
 	o.envp = (const char *const *)env.v;
 	o.cwd = cwd;
 	o.max_output = LZ_HOSTGIT_MAX_OUTPUT;
@@ -59,5 +63,6 @@ lz_hostgit(const char *cwd, const char *const *args, int flags,
 	}
 	lz_tokens_release(&env);
 	lz_tokens_release(&argv);
+	free(path);
 	return rc;
 }

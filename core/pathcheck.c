@@ -3,6 +3,7 @@
  * for trusted files and host-private directories (SR-2, SR-10).
  */
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -33,6 +34,36 @@ lz_path_listed(const struct lz_tokens *paths, const char *path)
 			return 1;
 	}
 	return 0;
+}
+
+char *
+lz_path_env_scrub(const char *path_env, const char *workspace,
+    struct lz_tokens *dropped)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	char *copy = lz_xstrdup(path_env != NULL ? path_env : "");
+	char *dir, *save = NULL, *real, *norm;
+	int keep;
+
+	lz_buf_adds(&b, "");
+	for (dir = strtok_r(copy, ":", &save); dir != NULL;
+	    dir = strtok_r(NULL, ":", &save)) {
+		keep = dir[0] == '/';
+		if (keep) {
+			norm = lz_path_normalise(dir);
+			real = realpath(dir, NULL);
+			keep = !lz_path_beneath(norm, workspace) &&
+			    (real == NULL || !lz_path_beneath(real, workspace));
+			free(real);
+			free(norm);
+		}
+		if (keep)
+			lz_buf_addf(&b, "%s%s", b.len ? ":" : "", dir);
+		else if (dropped != NULL)
+			lz_tokens_push(dropped, dir);
+	}
+	free(copy);
+	return lz_buf_detach(&b);
 }
 
 int

@@ -34,6 +34,15 @@ char *lz_path_normalise(const char *path);
  * NULL.
  */
 int lz_path_listed(const struct lz_tokens *paths, const char *path);
+/*
+ * The search path path_env (may be NULL) without the entries where a
+ * program the sandbox writes could be found (SR-4): relative ones (they
+ * follow the current directory) and those that lie in workspace,
+ * lexically or by their real path. Allocated; each dropped entry is
+ * pushed to dropped (may be NULL).
+ */
+char *lz_path_env_scrub(const char *path_env, const char *workspace,
+    struct lz_tokens *dropped);
 /* 1 when path is parent or lies beneath it (component-wise). */
 int lz_path_beneath(const char *path, const char *parent);
 /*
