@@ -190,4 +190,30 @@ host_status "extension on at launch" "$proj" "$LZ_TMP/wt1" "$proj/sub"
 kill "$keeper" 2>/dev/null
 wait "$keeper" 2>/dev/null
 wait_gone || fail "gitdirs: Domain left behind: $(leftovers)"
+
+# 4. The developer's own untracked repository in the workspace, visible to
+# the sandbox (ignored-isolation = off): mounted like .git.
+cfg=$XDG_CONFIG_HOME/lazaret/config.ini
+mkdir -p "$(dirname "$cfg")"
+printf '[profile default]\nignored-isolation = off\n' > "$cfg"
+chmod 600 "$cfg"
+lz_cleanup_hooks+=("rm -f '$cfg'")
+g init -q "$proj/vendor/dev"
+in_box "nested at launch" "cd /workspace/vendor/dev && n=0;
+    git config core.fsmonitor 'touch $mark' 2>/dev/null || n=\$((n+1));
+    echo x > .git/config.worktree 2>/dev/null || n=\$((n+1));
+    printf '#!/bin/sh\ntouch $mark\n' > .git/hooks/post-checkout;
+    echo x > .git/commondir; mv .git .git2 2>/dev/null || n=\$((n+1));
+    echo blocked=\$n"
+expect "the developer's nested repository: config, config.worktree read-only, .git pinned" 0 \
+    "blocked=3"
+[ ! -e "$proj/vendor/dev/.git/hooks/post-checkout" ] &&
+    pass "the developer's nested repository: hooks hidden" ||
+    fail "the developer's nested repository: a hook reached the host"
+wait_gone || fail "gitdirs: Domain left behind: $(leftovers)"
+[ ! -e "$proj/vendor/dev/.git/commondir" ] &&
+    pass "the developer's nested repository: a commondir written inside is moved" ||
+    fail "the developer's nested repository: commondir left"
+host_status "nested repository at launch" "$proj/vendor/dev"
+rm -f "$cfg"
 finish
