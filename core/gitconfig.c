@@ -45,7 +45,7 @@ struct list {
 	const char *ws;
 	int wsfd;
 	struct lz_gitconfig_files *out;
-	struct lz_tokens read;		/* files whose directives were read */
+	struct lz_tokens read;		/* files already read */
 };
 
 static struct lz_gitconfig_file *add(struct list *l, const char *path,

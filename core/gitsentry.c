@@ -344,7 +344,7 @@ lz_gitsentry_gitdirs(const char *workspace, const struct lz_repos *census,
 		else if (e->kind == LZ_REPO_DOTGIT_DIR && !e->valid)
 			gd_add(out, p, LZ_GITDIR_OPAQUE, 1);
 		else if (e->kind == LZ_REPO_DOTGIT_OTHER)
-			;	/* git follows it; the watch sees it replaced */
+			;	/* followed by git; a new one is moved */
 		else if (e->commondir)
 			gd_add(out, p, LZ_GITDIR_ADMIN, 1);
 		else
@@ -710,9 +710,9 @@ gs_configs(struct gs *g, struct lz_err *err)
 			lz_buf_addf(g->warnings, "'%s/%s' is %s (%s) that the "
 			    "sandbox can change: left writable "
 			    "because profile '%s' sets trust-git-config = "
-			    "%s\n", g->ws, f->rel, f->program ? "a program host "
-			    "git runs" : "Git configuration", f->why, g->p->name,
-			    f->rel);
+			    "%s\n", g->ws, f->rel, f->program ? "a program "
+			    "host git runs" : "Git configuration", f->why,
+			    g->p->name, f->rel);
 			continue;
 		}
 		free(fix);

@@ -30,9 +30,10 @@ enum {
 /*
  * Runs "git --no-pager ARGS..." (args NULL-terminated, without "git") in
  * cwd, git found in PATH without the entries that lie in workspace
- * (lz_path_env_scrub: never a git the sandbox wrote). 0 when git exited 0 with its output in res (initialised by the
- * caller); an error naming what (e.g. "cannot list the configuration
- * files of '/w'") and git's own message otherwise, including a timeout
+ * (lz_path_env_scrub: never a git the sandbox wrote). 0 when git exited
+ * 0 with its output in res (initialised by the caller); an error naming
+ * what (e.g. "cannot list the configuration files of '/w'") and git's
+ * own message otherwise, including a timeout
  * (LZ_HOSTGIT_TIMEOUT_MS) or more than LZ_HOSTGIT_MAX_OUTPUT bytes.
  */
 int lz_hostgit(const char *workspace, const char *cwd,

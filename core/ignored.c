@@ -277,8 +277,8 @@ ig_union(const char *path, struct lz_ignored *ig, int *grew,
 	json_array_foreach(arr, i, v) {
 		if (!json_is_string(v) || (clean = ig_clean("",
 		    json_string_value(v))) == NULL) {
-			rc = lz_err_set(err, LZ_EINVAL, "'%s': entry %zu is not "
-			    "a clean relative path", path, i);
+			rc = lz_err_set(err, LZ_EINVAL, "'%s': entry %zu is "
+			    "not a clean relative path", path, i);
 			goto out;
 		}
 		ig_add(&ig->paths, clean);

@@ -247,8 +247,8 @@ find_known(const struct lz_repos *launch, const struct lz_repo *e)
 		l = &launch->v[i];
 		if (l->kind != e->kind || l->dev != e->dev || l->ino != e->ino)
 			continue;
-		if (e->kind == LZ_REPO_DOTGIT_DIR || e->kind == LZ_REPO_GITDIR ||
-		    strcmp(l->path, e->path) == 0)
+		if (e->kind == LZ_REPO_DOTGIT_DIR ||
+		    e->kind == LZ_REPO_GITDIR || strcmp(l->path, e->path) == 0)
 			return l;
 	}
 	return NULL;

@@ -37,7 +37,7 @@ enum lz_repo_kind {
 	LZ_REPO_DOTGIT_DIR = 'd',	/* path is "P/.git", a directory */
 	LZ_REPO_DOTGIT_FILE = 'f',	/* "P/.git", a regular file */
 	LZ_REPO_DOTGIT_OTHER = 'o',	/* "P/.git", a symlink or other */
-	LZ_REPO_GITDIR = 'g',		/* path is a git directory itself */
+	LZ_REPO_GITDIR = 'g',		/* path is itself a git directory */
 };
 
 struct lz_repo {

@@ -114,10 +114,10 @@ test_census(void **state)
 	gitdir("bare.git");
 	put("wt/HEAD", "0123456789012345678901234567890123456789\n");
 	put("wt/commondir", "../.git\n");
-	put("d/.git/x", "");			/* a .git no git directory */
+	put("d/.git/x", "");		/* a .git that is no git dir */
 	gitdir("skipped/deep/.git");
-	gitdir("bare.git/inner/.git");		/* inside a git dir: unread */
-	gitdir("a/.git/modules/m/.git");	/* inside a .git: unread */
+	gitdir("bare.git/inner/.git");	/* in a git directory: unread */
+	gitdir("a/.git/modules/m/.git");	/* in a .git: unread */
 	put("notrepo/HEAD", "garbage\n");
 	put("notrepo/objects/x", "");
 	put("notrepo/refs/x", "");
