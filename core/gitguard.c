@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "core/gitguard.h"
-#include "core/gitsentry.h"
+#include "core/gitdirs.h"
+#include "core/hooks.h"
 #include "core/pathcheck.h"
 #include "core/gsreport.h"
 #include "core/quarantine.h"
@@ -51,11 +52,11 @@ lz_gitguard_init(struct lz_gitguard *g, const char *workspace,
 	if (isolated != NULL)
 		lz_tokens_copy(&g->isolated, isolated);
 	lz_tokens_copy(&g->protect, protect);
-	lz_gitsentry_hook_files(workspace, &g->protect);
+	lz_hooks_frameworks(workspace, &g->protect);
 	g->last_walk = now_ms;
 	/* What a launch found is the developer's (Git Sentry mounted it). */
 	if ((rc = lz_repos_scan(workspace, &g->isolated, &g->launch,
-	    err)) != 0 || (rc = lz_gitsentry_gitdirs(workspace, &g->launch,
+	    err)) != 0 || (rc = lz_gitdirs_list(workspace, &g->launch,
 	    &dirs, err)) != 0)
 		goto out;
 	/* Relative to the workspace: opened beneath it, no symlink. */
@@ -78,7 +79,7 @@ lz_gitguard_init(struct lz_gitguard *g, const char *workspace,
 	close(fd);
 	lz_gsreport_clear(domain_root);
 out:
-	lz_gitsentry_gitdirs_release(&dirs);
+	lz_gitdirs_release(&dirs);
 	return rc;
 }
 

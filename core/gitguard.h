@@ -14,9 +14,9 @@
  *     launch (repos.h): its ".git" moved away, or its HEAD when it is a
  *     git directory itself, with the same kind of name;
  *   - a file the profile's protect list names (protect.h), or one a hook
- *     framework the host runs reads (lz_gitsentry_hook_files), that was
- *     not a regular file there at launch: reported (nothing is moved: the
- *     developer may have made it, and no editor runs it until opened).
+ *     framework the host runs reads (hooks.h), that was not a regular
+ *     file there at launch: reported (nothing is moved: the developer
+ *     may have made it, and no editor runs it until opened).
  *
  * Each action is one log line ("Git Sentry (SR-4): ..."), also appended
  * to the Domain's record (gsreport.h) for the next launch.

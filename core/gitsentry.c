@@ -1,29 +1,24 @@
 /*
- * gitsentry.c: planning the Git Sentry mounts of gitsentry.h. Reads the
- * repositories' layout with lstat (never following a symlink), the
- * configuration files with host git (gitconfig.h), each repository's
- * effective core.hooksPath with libgit2. The mounts themselves are the
- * runtime's.
+ * gitsentry.c: planning the Git Sentry mounts of gitsentry.h, for the git
+ * directories gitdirs.h lists, the configuration files gitconfig.h lists,
+ * the hooks hooks.h finds and the files protect.h names. The mounts
+ * themselves are the runtime's.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <git2.h>
-
-#include "core/domain.h"
 #include "core/gitconfig.h"
+#include "core/gitdirs.h"
 #include "core/gitsentry.h"
+#include "core/hooks.h"
 #include "core/pathcheck.h"
 #include "core/protect.h"
 
 #define GS_WHY "Git Sentry (SR-4): "
-#define GS_DEPTH_MAX 16
 
 struct gs {
 	struct lz_mountplan tmp;	/* sorted by depth into the plan */
@@ -41,17 +36,8 @@ static int gs_has(struct gs *g, const char *rel);
 static int gs_hidden(struct gs *g, const char *rel);
 static void gs_bind(struct gs *g, const char *path, int ro, const char *why);
 static void gs_tmpfs(struct gs *g, const char *path, const char *why);
-static int gs_kind(const char *path, struct lz_err *err);
 static int gs_ensure_dir(const char *path, struct lz_err *err);
 static int gs_ensure_file(struct gs *g, const char *path, struct lz_err *err);
-static void gd_add(struct lz_gitdirs *out, const char *path,
-    enum lz_gitdir_kind kind, int census);
-static int gd_repo(struct lz_gitdirs *out, const char *dir, int census,
-    int depth, struct lz_err *err);
-static int gd_modules(struct lz_gitdirs *out, const char *dir, int census,
-    int depth, struct lz_err *err);
-static int gd_worktrees(struct lz_gitdirs *out, const char *dir, int census,
-    struct lz_err *err);
 static int gs_repo(struct gs *g, const char *dir, int main,
     struct lz_err *err);
 static int gs_admin(struct gs *g, const char *dir, struct lz_err *err);
@@ -63,31 +49,9 @@ static int gs_configs(struct gs *g, struct lz_err *err);
 static int gs_protect(struct gs *g, const struct lz_tokens *patterns,
     const char *why, const char *fix, struct lz_err *err);
 static int gs_host_tools(struct gs *g, struct lz_err *err);
-static int hooks_path(const char *open_path, const char *dir, char **value,
-    char **abs, struct lz_err *err);
-static void hook_dir(const char *dir, struct lz_tokens *patterns);
 static int gs_main(const char *git, struct lz_err *err);
 static size_t depth(const char *s);
 static void gs_sort(struct gs *g, struct lz_mountplan *mp);
-
-/* What lstat says: 'd' directory, 'f' regular file, 'l' other, 0 absent. */
-static int
-gs_kind(const char *path, struct lz_err *err)
-{
-	struct stat st;
-
-	if (lstat(path, &st) != 0) {
-		if (errno == ENOENT)
-			return 0;
-		return lz_err_set(err, LZ_ESYS, "cannot inspect '%s': %s",
-		    path, strerror(errno));
-	}
-	if (S_ISDIR(st.st_mode))
-		return 'd';
-	if (S_ISREG(st.st_mode))
-		return 'f';
-	return 'l';
-}
 
 static const char *
 gs_rel(struct gs *g, const char *path)
@@ -150,7 +114,7 @@ gs_tmpfs(struct gs *g, const char *path, const char *why)
 static int
 gs_ensure_dir(const char *path, struct lz_err *err)
 {
-	int k = gs_kind(path, err);
+	int k = lz_lstat_kind(path, err);
 
 	if (k < 0)
 		return k;
@@ -158,7 +122,7 @@ gs_ensure_dir(const char *path, struct lz_err *err)
 		if (mkdir(path, 0755) != 0 && errno != EEXIST)
 			return lz_err_set(err, LZ_ESYS, "cannot create '%s': "
 			    "%s", path, strerror(errno));
-		k = gs_kind(path, err);
+		k = lz_lstat_kind(path, err);
 		if (k < 0)
 			return k;
 	}
@@ -193,177 +157,6 @@ gs_ensure_file(struct gs *g, const char *path, struct lz_err *err)
 	k = lz_protect_inspect(g->wsfd, g->ws, gs_rel(g, path), 1, "check "
 	    "it and run again", g->warnings, err);
 	return k < 0 ? k : 0;
-}
-
-static void
-gd_add(struct lz_gitdirs *out, const char *path, enum lz_gitdir_kind kind,
-    int census)
-{
-	out->v = lz_xreallocarray(out->v, out->n + 1, sizeof *out->v);
-	out->v[out->n].path = lz_xstrdup(path);
-	out->v[out->n].kind = kind;
-	out->v[out->n++].census = census;
-}
-
-/* A repository's git directory, then its submodules and worktrees. */
-static int
-gd_repo(struct lz_gitdirs *out, const char *dir, int census, int depth,
-    struct lz_err *err)
-{
-	char *p = lz_xasprintf("%s/modules", dir);
-	int rc;
-
-	gd_add(out, dir, LZ_GITDIR_REPO, census);
-	rc = gd_modules(out, p, census, depth, err);
-	if (rc == 0)
-		rc = gd_worktrees(out, dir, census, err);
-	free(p);
-	return rc;
-}
-
-/*
- * The gitdirs in dir (a modules/ directory or one inside it, for names
- * with '/'): a directory with HEAD and config is one.
- */
-static int
-gd_modules(struct lz_gitdirs *out, const char *dir, int census, int depth,
-    struct lz_err *err)
-{
-	struct dirent **names = NULL;
-	char *sub, *head, *config;
-	int i, n, rc = 0, k, kh, kc;
-
-	if ((k = gs_kind(dir, err)) <= 0)
-		return k;
-	if (k != 'd')
-		return lz_err_set(err, LZ_EUNSAFE, "'%s' is not a directory "
-		    "(a symlink?); Git Sentry refuses to mount over it", dir);
-	if (depth > GS_DEPTH_MAX)
-		return lz_err_set(err, LZ_EINVAL, "submodules nested deeper "
-		    "than %d levels under '%s'", GS_DEPTH_MAX, dir);
-	n = scandir(dir, &names, NULL, alphasort);
-	if (n < 0)
-		return lz_err_set(err, LZ_ESYS, "cannot list '%s': %s", dir,
-		    strerror(errno));
-	for (i = 0; i < n; i++) {
-		if (rc != 0 || strcmp(names[i]->d_name, ".") == 0 ||
-		    strcmp(names[i]->d_name, "..") == 0)
-			continue;
-		sub = lz_xasprintf("%s/%s", dir, names[i]->d_name);
-		if ((k = gs_kind(sub, err)) == 'd') {
-			head = lz_xasprintf("%s/HEAD", sub);
-			config = lz_xasprintf("%s/config", sub);
-			kh = gs_kind(head, err);
-			kc = gs_kind(config, err);
-			if (kh < 0 || kc < 0)
-				rc = kh < 0 ? kh : kc;
-			else if (kh == 'f' && kc == 'f')
-				rc = gd_repo(out, sub, census, depth + 1, err);
-			else
-				rc = gd_modules(out, sub, census, depth + 1,
-				    err);
-			free(head);
-			free(config);
-		} else if (k < 0)
-			rc = k;
-		free(sub);
-	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return rc;
-}
-
-/* The administrative directories of dir/worktrees. */
-static int
-gd_worktrees(struct lz_gitdirs *out, const char *dir, int census,
-    struct lz_err *err)
-{
-	struct dirent **names = NULL;
-	char *wt = lz_xasprintf("%s/worktrees", dir), *sub, *cd;
-	int i, n = 0, rc = 0, k;
-
-	if ((k = gs_kind(wt, err)) <= 0) {
-		rc = k;
-		goto out;
-	}
-	if (k != 'd') {
-		rc = lz_err_set(err, LZ_EUNSAFE, "'%s' is not a directory (a "
-		    "symlink?); Git Sentry refuses to mount over it", wt);
-		goto out;
-	}
-	if ((n = scandir(wt, &names, NULL, alphasort)) < 0) {
-		n = 0;
-		rc = lz_err_set(err, LZ_ESYS, "cannot list '%s': %s", wt,
-		    strerror(errno));
-		goto out;
-	}
-	for (i = 0; i < n && rc == 0; i++) {
-		if (names[i]->d_name[0] == '.')
-			continue;
-		sub = lz_xasprintf("%s/%s", wt, names[i]->d_name);
-		cd = lz_xasprintf("%s/commondir", sub);
-		if ((k = gs_kind(sub, err)) == 'd' &&
-		    (k = gs_kind(cd, err)) == 0)
-			rc = lz_err_set(err, LZ_EUNSAFE, "'%s' has no "
-			    "commondir: host git would read it as a "
-			    "repository of its own, which the sandbox could "
-			    "fill; run 'git worktree prune' or remove it (or "
-			    "write '../..' into '%s')", sub, cd);
-		else if (k > 0)
-			gd_add(out, sub, LZ_GITDIR_ADMIN, census);
-		else
-			rc = k;
-		free(cd);
-		free(sub);
-	}
-out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(wt);
-	return rc;
-}
-
-int
-lz_gitsentry_gitdirs(const char *workspace, const struct lz_repos *census,
-    struct lz_gitdirs *out, struct lz_err *err)
-{
-	const struct lz_repo *e;
-	char *p = lz_xasprintf("%s/.git", workspace);
-	size_t i;
-	int rc;
-
-	rc = gd_repo(out, p, 0, 0, err);
-	for (i = 0; rc == 0 && census != NULL && i < census->n; i++) {
-		e = &census->v[i];
-		free(p);
-		p = lz_xasprintf("%s/%s", workspace, e->path);
-		if (e->kind == LZ_REPO_DOTGIT_FILE)
-			gd_add(out, p, LZ_GITDIR_FILE, 1);
-		else if (e->kind == LZ_REPO_DOTGIT_DIR && !e->valid)
-			gd_add(out, p, LZ_GITDIR_OPAQUE, 1);
-		else if (e->kind == LZ_REPO_DOTGIT_OTHER)
-			;	/* followed by git; a new one is moved */
-		else if (e->commondir)
-			gd_add(out, p, LZ_GITDIR_ADMIN, 1);
-		else
-			rc = gd_repo(out, p, 1, 0, err);
-	}
-	free(p);
-	return rc;
-}
-
-void
-lz_gitsentry_gitdirs_release(struct lz_gitdirs *g)
-{
-	size_t i;
-
-	for (i = 0; i < g->n; i++)
-		free(g->v[i].path);
-	free(g->v);
-	g->v = NULL;
-	g->n = 0;
 }
 
 /* The mounts of one repository's git directory (see gitsentry.h). */
@@ -454,59 +247,6 @@ gs_admin(struct gs *g, const char *dir, struct lz_err *err)
 	return rc;
 }
 
-/*
- * The effective core.hooksPath of the repository libgit2 opens at
- * open_path (dir: its git directory, the base of a relative value when it
- * has no work tree): *value as set and *abs absolute and normalised (both
- * allocated), or both NULL when unset. LZ_ENOTFOUND when libgit2 cannot
- * open it, with its message.
- */
-static int
-hooks_path(const char *open_path, const char *dir, char **value, char **abs,
-    struct lz_err *err)
-{
-	git_repository *repo = NULL;
-	git_config *cfg = NULL;
-	git_buf v = { NULL, 0, 0 };
-	const git_error *ge;
-	const char *base;
-	char *a;
-	int rc = 0, grc;
-
-	*value = *abs = NULL;
-	lz_git_init();
-	if (git_repository_open(&repo, open_path) != 0 ||
-	    git_repository_config_snapshot(&cfg, repo) != 0) {
-		ge = git_error_last();
-		rc = lz_err_set(err, LZ_ENOTFOUND, "cannot read the Git config "
-		    "of '%s': %s", open_path, ge != NULL ? ge->message :
-		    "unknown libgit2 error");
-		goto out;
-	}
-	/* get_path expands a leading "~/" as git does. */
-	grc = git_config_get_path(&v, cfg, "core.hooksPath");
-	if (grc != 0 && grc != GIT_ENOTFOUND) {
-		ge = git_error_last();
-		rc = lz_err_set(err, LZ_EINVAL, "cannot read core.hooksPath "
-		    "of '%s': %s", dir, ge != NULL ? ge->message : "?");
-		goto out;
-	}
-	if (grc != 0 || v.ptr == NULL || v.ptr[0] == '\0')
-		goto out;
-	/* Relative to where hooks run: the work tree, else the gitdir. */
-	base = git_repository_workdir(repo);
-	a = v.ptr[0] == '/' ? lz_xstrdup(v.ptr) : lz_xasprintf("%s/%s",
-	    base != NULL ? base : dir, v.ptr);
-	*abs = lz_path_normalise(a);
-	*value = lz_xstrdup(v.ptr);
-	free(a);
-out:
-	git_buf_dispose(&v);
-	git_config_free(cfg);
-	git_repository_free(repo);
-	return rc;
-}
-
 /* The effective core.hooksPath of the repository at dir; hidden in W. */
 static int
 gs_hookspath(struct gs *g, const char *dir, int main, struct lz_err *err)
@@ -515,7 +255,7 @@ gs_hookspath(struct gs *g, const char *dir, int main, struct lz_err *err)
 	char *value = NULL, *abs = NULL, *real = NULL, *path;
 	int rc;
 
-	rc = hooks_path(main ? g->ws : dir, dir, &value, &abs, &sub);
+	rc = lz_hooks_path(main ? g->ws : dir, dir, &value, &abs, &sub);
 	if (rc == LZ_ENOTFOUND && !main) {
 		/* Another repository's: its config is read-only anyway. */
 		lz_buf_addf(g->warnings, "%s: its core.hooksPath is not "
@@ -561,91 +301,6 @@ out:
 	free(abs);
 	free(real);
 	return rc;
-}
-
-/*
- * Hook frameworks: a hook the host runs (in .git/hooks or the effective
- * core.hooksPath, read on the host) that hands over to a tool which runs
- * commands from a workspace file. The marker is what the framework's own
- * hook says; the files are where the tool reads its commands.
- */
-static const struct {
-	const char *marker;
-	const char *files;
-} frameworks[] = {
-	{ "pre-commit.com", ".pre-commit-config.yaml" },
-	{ "lefthook", "lefthook.yml lefthook.yaml lefthook.toml lefthook.json "
-	    ".lefthook.yml .lefthook.yaml .lefthook.toml .lefthook.json "
-	    "lefthook-local.yml lefthook-local.yaml .lefthook-local.yml "
-	    ".lefthook-local.yaml .lefthook/*/* .lefthook-local/*/*" },
-	{ "overcommit", ".overcommit.yml .git-hooks/*/*" },
-	{ "lint-staged", ".lintstagedrc .lintstagedrc.json .lintstagedrc.yaml "
-	    ".lintstagedrc.yml .lintstagedrc.js .lintstagedrc.cjs "
-	    ".lintstagedrc.mjs lint-staged.config.js lint-staged.config.cjs "
-	    "lint-staged.config.mjs" },
-};
-#define HOOK_READ_MAX (256 * 1024)
-
-/* The frameworks the regular files in dir name, their files added. */
-static void
-hook_dir(const char *dir, struct lz_tokens *patterns)
-{
-	struct lz_tokens t = LZ_TOKENS_INIT;
-	struct dirent *de;
-	struct stat st;
-	char buf[HOOK_READ_MAX + 1];
-	ssize_t n;
-	size_t i, j, len;
-	DIR *d;
-	int fd;
-
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		len = strlen(de->d_name);
-		if (de->d_name[0] == '.' || (len > 7 &&
-		    strcmp(de->d_name + len - 7, ".sample") == 0) ||
-		    fstatat(dirfd(d), de->d_name, &st,
-		    AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
-			continue;
-		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW |
-		    O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, HOOK_READ_MAX);
-		close(fd);
-		buf[n > 0 ? n : 0] = '\0';
-		for (i = 0; n > 0 && i < sizeof frameworks /
-		    sizeof *frameworks; i++) {
-			if (memmem(buf, (size_t)n, frameworks[i].marker,
-			    strlen(frameworks[i].marker)) == NULL)
-				continue;
-			lz_tokens_release(&t);
-			if (lz_tokens_split(frameworks[i].files, &t, NULL) != 0)
-				LZ_BUG("bad framework file list");
-			for (j = 0; j < t.n; j++)
-				if (!lz_tokens_has(patterns, t.v[j]))
-					lz_tokens_push(patterns, t.v[j]);
-		}
-	}
-	closedir(d);
-	lz_tokens_release(&t);
-}
-
-void
-lz_gitsentry_hook_files(const char *workspace, struct lz_tokens *patterns)
-{
-	char *git = lz_xasprintf("%s/.git", workspace), *hooks, *value, *abs;
-
-	hooks = lz_xasprintf("%s/hooks", git);
-	hook_dir(hooks, patterns);
-	if (hooks_path(workspace, git, &value, &abs, NULL) == 0 &&
-	    abs != NULL)
-		hook_dir(abs, patterns);
-	free(value);
-	free(abs);
-	free(hooks);
-	free(git);
 }
 
 /*
@@ -785,7 +440,7 @@ gs_host_tools(struct gs *g, struct lz_err *err)
 	rc = gs_protect(g, &g->p->protect, GS_WHY "host tool file read-only "
 	    "(protect)", fix, err);
 	free(fix);
-	lz_gitsentry_hook_files(g->ws, &hooks);
+	lz_hooks_frameworks(g->ws, &hooks);
 	if (rc == 0)
 		rc = gs_protect(g, &hooks, GS_WHY "read by a hook the host "
 		    "runs, read-only", "replace it with a regular file or "
@@ -800,7 +455,7 @@ gs_main(const char *git, struct lz_err *err)
 {
 	int k;
 
-	if ((k = gs_kind(git, err)) < 0)
+	if ((k = lz_lstat_kind(git, err)) < 0)
 		return k;
 	if (k == 'f')
 		return lz_err_set(err, LZ_EINVAL, "'%s' is a file: a linked "
@@ -864,7 +519,6 @@ lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
 	g.p = p;
 	g.isolated = isolated;
 	g.warnings = warnings != NULL ? warnings : &own;
-	lz_git_init();
 	if ((rc = gs_main(git, err)) != 0)
 		goto out;
 	if ((g.wsfd = open(workspace, O_RDONLY | O_DIRECTORY |
@@ -874,7 +528,7 @@ lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
 		goto out;
 	}
 	if ((rc = lz_repos_scan(workspace, isolated, &census, err)) != 0 ||
-	    (rc = lz_gitsentry_gitdirs(workspace, &census, &dirs, err)) != 0)
+	    (rc = lz_gitdirs_list(workspace, &census, &dirs, err)) != 0)
 		goto out;
 	for (i = 0; rc == 0 && i < dirs.n; i++) {
 		switch (dirs.v[i].kind) {
@@ -911,7 +565,7 @@ out:
 		close(g.wsfd);
 	lz_mountplan_release(&g.tmp);
 	lz_tokens_release(&g.configs);
-	lz_gitsentry_gitdirs_release(&dirs);
+	lz_gitdirs_release(&dirs);
 	lz_repos_release(&census);
 	lz_buf_release(&own);
 	free(git);

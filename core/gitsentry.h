@@ -6,8 +6,7 @@
  * they need as mount points, never a protected editor file); the runtime
  * mounts them. docs/host-trust.md is the inventory this implements.
  *
- * Every git directory Git Sentry looks after (lz_gitsentry_gitdirs) is
- * one of:
+ * Every git directory Git Sentry looks after (gitdirs.h) is one of:
  *
  *   a repository R: the workspace's W/.git; each submodule gitdir under a
  *   repository's modules/ (a directory holding HEAD and config; nested
@@ -58,7 +57,7 @@
  * created); the coordinator reports one that appears (gitguard.h).
  *
  * The files hook frameworks installed in the host's hooks read their
- * commands from (lz_gitsentry_hook_files: .pre-commit-config.yaml,
+ * commands from (hooks.h, lz_hooks_frameworks: .pre-commit-config.yaml,
  * lefthook.yml, ...) are protected the same way, whatever "protect" says:
  * they are what the host's hooks run.
  *
@@ -75,40 +74,9 @@
 #define LZ_GITSENTRY_H
 
 #include "core/mountplan.h"
-#include "core/repos.h"
 #include "core/util.h"
 
 #define LZ_GITSENTRY_MAX_MOUNTS 512
-
-enum lz_gitdir_kind {
-	LZ_GITDIR_REPO,		/* a repository's git directory */
-	LZ_GITDIR_ADMIN,	/* a worktree's administrative directory */
-	LZ_GITDIR_OPAQUE,	/* a census ".git" git does not take */
-	LZ_GITDIR_FILE,		/* a census ".git" file */
-};
-
-struct lz_gitdir {
-	char *path;		/* absolute */
-	enum lz_gitdir_kind kind;
-	int census;		/* found by the census (repos.h) */
-};
-
-struct lz_gitdirs {
-	struct lz_gitdir *v;
-	size_t n;
-};
-#define LZ_GITDIRS_INIT { NULL, 0 }
-
-/*
- * The git directories of workspace (canonical; W/.git a directory),
- * parents before what lies in them: W/.git, its submodule gitdirs and
- * worktree directories, then each census entry with its own. Refuses
- * (LZ_EUNSAFE) a modules/ or worktrees/ that is not a directory and a
- * worktree directory without commondir.
- */
-int lz_gitsentry_gitdirs(const char *workspace, const struct lz_repos *census,
-    struct lz_gitdirs *out, struct lz_err *err);
-void lz_gitsentry_gitdirs_release(struct lz_gitdirs *g);
 
 /*
  * Appends the mounts above to mp, and any warning for the user (one line
@@ -119,14 +87,6 @@ void lz_gitsentry_gitdirs_release(struct lz_gitdirs *g);
 int lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
     const struct lz_profile *p, const struct lz_tokens *isolated,
     struct lz_buf *warnings, struct lz_err *err);
-
-/*
- * Protect patterns (protect.h) for the files that hook frameworks
- * installed in the host's hooks (the workspace's .git/hooks and its
- * effective core.hooksPath, read on the host) take commands from:
- * pre-commit, lefthook, overcommit, lint-staged. Added to patterns.
- */
-void lz_gitsentry_hook_files(const char *workspace, struct lz_tokens *patterns);
 
 /*
  * The text of /run/lazaret/protected for the sandbox: what Git Sentry made

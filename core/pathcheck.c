@@ -2,9 +2,11 @@
  * pathcheck.c: string checks for configured paths, and owner/mode checks
  * for trusted files and host-private directories (SR-2, SR-10).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -64,6 +66,24 @@ lz_path_env_scrub(const char *path_env, const char *workspace,
 	}
 	free(copy);
 	return lz_buf_detach(&b);
+}
+
+int
+lz_lstat_kind(const char *path, struct lz_err *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		return lz_err_set(err, LZ_ESYS, "cannot inspect '%s': %s",
+		    path, strerror(errno));
+	}
+	if (S_ISDIR(st.st_mode))
+		return 'd';
+	if (S_ISREG(st.st_mode))
+		return 'f';
+	return 'l';
 }
 
 int

@@ -43,6 +43,12 @@ int lz_path_listed(const struct lz_tokens *paths, const char *path);
  */
 char *lz_path_env_scrub(const char *path_env, const char *workspace,
     struct lz_tokens *dropped);
+/*
+ * What lstat(2) says of path: 'd' directory, 'f' regular file, 'l'
+ * anything else (a symlink is never followed), 0 when nothing is there;
+ * an error otherwise.
+ */
+int lz_lstat_kind(const char *path, struct lz_err *err);
 /* 1 when path is parent or lies beneath it (component-wise). */
 int lz_path_beneath(const char *path, const char *parent);
 /*
