@@ -547,6 +547,33 @@ test_hooks_and_path(void **state)
 	lz_tokens_release(&dropped);
 }
 
+/* Past LZ_GITSENTRY_MAX_MOUNTS: refused, saying how to get under it. */
+static void
+test_mount_cap(void **state)
+{
+	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
+	struct lz_buf warn = LZ_BUF_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	char rel[64];
+	int i;
+
+	(void)state;
+	for (i = 0; i < LZ_GITSENTRY_MAX_MOUNTS / 6 + 1; i++) {
+		snprintf(rel, sizeof rel, "r%d/.git/HEAD", i);
+		put_ws(rel, "ref: refs/heads/main\n");
+		snprintf(rel, sizeof rel, "r%d/.git/objects/x", i);
+		put_ws(rel, "");
+		snprintf(rel, sizeof rel, "r%d/.git/refs/x", i);
+		put_ws(rel, "");
+	}
+	assert_int_equal(plan_rc(&mp, 0, &warn, &e), LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "over its limit of 512"));
+	assert_non_null(strstr(e.msg, "Git-ignored"));
+	lz_err_release(&e);
+	lz_mountplan_release(&mp);
+	lz_buf_release(&warn);
+}
+
 int
 main(void)
 {
@@ -563,6 +590,7 @@ main(void)
 		cmocka_unit_test_setup(test_config_files, fresh),
 		cmocka_unit_test_setup(test_protect_files, fresh),
 		cmocka_unit_test_setup(test_hooks_and_path, fresh),
+		cmocka_unit_test_setup(test_mount_cap, fresh),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
