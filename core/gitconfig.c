@@ -50,7 +50,6 @@ struct list {
 
 static struct lz_gitconfig_file *add(struct list *l, const char *path,
     const char *why);
-static char *in_workspace(const char *ws, const char *path);
 static char *target(const char *value, const char *from);
 static int is_directive(const char *key);
 static int parse(struct list *l, const struct lz_buf *out, int depth,
@@ -64,42 +63,6 @@ static int standard(struct list *l, struct lz_err *err);
 static char *workspace_of(const char *dir);
 static int is_command(const char *key);
 static char *program(const char *ws, const char *value);
-
-/*
- * path relative to ws when it lies in it: lexically, by its real path, or
- * (missing) by the real path of its nearest existing directory. NULL
- * otherwise. Allocated.
- */
-static char *
-in_workspace(const char *ws, const char *path)
-{
-	size_t n = strlen(ws);
-	char *real = NULL, *dir, *slash, *rel = NULL, *full;
-
-	if (lz_path_beneath(path, ws) && path[n] == '/')
-		return lz_xstrdup(path + n + 1);
-	if ((real = realpath(path, NULL)) != NULL) {
-		if (lz_path_beneath(real, ws) && real[n] == '/')
-			rel = lz_xstrdup(real + n + 1);
-		free(real);
-		return rel;
-	}
-	dir = lz_xstrdup(path);
-	while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
-		*slash = '\0';
-		if ((real = realpath(dir, NULL)) != NULL)
-			break;
-	}
-	if (real != NULL) {
-		full = lz_xasprintf("%s%s", real, path + strlen(dir));
-		if (lz_path_beneath(full, ws) && full[n] == '/')
-			rel = lz_xstrdup(full + n + 1);
-		free(full);
-		free(real);
-	}
-	free(dir);
-	return rel;
-}
 
 static struct lz_gitconfig_file *
 add(struct list *l, const char *path, const char *why)
@@ -116,7 +79,7 @@ add(struct list *l, const char *path, const char *why)
 	    sizeof *l->out->v);
 	f = &l->out->v[l->out->n++];
 	f->path = lz_xstrdup(path);
-	f->rel = in_workspace(l->ws, path);
+	f->rel = lz_path_in(l->ws, path);
 	f->why = lz_xstrdup(why);
 	f->exists = lstat(path, &st) == 0;
 	f->program = 0;

@@ -39,12 +39,43 @@ lz_path_listed(const struct lz_tokens *paths, const char *path)
 }
 
 char *
+lz_path_in(const char *ws, const char *path)
+{
+	size_t n = strlen(ws);
+	char *real = NULL, *dir, *slash, *rel = NULL, *full;
+
+	if (lz_path_beneath(path, ws) && path[n] == '/')
+		return lz_xstrdup(path + n + 1);
+	if ((real = realpath(path, NULL)) != NULL) {
+		if (lz_path_beneath(real, ws) && real[n] == '/')
+			rel = lz_xstrdup(real + n + 1);
+		free(real);
+		return rel;
+	}
+	dir = lz_xstrdup(path);
+	while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		if ((real = realpath(dir, NULL)) != NULL)
+			break;
+	}
+	if (real != NULL) {
+		full = lz_xasprintf("%s%s", real, path + strlen(dir));
+		if (lz_path_beneath(full, ws) && full[n] == '/')
+			rel = lz_xstrdup(full + n + 1);
+		free(full);
+		free(real);
+	}
+	free(dir);
+	return rel;
+}
+
+char *
 lz_path_env_scrub(const char *path_env, const char *workspace,
     struct lz_tokens *dropped)
 {
 	struct lz_buf b = LZ_BUF_INIT;
 	char *copy = lz_xstrdup(path_env != NULL ? path_env : "");
-	char *dir, *save = NULL, *real, *norm;
+	char *dir, *save = NULL, *rel, *norm, *real;
 	int keep;
 
 	lz_buf_adds(&b, "");
@@ -53,9 +84,11 @@ lz_path_env_scrub(const char *path_env, const char *workspace,
 		keep = dir[0] == '/';
 		if (keep) {
 			norm = lz_path_normalise(dir);
-			real = realpath(dir, NULL);
-			keep = !lz_path_beneath(norm, workspace) &&
-			    (real == NULL || !lz_path_beneath(real, workspace));
+			real = realpath(norm, NULL);
+			rel = lz_path_in(workspace, norm);
+			keep = rel == NULL && strcmp(norm, workspace) != 0 &&
+			    (real == NULL || strcmp(real, workspace) != 0);
+			free(rel);
 			free(real);
 			free(norm);
 		}

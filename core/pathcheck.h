@@ -35,11 +35,18 @@ char *lz_path_normalise(const char *path);
  */
 int lz_path_listed(const struct lz_tokens *paths, const char *path);
 /*
+ * path (absolute) relative to ws when it lies beneath it: lexically, by
+ * its real path, or, when it does not exist, by the real path of its
+ * nearest existing directory (a symlink on the way into ws counts).
+ * NULL otherwise. Allocated.
+ */
+char *lz_path_in(const char *ws, const char *path);
+/*
  * The search path path_env (may be NULL) without the entries where a
  * program the sandbox writes could be found (SR-4): relative ones (they
- * follow the current directory) and those that lie in workspace,
- * lexically or by their real path. Allocated; each dropped entry is
- * pushed to dropped (may be NULL).
+ * follow the current directory) and those that are or lie in workspace
+ * (lz_path_in). Allocated; each dropped entry is pushed to dropped (may
+ * be NULL).
  */
 char *lz_path_env_scrub(const char *path_env, const char *workspace,
     struct lz_tokens *dropped);
