@@ -72,6 +72,19 @@ g -C "$proj" worktree add -q "$LZ_TMP/wt1" 2>/dev/null
 c=$LZ_TMP/copy
 cp -a "$proj" "$c"
 g -C "$c" worktree add -q "$LZ_TMP/cwt" 2>/dev/null
+git -C "$c" config core.fsmonitor "touch $ctl"
+control "the repository's .git/config" "$c"
+git -C "$c" config --unset core.fsmonitor
+cp -a "$c/.git" "$LZ_TMP/evilmain" && fsm "$LZ_TMP/evilmain/config" "$ctl"
+echo "$LZ_TMP/evilmain" > "$c/.git/commondir"
+control "the repository's .git/commondir" "$c"
+rm "$c/.git/commondir"
+g init -q "$c/gl" && g -C "$c/gl" commit -q --allow-empty -m gl &&
+    git -C "$c/gl" config core.fsmonitor "touch $ctl" &&
+    git -C "$c" update-index --add --cacheinfo \
+    "160000,$(git -C "$c/gl" rev-parse HEAD),gl"
+control "a repository under a gitlink (host git status at the top)" "$c"
+git -C "$c" rm -q -f --cached gl && rm -rf "$c/gl"
 g -C "$c" config extensions.worktreeConfig true
 fsm "$c/.git/config.worktree" "$ctl"
 control "main config.worktree (extension on)" "$c"
@@ -106,6 +119,9 @@ in_box "config.worktree" "cd /workspace &&
     echo blocked"
 expect "main config.worktree cannot be written (extension off)" 0 \
     "blocked"
+in_box "config" "cd /workspace && git config core.fsmonitor 'touch $mark' ||
+    echo blocked"
+expect "the repository's .git/config cannot be written" 0 "blocked"
 [ ! -s "$proj/.git/config.worktree" ] &&
     pass "main config.worktree: empty on the host" ||
     fail "main config.worktree written: $(cat "$proj/.git/config.worktree")"
