@@ -14,6 +14,7 @@
 #include "core/config.h"
 #include "core/ini.h"
 #include "core/pathcheck.h"
+#include "core/protect.h"
 
 struct load {
 	struct lz_config *cfg;
@@ -42,6 +43,10 @@ static int set_isolation(struct load *, struct lz_profile *, const char *,
     const char *, struct lz_err *);
 static int set_trust_hooks(struct load *, struct lz_profile *, const char *,
     const char *, struct lz_err *);
+static int set_protect(struct load *, struct lz_profile *, const char *,
+    const char *, struct lz_err *);
+static int set_trust_config(struct load *, struct lz_profile *,
+    const char *, const char *, struct lz_err *);
 static int set_allow(struct load *, struct lz_profile *, const char *,
     const char *, struct lz_err *);
 static int set_deny(struct load *, struct lz_profile *, const char *,
@@ -67,7 +72,9 @@ static const struct {
 	{ "ignored-isolation", set_isolation, 0 },
 	{ "image", set_image, 0 },
 	{ "persist", set_persist, 1 },
+	{ "protect", set_protect, 1 },
 	{ "resolver", set_resolver, 1 },
+	{ "trust-git-config", set_trust_config, 1 },
 	{ "trust-hooks-path", set_trust_hooks, 0 },
 	{ "volume", set_volume, 1 },
 };
@@ -293,6 +300,62 @@ set_trust_hooks(struct load *l, struct lz_profile *p, const char *v,
 	return 0;
 }
 
+/*
+ * "protect = PATTERN..." (several per line, repeatable): the first line
+ * replaces the built-in list; "none" alone empties it.
+ */
+static int
+set_protect(struct load *l, struct lz_profile *p, const char *v,
+    const char *src, struct lz_err *err)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	size_t i;
+	int rc, none;
+
+	(void)l;
+	if ((rc = lz_tokens_split(v, &t, err)) != 0)
+		return rc;
+	none = lz_tokens_has(&t, "none");
+	if (t.n == 0 || (none && t.n > 1))
+		rc = lz_err_set(err, LZ_EINVAL, "protect needs workspace "
+		    "paths (e.g. 'protect = .vscode/tasks.json "
+		    ".idea/runConfigurations/*.xml'), or 'none' alone to "
+		    "protect no editor or tool file");
+	else if ((p->set & LZ_PROFILE_SET_PROTECT) && (none ||
+	    p->protect.n == 0))
+		rc = lz_err_set(err, LZ_EINVAL, "protect = none cannot be "
+		    "combined with other protect lines");
+	for (i = 0; i < t.n && !none && rc == 0; i++)
+		rc = lz_protect_pattern_valid(t.v[i], 1, "protect", err);
+	if (rc == 0 && !(p->set & LZ_PROFILE_SET_PROTECT)) {
+		lz_tokens_release(&p->protect);
+		free(p->protect_source);
+		p->protect_source = lz_xstrdup(src);
+		p->set |= LZ_PROFILE_SET_PROTECT;
+	}
+	for (i = 0; i < t.n && !none && rc == 0; i++) {
+		if (!lz_tokens_has(&p->protect, t.v[i]))
+			lz_tokens_push(&p->protect, t.v[i]);
+	}
+	lz_tokens_release(&t);
+	return rc;
+}
+
+static int
+set_trust_config(struct load *l, struct lz_profile *p, const char *v,
+    const char *src, struct lz_err *err)
+{
+	int rc;
+
+	(void)l; (void)src;
+	if ((rc = lz_protect_pattern_valid(v, 0, "trust-git-config",
+	    err)) != 0)
+		return rc;
+	if (!lz_tokens_has(&p->trust_git_config, v))
+		lz_tokens_push(&p->trust_git_config, v);
+	return 0;
+}
+
 static int
 add_rule(struct lz_profile *p, const char *v, enum lz_policy_action a,
     const char *src, struct lz_err *err)
@@ -482,7 +545,8 @@ on_entry(void *ctx, const char *section, const char *key, const char *value,
 		rc = lz_err_set(err, LZ_EINVAL, "unknown key '%s' in profile "
 		    "'%s' (known: allow, auto-approve, command, deny, env, "
 		    "escalation-timeout, ignored-isolation, image, persist, "
-		    "resolver, trust-hooks-path, volume)", key, l->cur->name);
+		    "protect, resolver, trust-git-config, trust-hooks-path, "
+		    "volume)", key, l->cur->name);
 		goto out;
 	}
 	if (!profile_keys[i].list && (l->cur->seen & (1ul << i))) {

@@ -14,6 +14,7 @@
 #include <openssl/evp.h>
 
 #include "core/domain.h"
+#include "core/gitconfig.h"
 #include "core/pathcheck.h"
 
 static int xdg_dir(const char *(*get)(const char *), const char *var,
@@ -179,6 +180,9 @@ lz_domain_workspace(const char *dir, char **out, struct lz_err *err)
 		    strerror(errno));
 		goto out;
 	}
+	/* Before libgit2 follows includes (a FIFO there would hang it). */
+	if ((rc = lz_gitconfig_check(real, err)) != 0)
+		goto out;
 	lz_git_init();
 	g = git_repository_open_ext(&repo, real, 0, NULL);
 	if (g == GIT_ENOTFOUND && (cd = commondir_above(real)) != NULL) {

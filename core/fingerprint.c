@@ -70,6 +70,13 @@ lz_profile_json(const struct lz_profile *p, int sources, struct lz_err *err)
 	    json_boolean(p->ignored_isolation));
 	json_object_set_new(o, "trust_hooks_path",
 	    json_boolean(p->trust_hooks_path));
+	json_object_set_new(o, "protect", sorted_strings(p->protect.v,
+	    p->protect.n));
+	json_object_set_new(o, "trust_git_config",
+	    sorted_strings(p->trust_git_config.v, p->trust_git_config.n));
+	if (sources)
+		json_object_set_new(o, "protect_source",
+		    json_string(p->protect_source));
 	json_object_set_new(o, "escalation_timeout",
 	    json_integer(p->escalation_timeout));
 

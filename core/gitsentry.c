@@ -1,71 +1,57 @@
 /*
- * gitsentry.c: planning the Git Sentry mounts of gitsentry.h. Reads the
- * repository's layout with lstat (never following a symlink) and its
- * effective core.hooksPath with libgit2. The mounts themselves are the
- * runtime's.
+ * gitsentry.c: planning the Git Sentry mounts of gitsentry.h, for the git
+ * directories gitdirs.h lists, the configuration files gitconfig.h lists,
+ * the hooks hooks.h finds and the files protect.h names. The mounts
+ * themselves are the runtime's.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <git2.h>
-
-#include "core/commondir.h"
-#include "core/domain.h"
-#include "core/gitlinks.h"
+#include "core/gitconfig.h"
+#include "core/gitdirs.h"
 #include "core/gitsentry.h"
+#include "core/hooks.h"
 #include "core/pathcheck.h"
+#include "core/protect.h"
 
 #define GS_WHY "Git Sentry (SR-4): "
-#define GS_DEPTH_MAX 16
 
 struct gs {
-	struct lz_mountplan *mp;
+	struct lz_mountplan tmp;	/* sorted by depth into the plan */
 	const char *ws;
 	size_t wslen;
+	int wsfd;
+	const struct lz_profile *p;
+	const struct lz_tokens *isolated;
+	struct lz_buf *warnings;
+	struct lz_tokens configs;	/* repositories' config files */
 };
 
 static const char *gs_rel(struct gs *g, const char *path);
+static int gs_has(struct gs *g, const char *rel);
+static int gs_hidden(struct gs *g, const char *rel);
 static void gs_bind(struct gs *g, const char *path, int ro, const char *why);
 static void gs_tmpfs(struct gs *g, const char *path, const char *why);
-static int gs_kind(const char *path, struct lz_err *err);
 static int gs_ensure_dir(const char *path, struct lz_err *err);
-static int gs_ensure_file(const char *path, struct lz_err *err);
-static int gs_gitdir(struct gs *g, const char *dir, int depth,
+static int gs_ensure_file(struct gs *g, const char *path, struct lz_err *err);
+static int gs_repo(struct gs *g, const char *dir, int main,
     struct lz_err *err);
-static int gs_modules(struct gs *g, const char *dir, int depth,
+static int gs_admin(struct gs *g, const char *dir, struct lz_err *err);
+static int gs_hookspath(struct gs *g, const char *dir, int main,
     struct lz_err *err);
-static int gs_scan(struct gs *g, const char *dir, int depth,
+static int gs_file(struct gs *g, const char *rel, int ro, const char *why,
     struct lz_err *err);
-static int gs_worktrees(struct gs *g, const char *git, struct lz_err *err);
-static int gs_gitlinks(struct gs *g, struct lz_err *err);
-static int gs_hookspath(struct gs *g, int trust, struct lz_buf *warnings,
-    struct lz_err *err);
-static char *gs_normalise(const char *path);
-
-/* What lstat says: 'd' directory, 'f' regular file, 'l' other, 0 absent. */
-static int
-gs_kind(const char *path, struct lz_err *err)
-{
-	struct stat st;
-
-	if (lstat(path, &st) != 0) {
-		if (errno == ENOENT)
-			return 0;
-		return lz_err_set(err, LZ_ESYS, "cannot inspect '%s': %s",
-		    path, strerror(errno));
-	}
-	if (S_ISDIR(st.st_mode))
-		return 'd';
-	if (S_ISREG(st.st_mode))
-		return 'f';
-	return 'l';
-}
+static int gs_configs(struct gs *g, struct lz_err *err);
+static int gs_protect(struct gs *g, const struct lz_tokens *patterns,
+    const char *why, const char *fix, struct lz_err *err);
+static int gs_host_tools(struct gs *g, struct lz_err *err);
+static int gs_main(const char *git, struct lz_err *err);
+static size_t depth(const char *s);
+static void gs_sort(struct gs *g, struct lz_mountplan *mp);
 
 static const char *
 gs_rel(struct gs *g, const char *path)
@@ -75,12 +61,43 @@ gs_rel(struct gs *g, const char *path)
 	return path + g->wslen + 1;
 }
 
+/* 1 when the plan already mounts something at rel. */
+static int
+gs_has(struct gs *g, const char *rel)
+{
+	size_t i;
+
+	for (i = 0; i < g->tmp.n; i++) {
+		if (strcmp(g->tmp.v[i].target + strlen("/workspace/"),
+		    rel) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when the sandbox cannot see the host's rel: a tmpfs or isolated. */
+static int
+gs_hidden(struct gs *g, const char *rel)
+{
+	const char *t;
+	size_t i;
+
+	for (i = 0; i < g->tmp.n; i++) {
+		t = g->tmp.v[i].target + strlen("/workspace/");
+		if (g->tmp.v[i].kind == LZ_MOUNT_TMPFS &&
+		    strncmp(rel, t, strlen(t)) == 0 &&
+		    (rel[strlen(t)] == '\0' || rel[strlen(t)] == '/'))
+			return 1;
+	}
+	return lz_path_listed(g->isolated, rel);
+}
+
 static void
 gs_bind(struct gs *g, const char *path, int ro, const char *why)
 {
 	char *target = lz_xasprintf("/workspace/%s", gs_rel(g, path));
 
-	lz_mountplan_add(g->mp, LZ_MOUNT_BIND, path, target, ro, why);
+	lz_mountplan_add(&g->tmp, LZ_MOUNT_BIND, path, target, ro, why);
 	free(target);
 }
 
@@ -89,7 +106,7 @@ gs_tmpfs(struct gs *g, const char *path, const char *why)
 {
 	char *target = lz_xasprintf("/workspace/%s", gs_rel(g, path));
 
-	lz_mountplan_add(g->mp, LZ_MOUNT_TMPFS, NULL, target, 0, why);
+	lz_mountplan_add(&g->tmp, LZ_MOUNT_TMPFS, NULL, target, 0, why);
 	free(target);
 }
 
@@ -97,7 +114,7 @@ gs_tmpfs(struct gs *g, const char *path, const char *why)
 static int
 gs_ensure_dir(const char *path, struct lz_err *err)
 {
-	int k = gs_kind(path, err);
+	int k = lz_lstat_kind(path, err);
 
 	if (k < 0)
 		return k;
@@ -105,7 +122,7 @@ gs_ensure_dir(const char *path, struct lz_err *err)
 		if (mkdir(path, 0755) != 0 && errno != EEXIST)
 			return lz_err_set(err, LZ_ESYS, "cannot create '%s': "
 			    "%s", path, strerror(errno));
-		k = gs_kind(path, err);
+		k = lz_lstat_kind(path, err);
 		if (k < 0)
 			return k;
 	}
@@ -115,352 +132,45 @@ gs_ensure_dir(const char *path, struct lz_err *err)
 	return 0;
 }
 
-/* A regular file at path, made empty (0644) if absent. */
-static int
-gs_ensure_file(const char *path, struct lz_err *err)
-{
-	int fd, k = gs_kind(path, err);
-
-	if (k < 0)
-		return k;
-	if (k == 0) {
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-		    O_CLOEXEC, 0644);
-		if (fd < 0 && errno != EEXIST)
-			return lz_err_set(err, LZ_ESYS, "cannot create '%s': "
-			    "%s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		k = gs_kind(path, err);
-		if (k < 0)
-			return k;
-	}
-	if (k != 'f')
-		return lz_err_set(err, LZ_EUNSAFE, "'%s' is not a regular "
-		    "file (a symlink?); Git Sentry refuses to mount over it",
-		    path);
-	return 0;
-}
-
-/* The mounts of one submodule gitdir, then of its own modules/. */
-static int
-gs_gitdir(struct gs *g, const char *dir, int depth, struct lz_err *err)
-{
-	char *config = lz_xasprintf("%s/config", dir);
-	char *hooks = lz_xasprintf("%s/hooks", dir);
-	char *modules = lz_xasprintf("%s/modules", dir);
-	int rc;
-
-	gs_bind(g, dir, 0, GS_WHY "submodule gitdir bound over itself");
-	if ((rc = gs_ensure_file(config, err)) != 0)
-		goto out;
-	gs_bind(g, config, 1, GS_WHY "submodule config read-only");
-	if ((rc = gs_ensure_dir(hooks, err)) != 0)
-		goto out;
-	gs_tmpfs(g, hooks, GS_WHY "submodule hooks hidden");
-	rc = gs_modules(g, modules, depth + 1, err);
-out:
-	free(config);
-	free(hooks);
-	free(modules);
-	return rc;
-}
-
 /*
- * dir is a modules/ directory (or a directory inside one, for submodule
- * names with '/'): bound read-only so no gitdir can be created in it, then
- * every gitdir below it bound writable on top.
+ * A regular file at path that host git may read as configuration, made
+ * empty (0644) if absent; one that is not a readable regular file of
+ * sane size is refused (lz_protect_inspect).
  */
 static int
-gs_modules(struct gs *g, const char *dir, int depth, struct lz_err *err)
+gs_ensure_file(struct gs *g, const char *path, struct lz_err *err)
 {
-	int rc;
+	int fd, k;
 
-	if ((rc = gs_ensure_dir(dir, err)) != 0)
-		return rc;
-	gs_bind(g, dir, 1, GS_WHY "no new submodule gitdirs");
-	return gs_scan(g, dir, depth, err);
-}
-
-/* Finds the gitdirs in dir: a directory with HEAD and config is one. */
-static int
-gs_scan(struct gs *g, const char *dir, int depth, struct lz_err *err)
-{
-	struct dirent **names = NULL;
-	char *sub = NULL, *head = NULL, *config = NULL;
-	int i, n = 0, rc = 0, kh, kc;
-
-	if (depth > GS_DEPTH_MAX)
-		return lz_err_set(err, LZ_EINVAL, "submodules nested deeper "
-		    "than %d levels under '%s'", GS_DEPTH_MAX, dir);
-	n = scandir(dir, &names, NULL, alphasort);
-	if (n < 0)
-		return lz_err_set(err, LZ_ESYS, "cannot list '%s': %s", dir,
+	k = lz_protect_inspect(g->wsfd, g->ws, gs_rel(g, path), 1, "check "
+	    "it (a sandbox may have made it), replace it with a regular file "
+	    "or remove it, and run again", g->warnings, err);
+	if (k != 0)
+		return k < 0 ? k : 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0644);
+	if (fd < 0 && errno != EEXIST)
+		return lz_err_set(err, LZ_ESYS, "cannot create '%s': %s", path,
 		    strerror(errno));
-	for (i = 0; i < n && rc == 0; i++) {
-		if (strcmp(names[i]->d_name, ".") == 0 ||
-		    strcmp(names[i]->d_name, "..") == 0)
-			continue;
-		sub = lz_xasprintf("%s/%s", dir, names[i]->d_name);
-		if ((rc = gs_kind(sub, err)) < 0)
-			break;
-		if (rc != 'd') {
-			rc = 0;
-			free(sub);
-			sub = NULL;
-			continue;
-		}
-		head = lz_xasprintf("%s/HEAD", sub);
-		config = lz_xasprintf("%s/config", sub);
-		kh = gs_kind(head, err);
-		kc = gs_kind(config, err);
-		if (kh < 0 || kc < 0)
-			rc = kh < 0 ? kh : kc;
-		else if (kh == 'f' && kc == 'f')
-			rc = gs_gitdir(g, sub, depth, err);
-		else
-			rc = gs_scan(g, sub, depth + 1, err);
-		free(head);
-		free(config);
-		free(sub);
-		head = config = sub = NULL;
-	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return rc;
+	if (fd >= 0)
+		close(fd);
+	k = lz_protect_inspect(g->wsfd, g->ws, gs_rel(g, path), 1, "check "
+	    "it and run again", g->warnings, err);
+	return k < 0 ? k : 0;
 }
 
-/* W/.git/worktrees read-only, each worktree's gitdir writable on top. */
+/* The mounts of one repository's git directory (see gitsentry.h). */
 static int
-gs_worktrees(struct gs *g, const char *git, struct lz_err *err)
+gs_repo(struct gs *g, const char *dir, int main, struct lz_err *err)
 {
-	struct dirent **names = NULL;
-	char *dir = lz_xasprintf("%s/worktrees", git), *sub = NULL, *f = NULL;
-	int i, n = 0, rc, k;
+	char *p = lz_xasprintf("%s/commondir", dir);
+	int rc = 0;
 
-	if ((rc = gs_kind(dir, err)) <= 0)
-		goto out;
-	if (rc != 'd') {
-		rc = lz_err_set(err, LZ_EUNSAFE, "'%s' is not a directory (a "
-		    "symlink?); Git Sentry refuses to mount over it", dir);
-		goto out;
-	}
-	rc = 0;
-	gs_bind(g, dir, 1, GS_WHY "no new worktree gitdirs");
-	n = scandir(dir, &names, NULL, alphasort);
-	if (n < 0) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot list '%s': %s", dir,
-		    strerror(errno));
-		goto out;
-	}
-	for (i = 0; i < n && rc == 0; i++) {
-		if (names[i]->d_name[0] == '.')
-			continue;
-		sub = lz_xasprintf("%s/%s", dir, names[i]->d_name);
-		if ((k = gs_kind(sub, err)) == 'd') {
-			gs_bind(g, sub, 0, GS_WHY "worktree gitdir bound over "
-			    "itself");
-			f = lz_xasprintf("%s/commondir", sub);
-			if ((k = gs_kind(f, err)) == 'f')
-				gs_bind(g, f, 1, GS_WHY "worktree commondir "
-				    "read-only");
-			free(f);
-			f = lz_xasprintf("%s/config.worktree", sub);
-			if (k >= 0 && (k = gs_kind(f, err)) == 'f')
-				gs_bind(g, f, 1, GS_WHY "worktree config "
-				    "read-only");
-			free(f);
-			f = NULL;
-		}
-		if (k < 0)
-			rc = k;
-		free(sub);
-		sub = NULL;
-	}
-out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(dir);
-	return rc;
-}
-
-/* Lexical normalisation of an absolute path: no "//", "." or "..". */
-static char *
-gs_normalise(const char *path)
-{
-	struct lz_buf b = LZ_BUF_INIT;
-	const char *p = path, *e;
-	size_t n;
-
-	while (*p != '\0') {
-		while (*p == '/')
-			p++;
-		if (*p == '\0')
-			break;
-		e = strchr(p, '/');
-		n = e != NULL ? (size_t)(e - p) : strlen(p);
-		if (n == 1 && p[0] == '.')
-			;
-		else if (n == 2 && p[0] == '.' && p[1] == '.') {
-			while (b.len > 0 && b.buf[b.len - 1] != '/')
-				b.len--;
-			if (b.len > 0)
-				b.len--;
-			b.buf[b.len] = '\0';
-		} else {
-			lz_buf_addch(&b, '/');
-			lz_buf_add(&b, p, n);
-		}
-		p += n;
-	}
-	if (b.len == 0)
-		lz_buf_addch(&b, '/');
-	return lz_buf_detach(&b);
-}
-
-/*
- * The repositories under the index's gitlinks (gitlinks.h): an embedded
- * .git directory like the main one (bound over itself, config read-only,
- * hooks hidden), a .git file bound read-only over itself (its gitdir in
- * .git/modules is covered above).
- */
-static int
-gs_gitlinks(struct gs *g, struct lz_err *err)
-{
-	struct lz_gitlinks gl = LZ_GITLINKS_INIT;
-	char *dotgit, *p;
-	size_t i;
-	int rc;
-
-	if ((rc = lz_gitlinks_scan(g->ws, &gl, err)) != 0)
-		return rc;
-	for (i = 0; rc == 0 && i < gl.n; i++) {
-		dotgit = lz_xasprintf("%s/%s/.git", g->ws, gl.v[i].path);
-		if (gl.v[i].kind == 'f')
-			gs_bind(g, dotgit, 1, GS_WHY "gitlink's .git file "
-			    "read-only");
-		else if (gl.v[i].kind == 'd') {
-			gs_bind(g, dotgit, 0, GS_WHY "gitlink's .git bound over "
-			    "itself");
-			p = lz_xasprintf("%s/config", dotgit);
-			if ((rc = gs_ensure_file(p, err)) == 0)
-				gs_bind(g, p, 1, GS_WHY "gitlink's repository "
-				    "config read-only");
-			free(p);
-			p = lz_xasprintf("%s/hooks", dotgit);
-			if (rc == 0 && (rc = gs_ensure_dir(p, err)) == 0)
-				gs_tmpfs(g, p, GS_WHY "gitlink's hooks hidden");
-			free(p);
-		}
-		free(dotgit);
-	}
-	lz_gitlinks_release(&gl);
-	return rc;
-}
-
-/* The effective core.hooksPath; hidden when it lies inside W. */
-static int
-gs_hookspath(struct gs *g, int trust, struct lz_buf *warnings,
-    struct lz_err *err)
-{
-	git_repository *repo = NULL;
-	git_config *cfg = NULL;
-	git_buf value = { NULL, 0, 0 };
-	char *abs = NULL, *norm = NULL, *real = NULL, *path;
-	const git_error *ge;
-	int rc = 0, grc;
-
-	if (git_repository_open(&repo, g->ws) != 0 ||
-	    git_repository_config_snapshot(&cfg, repo) != 0) {
-		ge = git_error_last();
-		rc = lz_err_set(err, LZ_EINVAL, "cannot read the Git config "
-		    "of '%s': %s", g->ws, ge != NULL ? ge->message :
-		    "unknown libgit2 error");
-		goto out;
-	}
-	/* get_path expands a leading "~/" as git does. */
-	grc = git_config_get_path(&value, cfg, "core.hooksPath");
-	if (grc == GIT_ENOTFOUND)
-		goto out;
-	if (grc != 0) {
-		ge = git_error_last();
-		rc = lz_err_set(err, LZ_EINVAL, "cannot read core.hooksPath "
-		    "of '%s': %s", g->ws, ge != NULL ? ge->message : "?");
-		goto out;
-	}
-	if (value.ptr == NULL || value.ptr[0] == '\0')
-		goto out;
-	if (value.ptr[0] == '/')
-		abs = lz_xstrdup(value.ptr);
-	else
-		abs = lz_xasprintf("%s/%s", g->ws, value.ptr);
-	norm = gs_normalise(abs);
-	/* Resolve symlinks when it exists: a link out of W hides nothing. */
-	real = realpath(norm, NULL);
-	path = real != NULL ? real : norm;
-	if (!lz_path_beneath(path, g->ws))
-		goto out;
-	if (strcmp(path, g->ws) == 0) {
-		rc = lz_err_set(err, LZ_EUNSAFE, "core.hooksPath '%s' is the "
-		    "workspace itself; point it at a directory of hooks",
-		    value.ptr);
-		goto out;
-	}
-	lz_buf_addf(warnings, "core.hooksPath '%s' lies inside the "
-	    "workspace; its hooks are workspace content the sandbox can "
-	    "change: %s\n", value.ptr, trust ? "kept visible because the "
-	    "profile sets trust-hooks-path = yes" : "hidden from the sandbox "
-	    "(set trust-hooks-path = yes in the profile to keep them)");
-	if (!trust) {
-		if ((rc = gs_ensure_dir(path, err)) != 0)
-			goto out;
-		gs_tmpfs(g, path, GS_WHY "core.hooksPath inside the workspace "
-		    "hidden");
-	}
-out:
-	git_buf_dispose(&value);
-	git_config_free(cfg);
-	git_repository_free(repo);
-	free(abs);
-	free(norm);
-	free(real);
-	return rc;
-}
-
-int
-lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
-    int trust_hooks_path, struct lz_buf *warnings, struct lz_err *err)
-{
-	struct gs g = { mp, workspace, strlen(workspace) };
-	char *git = lz_xasprintf("%s/.git", workspace), *p = NULL;
-	int rc, k;
-
-	lz_git_init();
-	if ((k = gs_kind(git, err)) < 0) {
-		rc = k;
-		goto out;
-	}
-	if (k == 'f') {
-		rc = lz_err_set(err, LZ_EINVAL, "'%s' is a file: a linked "
-		    "worktree or a submodule checkout, which Lazaret does not "
-		    "support as a workspace yet; run Lazaret in the main work "
-		    "tree", git);
-		goto out;
-	}
-	if (k != 'd') {
-		rc = lz_err_set(err, k == 0 ? LZ_ENOTFOUND : LZ_EUNSAFE,
-		    "'%s' is %s; Git Sentry needs the repository's own .git "
-		    "directory", git, k == 0 ? "missing" : "not a directory");
-		goto out;
-	}
 	/*
-	 * A main repository has no "commondir": one there sends host Git to
-	 * another directory's config and hooks (a sandbox can create it in
-	 * the shared .git). Refuse to start over it rather than guess.
+	 * A repository has no "commondir": one there sends host Git to
+	 * another directory's config and hooks (a sandbox can create it).
+	 * Refuse to start over it rather than guess.
 	 */
-	p = lz_xasprintf("%s/commondir", git);
 	if (access(p, F_OK) == 0 || errno != ENOENT) {
 		rc = lz_err_set(err, LZ_EUNSAFE, "'%s' exists: it would send "
 		    "host Git to another directory's config and hooks (a "
@@ -468,31 +178,433 @@ lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
 		    "run again", p);
 		goto out;
 	}
+	gs_bind(g, dir, 0, main ? GS_WHY ".git bound over itself so it "
+	    "cannot be renamed away" : GS_WHY "git directory bound over "
+	    "itself");
 	free(p);
-	p = NULL;
-	lz_commondir_warn(git, warnings);
-	gs_bind(&g, git, 0, GS_WHY ".git bound over itself so it cannot be "
-	    "renamed away");
-	p = lz_xasprintf("%s/config", git);
-	if ((rc = gs_ensure_file(p, err)) != 0)
+	p = lz_xasprintf("%s/config", dir);
+	if ((rc = gs_ensure_file(g, p, err)) != 0)
 		goto out;
-	gs_bind(&g, p, 1, GS_WHY "repository config read-only");
+	gs_bind(g, p, 1, GS_WHY "repository config read-only");
+	lz_tokens_push(&g->configs, p);
 	free(p);
-	p = lz_xasprintf("%s/hooks", git);
+	p = lz_xasprintf("%s/config.worktree", dir);
+	if ((rc = gs_ensure_file(g, p, err)) != 0)
+		goto out;
+	gs_bind(g, p, 1, GS_WHY "worktree config read-only (read once "
+	    "extensions.worktreeConfig is on)");
+	lz_tokens_push(&g->configs, p);
+	free(p);
+	p = lz_xasprintf("%s/hooks", dir);
 	if ((rc = gs_ensure_dir(p, err)) != 0)
 		goto out;
-	gs_tmpfs(&g, p, GS_WHY "host hooks hidden");
+	gs_tmpfs(g, p, GS_WHY "hooks hidden");
 	free(p);
-	p = lz_xasprintf("%s/modules", git);
-	if ((rc = gs_modules(&g, p, 0, err)) != 0)
+	p = lz_xasprintf("%s/modules", dir);
+	if ((rc = gs_ensure_dir(p, err)) != 0)
 		goto out;
-	if ((rc = gs_worktrees(&g, git, err)) != 0)
+	gs_bind(g, p, 1, GS_WHY "no new submodule gitdirs");
+	free(p);
+	p = lz_xasprintf("%s/worktrees", dir);
+	if ((rc = gs_ensure_dir(p, err)) != 0)
 		goto out;
-	if ((rc = gs_gitlinks(&g, err)) != 0)
-		goto out;
-	rc = gs_hookspath(&g, trust_hooks_path, warnings, err);
+	gs_bind(g, p, 1, GS_WHY "no new worktrees");
+	rc = gs_hookspath(g, dir, main, err);
 out:
 	free(p);
+	return rc;
+}
+
+/* The mounts of one worktree's administrative directory. */
+static int
+gs_admin(struct gs *g, const char *dir, struct lz_err *err)
+{
+	static const char *const names[] = { "commondir", "gitdir" };
+	char *p = NULL;
+	size_t i;
+	int rc = 0, k;
+
+	gs_bind(g, dir, 0, GS_WHY "worktree directory bound over itself");
+	for (i = 0; i < 2 && rc == 0; i++) {
+		free(p);
+		p = lz_xasprintf("%s/%s", dir, names[i]);
+		k = lz_protect_inspect(g->wsfd, g->ws, gs_rel(g, p), 1, "check "
+		    "it (a sandbox may have made it); 'git worktree repair' "
+		    "rewrites it", g->warnings, err);
+		if (k < 0)
+			rc = k;
+		else if (k > 0)
+			gs_bind(g, p, 1, i == 0 ? GS_WHY "worktree commondir "
+			    "read-only" : GS_WHY "worktree gitdir read-only");
+	}
+	free(p);
+	p = lz_xasprintf("%s/config.worktree", dir);
+	if (rc == 0 && (rc = gs_ensure_file(g, p, err)) == 0) {
+		gs_bind(g, p, 1, GS_WHY "worktree config read-only");
+		lz_tokens_push(&g->configs, p);
+	}
+	free(p);
+	return rc;
+}
+
+/* The effective core.hooksPath of the repository at dir; hidden in W. */
+static int
+gs_hookspath(struct gs *g, const char *dir, int main, struct lz_err *err)
+{
+	struct lz_err sub = LZ_ERR_INIT;
+	char *value = NULL, *abs = NULL, *real = NULL, *path;
+	int rc;
+
+	rc = lz_hooks_path(main ? g->ws : dir, dir, &value, &abs, &sub);
+	if (rc == LZ_ENOTFOUND && !main) {
+		/* Another repository's: its config is read-only anyway. */
+		lz_buf_addf(g->warnings, "%s: its core.hooksPath is not "
+		    "checked (SR-4)\n", sub.msg);
+		rc = 0;
+		goto out;
+	}
+	if (rc != 0) {
+		rc = lz_err_set(err, rc == LZ_ENOTFOUND ? LZ_EINVAL : rc, "%s",
+		    sub.msg);
+		goto out;
+	}
+	if (abs == NULL)
+		goto out;
+	/* Resolve symlinks when it exists: a link out of W hides nothing. */
+	real = realpath(abs, NULL);
+	path = real != NULL ? real : abs;
+	if (!lz_path_beneath(path, g->ws))
+		goto out;
+	if (strcmp(path, g->ws) == 0) {
+		rc = lz_err_set(err, LZ_EUNSAFE, "core.hooksPath '%s' is the "
+		    "workspace itself; point it at a directory of hooks",
+		    value);
+		goto out;
+	}
+	if (gs_has(g, gs_rel(g, path)))
+		goto out;	/* another repository's, already hidden */
+	lz_buf_addf(g->warnings, "core.hooksPath '%s' lies inside the "
+	    "workspace; its hooks are workspace content the sandbox can "
+	    "change: %s\n", value, g->p->trust_hooks_path ? "kept "
+	    "visible because the profile sets trust-hooks-path = yes" :
+	    "hidden from the sandbox (set trust-hooks-path = yes in the "
+	    "profile to keep them)");
+	if (!g->p->trust_hooks_path) {
+		if ((rc = gs_ensure_dir(path, err)) != 0)
+			goto out;
+		gs_tmpfs(g, path, GS_WHY "core.hooksPath inside the workspace "
+		    "hidden");
+	}
+out:
+	lz_err_release(&sub);
+	free(value);
+	free(abs);
+	free(real);
+	return rc;
+}
+
+/*
+ * rel bound over itself (ro, or rw for a directory), after each directory
+ * on its way is bound over itself rw: renaming one would carry the mount
+ * away and leave the path to the sandbox. Each is checked to be a real
+ * directory reached with no symlink.
+ */
+static int
+gs_file(struct gs *g, const char *rel, int ro, const char *why,
+    struct lz_err *err)
+{
+	char *dir = lz_xstrdup(rel), *slash, *path;
+	int fd, rc = 0;
+
+	for (slash = dir; rc == 0 && (slash = strchr(slash, '/')) != NULL;
+	    *slash++ = '/') {
+		*slash = '\0';
+		if (gs_has(g, dir))
+			continue;
+		fd = lz_open_beneath(g->wsfd, dir, O_RDONLY | O_DIRECTORY, 0);
+		if (fd < 0)
+			rc = lz_err_set(err, LZ_EUNSAFE, "'%s/%s' (on the way "
+			    "to '%s') is not a directory reached without a "
+			    "symbolic link: Git Sentry cannot pin it (SR-4)",
+			    g->ws, dir, rel);
+		else {
+			close(fd);
+			path = lz_xasprintf("%s/%s", g->ws, dir);
+			gs_bind(g, path, 0, GS_WHY "directory of a protected "
+			    "file bound over itself so it cannot be renamed "
+			    "away");
+			free(path);
+		}
+	}
+	if (rc == 0 && !gs_has(g, rel)) {
+		path = lz_xasprintf("%s/%s", g->ws, rel);
+		gs_bind(g, path, ro, why);
+		free(path);
+	}
+	free(dir);
+	return rc;
+}
+
+/* Every configuration file in the workspace read-only (gitconfig.h). */
+static int
+gs_configs(struct gs *g, struct lz_err *err)
+{
+	struct lz_gitconfig_files files = LZ_GITCONFIG_FILES_INIT;
+	const struct lz_gitconfig_file *f;
+	char *fix = NULL;
+	size_t i;
+	int rc, k;
+
+	rc = lz_gitconfig_list(g->ws, &g->configs, &files, err);
+	for (i = 0; rc == 0 && i < files.n; i++) {
+		f = &files.v[i];
+		if (f->rel == NULL || gs_has(g, f->rel) ||
+		    gs_hidden(g, f->rel))
+			continue;
+		if (lz_tokens_has(&g->p->trust_git_config, f->rel)) {
+			lz_buf_addf(g->warnings, "'%s/%s' is %s (%s) that the "
+			    "sandbox can change: left writable "
+			    "because profile '%s' sets trust-git-config = "
+			    "%s\n", g->ws, f->rel, f->program ? "a program "
+			    "host git runs" : "Git configuration", f->why,
+			    g->p->name, f->rel);
+			continue;
+		}
+		free(fix);
+		fix = lz_xasprintf("%s (%s); %s, or set 'trust-git-config = "
+		    "%s' in profile '%s' to let the sandbox change it",
+		    f->program ? "host git runs it" : "it is Git configuration",
+		    f->why, f->exists ? "replace it with a regular file, or "
+		    "change the Git configuration that names it" : "create it "
+		    "(it may be empty) so Lazaret mounts it read-only, or "
+		    "change the Git configuration that names it", f->rel,
+		    g->p->name);
+		k = lz_protect_inspect(g->wsfd, g->ws, f->rel, 1, fix,
+		    g->warnings, err);
+		if (k == 0)
+			rc = lz_err_set(err, LZ_EUNSAFE, "'%s/%s' does not "
+			    "exist: the sandbox could create it and host git "
+			    "would %s it (SR-4); %s", g->ws, f->rel,
+			    f->program ? "run" : "read", fix);
+		else if (k < 0)
+			rc = k;
+		else
+			rc = gs_file(g, f->rel, 1, f->program ? GS_WHY "a "
+			    "program Git configuration runs, read-only" :
+			    GS_WHY "Git configuration file in the workspace "
+			    "read-only", err);
+	}
+	free(fix);
+	lz_gitconfig_release(&files);
+	return rc;
+}
+
+/*
+ * The files patterns names (protect.h): each existing one read-only;
+ * why for its mount, fix for a refusal.
+ */
+static int
+gs_protect(struct gs *g, const struct lz_tokens *patterns, const char *why,
+    const char *fix, struct lz_err *err)
+{
+	struct lz_protect_set set = LZ_PROTECT_SET_INIT;
+	size_t i;
+	int rc = 0, k;
+
+	lz_protect_expand(g->wsfd, patterns, g->isolated, &set);
+	for (i = 0; rc == 0 && i < set.n; i++) {
+		if (gs_hidden(g, set.v[i].path) || gs_has(g, set.v[i].path))
+			continue;
+		k = lz_protect_inspect(g->wsfd, g->ws, set.v[i].path, 0, fix,
+		    g->warnings, err);
+		if (k < 0)
+			rc = k;
+		else if (k > 0)
+			rc = gs_file(g, set.v[i].path, 1, why, err);
+	}
+	lz_protect_release(&set);
+	return rc;
+}
+
+/* The profile's protect list and the files the host's hooks read. */
+static int
+gs_host_tools(struct gs *g, struct lz_err *err)
+{
+	struct lz_tokens hooks = LZ_TOKENS_INIT;
+	char *fix;
+	int rc;
+
+	fix = lz_xasprintf("replace it with a regular file or remove it, or "
+	    "leave it out of 'protect' in profile '%s' (%s)", g->p->name,
+	    g->p->protect_source);
+	rc = gs_protect(g, &g->p->protect, GS_WHY "host tool file read-only "
+	    "(protect)", fix, err);
+	free(fix);
+	lz_hooks_frameworks(g->ws, &hooks);
+	if (rc == 0)
+		rc = gs_protect(g, &hooks, GS_WHY "read by a hook the host "
+		    "runs, read-only", "replace it with a regular file or "
+		    "remove it (a hook the host runs reads it)", err);
+	lz_tokens_release(&hooks);
+	return rc;
+}
+
+/* The workspace's own .git: a directory, and no commondir. */
+static int
+gs_main(const char *git, struct lz_err *err)
+{
+	int k;
+
+	if ((k = lz_lstat_kind(git, err)) < 0)
+		return k;
+	if (k == 'f')
+		return lz_err_set(err, LZ_EINVAL, "'%s' is a file: a linked "
+		    "worktree or a submodule checkout, which Lazaret does not "
+		    "support as a workspace yet; run Lazaret in the main work "
+		    "tree", git);
+	if (k != 'd')
+		return lz_err_set(err, k == 0 ? LZ_ENOTFOUND : LZ_EUNSAFE,
+		    "'%s' is %s; Git Sentry needs the repository's own .git "
+		    "directory", git, k == 0 ? "missing" : "not a directory");
+	return 0;
+}
+
+/* Number of '/' in s: a mount's depth. */
+static size_t
+depth(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		n += *s == '/';
+	return n;
+}
+
+/* g->tmp appended to mp, shallower targets first, in order otherwise. */
+static void
+gs_sort(struct gs *g, struct lz_mountplan *mp)
+{
+	struct lz_mount *m;
+	size_t d, i, max = 0;
+
+	for (i = 0; i < g->tmp.n; i++)
+		if ((d = depth(g->tmp.v[i].target)) > max)
+			max = d;
+	for (d = 0; d <= max; d++) {
+		for (i = 0; i < g->tmp.n; i++) {
+			m = &g->tmp.v[i];
+			if (depth(m->target) == d)
+				lz_mountplan_add(mp, m->kind, m->source,
+				    m->target, m->readonly, m->why);
+		}
+	}
+}
+
+int
+lz_gitsentry_plan(struct lz_mountplan *mp, const char *workspace,
+    const struct lz_profile *p, const struct lz_tokens *isolated,
+    struct lz_buf *warnings, struct lz_err *err)
+{
+	struct lz_buf own = LZ_BUF_INIT;
+	struct gs g;
+	struct lz_repos census = LZ_REPOS_INIT;
+	struct lz_gitdirs dirs = LZ_GITDIRS_INIT;
+	char *git = lz_xasprintf("%s/.git", workspace);
+	size_t i;
+	int rc;
+
+	memset(&g, 0, sizeof g);
+	g.ws = workspace;
+	g.wslen = strlen(workspace);
+	g.p = p;
+	g.isolated = isolated;
+	g.warnings = warnings != NULL ? warnings : &own;
+	if ((rc = gs_main(git, err)) != 0)
+		goto out;
+	if ((g.wsfd = open(workspace, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) < 0) {
+		rc = lz_err_set(err, LZ_ESYS, "cannot open '%s': %s",
+		    workspace, strerror(errno));
+		goto out;
+	}
+	if ((rc = lz_repos_scan(workspace, isolated, &census, err)) != 0 ||
+	    (rc = lz_gitdirs_list(workspace, &census, &dirs, err)) != 0)
+		goto out;
+	for (i = 0; rc == 0 && i < dirs.n; i++) {
+		switch (dirs.v[i].kind) {
+		case LZ_GITDIR_REPO:
+			rc = gs_repo(&g, dirs.v[i].path, i == 0, err);
+			break;
+		case LZ_GITDIR_ADMIN:
+			rc = gs_admin(&g, dirs.v[i].path, err);
+			break;
+		case LZ_GITDIR_OPAQUE:
+			gs_bind(&g, dirs.v[i].path, 1, GS_WHY "a .git that is "
+			    "no git directory, read-only whole");
+			break;
+		case LZ_GITDIR_FILE:
+			gs_bind(&g, dirs.v[i].path, 1, GS_WHY ".git file "
+			    "read-only");
+			break;
+		}
+	}
+	if (rc == 0)
+		rc = gs_configs(&g, err);
+	if (rc == 0)
+		rc = gs_host_tools(&g, err);
+	if (rc == 0 && g.tmp.n > LZ_GITSENTRY_MAX_MOUNTS)
+		rc = lz_err_set(err, LZ_EINVAL, "Git Sentry needs %zu mounts "
+		    "(%zu repositories in the workspace), over its limit of "
+		    "%d; move repositories you do not need out of the "
+		    "workspace, or make their directories Git-ignored",
+		    g.tmp.n, census.n + 1, LZ_GITSENTRY_MAX_MOUNTS);
+	if (rc == 0)
+		gs_sort(&g, mp);
+out:
+	if (g.wsfd > 0)
+		close(g.wsfd);
+	lz_mountplan_release(&g.tmp);
+	lz_tokens_release(&g.configs);
+	lz_gitdirs_release(&dirs);
+	lz_repos_release(&census);
+	lz_buf_release(&own);
 	free(git);
 	return rc;
+}
+
+void
+lz_gitsentry_notice(const struct lz_mountplan *mp, const struct lz_profile *p,
+    struct lz_buf *out)
+{
+	struct lz_buf list = LZ_BUF_INIT;
+	size_t i;
+
+	lz_tokens_join(&list, &p->protect);
+	lz_buf_addf(out, "Lazaret Git Sentry (SR-4): files in /workspace that "
+	    "the host runs or trusts on its own are read-only here (a write "
+	    "fails with \"Read-only file system\" or \"Device or resource "
+	    "busy\"), or hidden. The developer decides on the host, in "
+	    "Lazaret's config.ini, profile '%s':\n"
+	    "  protect = %s   (%s)\n"
+	    "      editor and tool files kept read-only (protect = none: "
+	    "none)\n"
+	    "  trust-git-config = PATH\n"
+	    "      a Git configuration file in the workspace left writable\n"
+	    "  trust-hooks-path = yes\n"
+	    "      a core.hooksPath inside the workspace left visible\n"
+	    "Git's own files (config, config.worktree, hooks, new submodules "
+	    "and worktrees) are always protected. A repository made in "
+	    "/workspace (git init, git clone, a .git of any kind) is moved "
+	    "out of host git's way: make repositories in /tmp or in a "
+	    "Git-ignored directory.\n\n", p->name, list.len ? list.buf :
+	    "none", p->protect_source);
+	for (i = 0; i < mp->n; i++) {
+		if (strncmp(mp->v[i].why, GS_WHY, strlen(GS_WHY)) != 0 ||
+		    (mp->v[i].kind == LZ_MOUNT_BIND && !mp->v[i].readonly))
+			continue;
+		lz_buf_addf(out, "%-9s %s  (%s)\n", mp->v[i].kind ==
+		    LZ_MOUNT_TMPFS ? "hidden" : "read-only", mp->v[i].target,
+		    mp->v[i].why + strlen(GS_WHY));
+	}
+	lz_buf_release(&list);
 }

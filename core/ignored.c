@@ -27,6 +27,8 @@ static int ig_rules(git_repository *repo, const char *ws, const char *dir,
     const char *file, struct lz_ignored *out, struct lz_err *err);
 static int ig_make(int rootfd, const char *rel, int isdir, const char *what,
     struct lz_err *err);
+static int ig_union(const char *path, struct lz_ignored *ig, int *grew,
+    struct lz_err *err);
 
 /* 1 for ".gitignore" and "dir/.gitignore". */
 static int
@@ -248,24 +250,25 @@ out:
 	return rc;
 }
 
-int
-lz_ignored_merge(const char *domain_root, struct lz_ignored *ig,
+/*
+ * Unions ig->paths with the record at path; *grew is 0 when the union is
+ * the record as it stands.
+ */
+static int
+ig_union(const char *path, struct lz_ignored *ig, int *grew,
     struct lz_err *err)
 {
-	char *path = lz_xasprintf("%s/ignored.json", domain_root);
-	char *tmp = lz_xasprintf("%s/.ignored.json.tmp", domain_root);
-	json_t *arr = NULL, *v;
+	json_t *arr, *v;
 	json_error_t je;
 	size_t i;
-	char *clean, *text = NULL;
-	int rc = 0, fd = -1, grew;
+	char *clean;
+	int rc = 0;
 
+	*grew = 1;
 	arr = json_load_file(path, 0, &je);
-	if (arr == NULL && access(path, F_OK) == 0) {
-		rc = lz_err_set(err, LZ_EINVAL, "cannot read '%s': %s (line "
+	if (arr == NULL && access(path, F_OK) == 0)
+		return lz_err_set(err, LZ_EINVAL, "cannot read '%s': %s (line "
 		    "%d); fix or remove it", path, je.text, je.line);
-		goto out;
-	}
 	if (arr != NULL && !json_is_array(arr)) {
 		rc = lz_err_set(err, LZ_EINVAL, "'%s' is not a JSON array of "
 		    "paths; fix or remove it", path);
@@ -274,8 +277,8 @@ lz_ignored_merge(const char *domain_root, struct lz_ignored *ig,
 	json_array_foreach(arr, i, v) {
 		if (!json_is_string(v) || (clean = ig_clean("",
 		    json_string_value(v))) == NULL) {
-			rc = lz_err_set(err, LZ_EINVAL, "'%s': entry %zu is not "
-			    "a clean relative path", path, i);
+			rc = lz_err_set(err, LZ_EINVAL, "'%s': entry %zu is "
+			    "not a clean relative path", path, i);
 			goto out;
 		}
 		ig_add(&ig->paths, clean);
@@ -289,12 +292,39 @@ lz_ignored_merge(const char *domain_root, struct lz_ignored *ig,
 			    json_array_get(arr, i))) != 0)
 				break;
 		}
-		grew = i < ig->paths.n;
-	} else
-		grew = 1;
-	if (!grew)
-		goto out;
+		*grew = i < ig->paths.n;
+	}
+out:
 	json_decref(arr);
+	return rc;
+}
+
+int
+lz_ignored_load(const char *domain_root, struct lz_ignored *ig,
+    struct lz_err *err)
+{
+	char *path = lz_xasprintf("%s/ignored.json", domain_root);
+	int grew, rc;
+
+	rc = ig_union(path, ig, &grew, err);
+	free(path);
+	return rc;
+}
+
+int
+lz_ignored_merge(const char *domain_root, struct lz_ignored *ig,
+    struct lz_err *err)
+{
+	char *path = lz_xasprintf("%s/ignored.json", domain_root);
+	char *tmp = lz_xasprintf("%s/.ignored.json.tmp", domain_root);
+	json_t *arr = NULL;
+	size_t i;
+	char *text = NULL;
+	int rc, fd = -1, grew;
+
+	rc = ig_union(path, ig, &grew, err);
+	if (rc != 0 || !grew)
+		goto out;
 	arr = json_array();
 	for (i = 0; i < ig->paths.n; i++)
 		json_array_append_new(arr, json_string(ig->paths.v[i]));

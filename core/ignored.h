@@ -52,6 +52,13 @@ int lz_ignored_scan(const char *workspace, struct lz_ignored *out,
 int lz_ignored_merge(const char *domain_root, struct lz_ignored *ig,
     struct lz_err *err);
 /*
+ * Unions ig->paths with the record <domain_root>/ignored.json without
+ * writing anything (what the last launch isolated, for a dry run and for
+ * the coordinator's watch).
+ */
+int lz_ignored_load(const char *domain_root, struct lz_ignored *ig,
+    struct lz_err *err);
+/*
  * For each path: creates its Domain storage <domain_root>/ignored/<path
  * with '%' as %25 and '/' as %2F> (a directory, or an empty file), creates
  * the host mount point when absent (a directory, or an empty file for a

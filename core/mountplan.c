@@ -8,6 +8,7 @@
 
 #include "core/anchor.h"
 #include "core/gitsentry.h"
+#include "core/gsreport.h"
 #include "core/mountplan.h"
 
 
@@ -42,7 +43,8 @@ lz_mount_kind_name(enum lz_mount_kind k)
 
 int
 lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
-    const struct lz_profile *p, struct lz_buf *warnings, struct lz_err *err)
+    const struct lz_profile *p, const struct lz_tokens *isolated,
+    struct lz_buf *warnings, struct lz_err *err)
 {
 	char *src, *name;
 	size_t i;
@@ -50,10 +52,11 @@ lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
 
 	lz_mountplan_add(mp, LZ_MOUNT_BIND, d->workspace, "/workspace", 0,
 	    "Agent Workspace (FR-3)");
-	rc = lz_gitsentry_plan(mp, d->workspace, p->trust_hooks_path,
-	    warnings, err);
+	rc = lz_gitsentry_plan(mp, d->workspace, p, isolated, warnings, err);
 	if (rc != 0)
 		goto out;
+	if (warnings != NULL)
+		lz_gsreport_read(d->root, warnings);
 	for (i = 0; i < p->persist.n; i++) {
 		name = lz_anchor_name(p->persist.v[i]);
 		src = lz_xasprintf("%s/anchors/%s/merged", d->root, name);
@@ -81,6 +84,10 @@ lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
 	src = lz_xasprintf("%s/identity", d->runtime);
 	lz_mountplan_add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/identity", 1,
 	    "the Agent Sandbox's identity of this start (SR-9)");
+	free(src);
+	src = lz_xasprintf("%s/" LZ_MOUNTPLAN_NOTICE, d->runtime);
+	lz_mountplan_add(mp, LZ_MOUNT_BIND, src, "/run/lazaret/protected", 1,
+	    "what Git Sentry protects, and which setting decides (SR-4)");
 	free(src);
 out:
 	if (rc != 0)

@@ -14,6 +14,9 @@
 #include "core/domain.h"
 #include "core/profile.h"
 
+/* In the runtime directory; bound at /run/lazaret/protected. */
+#define LZ_MOUNTPLAN_NOTICE "protected"
+
 enum lz_mount_kind {
 	LZ_MOUNT_BIND,
 	LZ_MOUNT_TMPFS,
@@ -37,12 +40,16 @@ struct lz_mountplan {
 /*
  * Builds the plan for Domain d and profile p: workspace, Git Sentry
  * (gitsentry.h), State Anchors, volumes, control mounts. Lines for the
- * user (a core.hooksPath inside the workspace) are added to warnings.
- * Ignored Workspace State is added by lz_ignored_prepare, which creates
+ * user (a core.hooksPath inside the workspace, what Git Sentry's record
+ * holds from the last run, gsreport.h) are added to warnings (may be
+ * NULL). isolated: the Git-ignored paths the sandbox will see as its own
+ * (ignored.h), which Git Sentry leaves alone; NULL for none. Ignored
+ * Workspace State is added by lz_ignored_prepare, which creates
  * directories, so a dry run does not call it.
  */
 int lz_mountplan_build(struct lz_mountplan *mp, const struct lz_domain *d,
-    const struct lz_profile *p, struct lz_buf *warnings, struct lz_err *err);
+    const struct lz_profile *p, const struct lz_tokens *isolated,
+    struct lz_buf *warnings, struct lz_err *err);
 /* Appends one mount (copies every string; source NULL for tmpfs). */
 void lz_mountplan_add(struct lz_mountplan *mp, enum lz_mount_kind kind,
     const char *source, const char *target, int readonly, const char *why);

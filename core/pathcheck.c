@@ -2,8 +2,11 @@
  * pathcheck.c: string checks for configured paths, and owner/mode checks
  * for trusted files and host-private directories (SR-2, SR-10).
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -16,6 +19,107 @@ static const char *const reserved[] = {
 };
 
 int
+lz_path_listed(const struct lz_tokens *paths, const char *path)
+{
+	const char *s;
+	size_t i, n;
+
+	for (i = 0; paths != NULL && i < paths->n; i++) {
+		s = paths->v[i];
+		n = strlen(s);
+		if (n > 0 && s[n - 1] == '/') {
+			/* A directory: itself, or anything beneath it. */
+			if (strncmp(path, s, n - 1) == 0 &&
+			    (path[n - 1] == '\0' || path[n - 1] == '/'))
+				return 1;
+		} else if (strcmp(path, s) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+char *
+lz_path_in(const char *ws, const char *path)
+{
+	size_t n = strlen(ws);
+	char *real = NULL, *dir, *slash, *rel = NULL, *full;
+
+	if (lz_path_beneath(path, ws) && path[n] == '/')
+		return lz_xstrdup(path + n + 1);
+	if ((real = realpath(path, NULL)) != NULL) {
+		if (lz_path_beneath(real, ws) && real[n] == '/')
+			rel = lz_xstrdup(real + n + 1);
+		free(real);
+		return rel;
+	}
+	dir = lz_xstrdup(path);
+	while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		if ((real = realpath(dir, NULL)) != NULL)
+			break;
+	}
+	if (real != NULL) {
+		full = lz_xasprintf("%s%s", real, path + strlen(dir));
+		if (lz_path_beneath(full, ws) && full[n] == '/')
+			rel = lz_xstrdup(full + n + 1);
+		free(full);
+		free(real);
+	}
+	free(dir);
+	return rel;
+}
+
+char *
+lz_path_env_scrub(const char *path_env, const char *workspace,
+    struct lz_tokens *dropped)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	char *copy = lz_xstrdup(path_env != NULL ? path_env : "");
+	char *dir, *save = NULL, *rel, *norm, *real;
+	int keep;
+
+	lz_buf_adds(&b, "");
+	for (dir = strtok_r(copy, ":", &save); dir != NULL;
+	    dir = strtok_r(NULL, ":", &save)) {
+		keep = dir[0] == '/';
+		if (keep) {
+			norm = lz_path_normalise(dir);
+			real = realpath(norm, NULL);
+			rel = lz_path_in(workspace, norm);
+			keep = rel == NULL && strcmp(norm, workspace) != 0 &&
+			    (real == NULL || strcmp(real, workspace) != 0);
+			free(rel);
+			free(real);
+			free(norm);
+		}
+		if (keep)
+			lz_buf_addf(&b, "%s%s", b.len ? ":" : "", dir);
+		else if (dropped != NULL)
+			lz_tokens_push(dropped, dir);
+	}
+	free(copy);
+	return lz_buf_detach(&b);
+}
+
+int
+lz_lstat_kind(const char *path, struct lz_err *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		return lz_err_set(err, LZ_ESYS, "cannot inspect '%s': %s",
+		    path, strerror(errno));
+	}
+	if (S_ISDIR(st.st_mode))
+		return 'd';
+	if (S_ISREG(st.st_mode))
+		return 'f';
+	return 'l';
+}
+
+int
 lz_path_beneath(const char *path, const char *parent)
 {
 	size_t n = strlen(parent);
@@ -24,6 +128,39 @@ lz_path_beneath(const char *path, const char *parent)
 		return path[0] == '/';
 	return strncmp(path, parent, n) == 0 &&
 	    (path[n] == '\0' || path[n] == '/');
+}
+
+char *
+lz_path_normalise(const char *path)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	const char *p = path, *e;
+	size_t n;
+
+	while (*p != '\0') {
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		e = strchr(p, '/');
+		n = e != NULL ? (size_t)(e - p) : strlen(p);
+		if (n == 1 && p[0] == '.')
+			;
+		else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (b.len > 0 && b.buf[b.len - 1] != '/')
+				b.len--;
+			if (b.len > 0)
+				b.len--;
+			b.buf[b.len] = '\0';
+		} else {
+			lz_buf_addch(&b, '/');
+			lz_buf_add(&b, p, n);
+		}
+		p += n;
+	}
+	if (b.len == 0)
+		lz_buf_addch(&b, '/');
+	return lz_buf_detach(&b);
 }
 
 int

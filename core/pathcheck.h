@@ -23,6 +23,39 @@ int lz_pathcheck_sandbox(const char *path, const char *what,
     struct lz_err *err);
 /* Fails when one path of the list is, or lies beneath, another. */
 int lz_pathcheck_nested(const struct lz_tokens *paths, struct lz_err *err);
+/*
+ * The lexical normal form of an absolute path (allocated): no "//", "."
+ * or ".." ("/.." is "/"). Symlinks are not looked at.
+ */
+char *lz_path_normalise(const char *path);
+/*
+ * 1 when path (relative) is an entry of paths or lies beneath one of its
+ * directory entries ("dir/", as ignored.h writes them); paths may be
+ * NULL.
+ */
+int lz_path_listed(const struct lz_tokens *paths, const char *path);
+/*
+ * path (absolute) relative to ws when it lies beneath it: lexically, by
+ * its real path, or, when it does not exist, by the real path of its
+ * nearest existing directory (a symlink on the way into ws counts).
+ * NULL otherwise. Allocated.
+ */
+char *lz_path_in(const char *ws, const char *path);
+/*
+ * The search path path_env (may be NULL) without the entries where a
+ * program the sandbox writes could be found (SR-4): relative ones (they
+ * follow the current directory) and those that are or lie in workspace
+ * (lz_path_in). Allocated; each dropped entry is pushed to dropped (may
+ * be NULL).
+ */
+char *lz_path_env_scrub(const char *path_env, const char *workspace,
+    struct lz_tokens *dropped);
+/*
+ * What lstat(2) says of path: 'd' directory, 'f' regular file, 'l'
+ * anything else (a symlink is never followed), 0 when nothing is there;
+ * an error otherwise.
+ */
+int lz_lstat_kind(const char *path, struct lz_err *err);
 /* 1 when path is parent or lies beneath it (component-wise). */
 int lz_path_beneath(const char *path, const char *parent);
 /*

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/profile.h"
+#include "core/protect.h"
 
 /* State Anchors of the default profile: where apt, pip and friends write. */
 static const char *const default_persist[] = {
@@ -30,6 +31,8 @@ lz_profile_init(struct lz_profile *p, const char *name, const char *source)
 	for (i = 0; i < sizeof default_persist / sizeof *default_persist; i++)
 		lz_tokens_push(&p->persist, default_persist[i]);
 	p->ignored_isolation = 1;
+	lz_protect_defaults(&p->protect);
+	p->protect_source = lz_xstrdup("built-in");
 	if (lz_cidr_parse(DEFAULT_RESOLVER, 1, &r, NULL) != 0)
 		LZ_BUG("bad default resolver");
 	p->resolvers = lz_xcalloc(1, sizeof *p->resolvers);
@@ -56,6 +59,9 @@ lz_profile_release(struct lz_profile *p)
 	}
 	free(p->volumes);
 	lz_tokens_release(&p->persist);
+	lz_tokens_release(&p->protect);
+	free(p->protect_source);
+	lz_tokens_release(&p->trust_git_config);
 	lz_policy_release(&p->rules);
 	for (i = 0; i < p->nresolvers; i++)
 		free(p->resolvers[i].source);

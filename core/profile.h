@@ -37,6 +37,7 @@ enum lz_profile_set {
 	LZ_PROFILE_SET_COMMAND = 1 << 0,
 	LZ_PROFILE_SET_PERSIST = 1 << 1,
 	LZ_PROFILE_SET_RESOLVER = 1 << 2,
+	LZ_PROFILE_SET_PROTECT = 1 << 3,
 };
 
 struct lz_profile {
@@ -50,6 +51,9 @@ struct lz_profile {
 	struct lz_tokens persist;	/* State Anchor container paths */
 	int ignored_isolation;		/* FR-9: 1 unless disabled */
 	int trust_hooks_path;		/* core.hooksPath inside W stays visible */
+	struct lz_tokens protect;	/* host tool files (protect.h) */
+	char *protect_source;		/* "built-in" or "config.ini:7" */
+	struct lz_tokens trust_git_config; /* Git config in W, writable */
 	struct lz_policy rules;		/* the developer's allow/deny lines */
 	struct lz_resolver *resolvers;
 	size_t nresolvers;

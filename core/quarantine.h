@@ -1,6 +1,6 @@
 /*
  * quarantine.h: moving a file the sandbox wrote out of host Git's way
- * without deleting it (SR-4; commondir.h, gitlinks.h): it is renamed, in
+ * without deleting it (SR-4; repos.h, gitguard.h): it is renamed, in
  * the same directory, to a name Git never reads, for the developer to look
  * at.
  */

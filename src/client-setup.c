@@ -7,10 +7,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pathcheck.h"
 #include "src/client-setup.h"
 #include "src/cmd.h"
 
 static const char *get_env(const char *name);
+static void scrub_path(const char *workspace);
+
+/*
+ * PATH without its entries in the workspace or relative ones, for this
+ * process and every program it starts (the coordinator, podman, git):
+ * the sandbox can write there (SR-4). Each dropped entry is a warning:
+ * the developer's own shell still runs what it finds there.
+ */
+static void
+scrub_path(const char *workspace)
+{
+	struct lz_tokens dropped = LZ_TOKENS_INIT;
+	char *path = lz_path_env_scrub(getenv("PATH"), workspace, &dropped);
+	size_t i;
+
+	for (i = 0; i < dropped.n; i++)
+		lz_cmd_error("warning: PATH holds '%s', %s: a program the "
+		    "sandbox writes there runs on the host when you type its "
+		    "name, and shell prompts run 'git' from PATH (SR-4); "
+		    "Lazaret ignores it: take it out of PATH (direnv's "
+		    "PATH_add, a venv), or keep that directory Git-ignored",
+		    dropped.v[i], dropped.v[i][0] == '/' ? "in the workspace" :
+		    "relative to where you are");
+	if (dropped.n > 0)
+		setenv("PATH", path, 1);
+	lz_tokens_release(&dropped);
+	free(path);
+}
 
 static const char *
 get_env(const char *name)
@@ -90,6 +119,8 @@ lz_client_setup(struct lz_client *c, const char *profile, const char *dir,
 	}
 	rc = lz_domain_resolve(&c->domain, &c->paths, profile,
 	    dir ? dir : ".", &err);
+	if (rc == 0)
+		scrub_path(c->domain.workspace);
 	if (rc == 0)
 		rc = lz_domain_check_mounts(&c->domain, &c->paths, &c->cfg,
 		    c->profile, &err);

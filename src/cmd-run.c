@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/ignored.h"
 #include "core/mountplan.h"
 #include "src/client-conn.h"
 #include "src/client-session.h"
@@ -31,10 +32,24 @@ print_plan(struct lz_client *c, char **cmd, int ncmd, int json)
 	json_t *o, *a;
 	size_t i;
 
-	if (lz_mountplan_build(&mp, &c->domain, p, &warn, &err) != 0) {
+	struct lz_ignored ig;
+	int rc;
+
+	/* What the launch would isolate, read-only (nothing is written). */
+	memset(&ig, 0, sizeof ig);
+	rc = p->ignored_isolation ? lz_ignored_scan(c->domain.workspace, &ig,
+	    &err) : 0;
+	if (rc == 0 && p->ignored_isolation)
+		rc = lz_ignored_load(c->domain.root, &ig, &err);
+	if (rc == 0)
+		rc = lz_mountplan_build(&mp, &c->domain, p, &ig.paths, &warn,
+		    &err);
+	lz_ignored_release(&ig);
+	if (rc != 0) {
 		lz_cmd_error("%s", err.msg);
 		lz_err_release(&err);
-		return LZ_EXIT_FAILURE;
+		lz_buf_release(&warn);
+		return lz_client_exit_code(rc);
 	}
 	if (json) {
 		o = lz_out_domain_json(c, NULL);

@@ -20,6 +20,7 @@
 #include "core/rundir.h"
 #include "core/sandbox.h"
 #include "src/client-setup.h"
+#include "src/domain-sandbox.h"
 #include "src/cmd.h"
 
 #define SHIM_DEFAULT "/usr/local/bin/lazaret-runsc"
@@ -71,7 +72,8 @@ do_start(struct lz_client *c, struct lz_sandbox_ctx *sc, const char *shim,
 
 	if ((rc = ensure_dirs(c, err)) != 0)
 		goto out;
-	if ((rc = lz_mountplan_build(&mp, &c->domain, c->profile, NULL, err)) != 0)
+	if ((rc = lz_mountplan_build(&mp, &c->domain, c->profile, NULL, NULL,
+	    err)) != 0 || (rc = lz_domain_notice(c, &mp, err)) != 0)
 		goto out;
 	memset(&s, 0, sizeof s);
 	s.domain_id = c->domain.id;

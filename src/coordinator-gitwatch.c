@@ -1,26 +1,21 @@
 /*
- * coordinator-gitwatch.c: Git Sentry's watch on the shared .git (SR-4).
- * A ".git/commondir" written from inside the sandbox would send host git
- * to config and hooks the sandbox chose; no mount can block it
- * (core/commondir.h), so the coordinator moves it away as soon as it
- * appears: on an inotify event for that name (libuv fs event on the .git
- * directory), on a timer every second in case events were lost, and once
- * more after the sandbox is gone. The same checks look at the
- * repositories under the index's gitlinks (core/gitlinks.h): the index is
- * read again when it changed, each gitlink's .git looked at every time,
- * and a .git that was not there at launch is moved away.
+ * coordinator-gitwatch.c: Git Sentry's watch while the Domain runs
+ * (SR-4). The checks are core/gitguard.h's: a commondir (or a worktree's
+ * gitdir) written where none was, a repository made anywhere in the
+ * workspace, a protected editor or tool file that appeared. This file
+ * only decides when: on an inotify event for commondir or index in the
+ * shared .git (libuv fs event, 20 ms later so a burst of writes is one
+ * check), on a timer every second in case events were lost, and once
+ * more after the sandbox is gone. The census (a walk of the workspace)
+ * runs in libuv's thread pool when it is due, one at a time, so a large
+ * workspace never holds up the sessions' I/O; the last one runs here.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <sys/stat.h>
-
-#include "core/commondir.h"
-#include "core/gitlinks.h"
+#include "core/gitguard.h"
+#include "core/ignored.h"
 #include "src/coordinator.h"
 
 #define RECHECK_MS 1000
@@ -28,89 +23,84 @@
 
 static uv_fs_event_t git_event;
 static uv_timer_t git_timer, git_soon;
-static int git_fd = -1;
-static char *git_path, *ws_path;
-static struct lz_gitlinks launch = LZ_GITLINKS_INIT, now = LZ_GITLINKS_INIT;
-static struct stat index_st;
-static uint64_t last_scan;	/* uv_now() of the last index read */
+static uv_work_t census_req;
+static struct lz_gitguard guard;
+static int guarding, census_running;
+static char *git_path;
+static struct lz_buf census_log;
+static struct lz_err census_err;
+static int census_rc;
+static uint64_t census_at;	/* uv_now() when it was queued */
 
 static void check(int force);
-static void check_gitlinks(int force);
-static int index_changed(void);
+static void say(int rc, struct lz_buf *log, struct lz_err *err);
+static void on_census(uv_work_t *req);
+static void on_census_done(uv_work_t *req, int status);
 static void on_git_event(uv_fs_event_t *h, const char *name, int events,
     int status);
 static void on_git_timer(uv_timer_t *h);
-static void on_git_soon(uv_timer_t *h);
 
-/* 1 when .git/index is not the one last read (and remembers it). */
-static int
-index_changed(void)
+/* The coordinator's log: one line per action, or the error. */
+static void
+say(int rc, struct lz_buf *log, struct lz_err *err)
 {
-	struct stat st;
+	char *line, *save = NULL;
 
-	if (fstatat(git_fd, "index", &st, 0) != 0)
-		memset(&st, 0, sizeof st);
-	if (st.st_ino == index_st.st_ino && st.st_size == index_st.st_size &&
-	    st.st_mtim.tv_sec == index_st.st_mtim.tv_sec &&
-	    st.st_mtim.tv_nsec == index_st.st_mtim.tv_nsec)
-		return 0;
-	index_st = st;
-	return 1;
+	if (rc < 0)
+		fprintf(stderr, "coordinator %s: Git Sentry (SR-4): %s\n",
+		    lz_coord.id, err->msg);
+	for (line = log->len ? strtok_r(log->buf, "\n", &save) : NULL;
+	    line != NULL; line = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "coordinator %s: %s\n", lz_coord.id, line);
+	lz_buf_release(log);
+	lz_err_release(err);
+}
+
+/* In the thread pool: touches only the guard and the workspace. */
+static void
+on_census(uv_work_t *req)
+{
+	(void)req;
+	census_rc = lz_gitguard_census(&guard, census_at, &census_log,
+	    &census_err);
+}
+
+static void
+on_census_done(uv_work_t *req, int status)
+{
+	(void)req;
+	(void)status;
+	census_running = 0;
+	say(census_rc, &census_log, &census_err);
 }
 
 /*
- * Moves any .git under a gitlink that was not there at launch. The index
- * is read again at most once a second unless force (a large index read on
- * every write of a busy git would hold up the loop); the gitlinks' .git
- * entries are looked at every time.
+ * The cheap checks now; the census when due, in the thread pool, or here
+ * when force (the sandbox is gone: nothing else is going on).
  */
-static void
-check_gitlinks(int force)
-{
-	struct lz_err err = LZ_ERR_INIT;
-	struct lz_buf log = LZ_BUF_INIT;
-	uint64_t t = uv_now(lz_coord.loop);
-	int r;
-
-	if ((force || t - last_scan >= RECHECK_MS) && index_changed()) {
-		last_scan = t;
-		lz_gitlinks_release(&now);
-		r = lz_gitlinks_scan(ws_path, &now, &err);
-	} else
-		r = lz_gitlinks_restat(ws_path, &now, &err);
-	if (r == 0)
-		r = lz_gitlinks_guard(ws_path, &launch, &now, &log, &err);
-	if (log.len > 0)
-		fprintf(stderr, "coordinator %s: %s", lz_coord.id, log.buf);
-	if (r < 0)
-		fprintf(stderr, "coordinator %s: Git Sentry (SR-4): %s\n",
-		    lz_coord.id, err.msg);
-	lz_buf_release(&log);
-	lz_err_release(&err);
-}
-
-/* Moves a commondir away, saying so in the coordinator's log. */
 static void
 check(int force)
 {
 	struct lz_err err = LZ_ERR_INIT;
-	char *moved = NULL;
-	int r;
+	struct lz_buf log = LZ_BUF_INIT;
+	int rc;
 
-	if (git_fd < 0)
+	if (!guarding)
 		return;
-	r = lz_commondir_quarantine(git_fd, &moved, &err);
-	if (r > 0)
-		fprintf(stderr, "coordinator %s: Git Sentry (SR-4): the "
-		    "sandbox wrote %s/commondir, which would send host Git to "
-		    "another directory's config and hooks; moved to %s/%s\n",
-		    lz_coord.id, git_path, git_path, moved);
-	else if (r < 0)
-		fprintf(stderr, "coordinator %s: Git Sentry (SR-4): %s\n",
-		    lz_coord.id, err.msg);
-	free(moved);
-	lz_err_release(&err);
-	check_gitlinks(force);
+	rc = lz_gitguard_check(&guard, &log, &err);
+	say(rc, &log, &err);
+	if (census_running)
+		return;
+	if (force) {
+		rc = lz_gitguard_census(&guard, uv_now(lz_coord.loop), &log,
+		    &err);
+		say(rc, &log, &err);
+	} else if (lz_gitguard_census_due(&guard, uv_now(lz_coord.loop))) {
+		census_at = uv_now(lz_coord.loop);
+		if (uv_queue_work(lz_coord.loop, &census_req, on_census,
+		    on_census_done) == 0)
+			census_running = 1;
+	}
 }
 
 static void
@@ -126,14 +116,7 @@ on_git_event(uv_fs_event_t *h, const char *name, int events, int status)
 		return;
 	if (status != 0 || name == NULL || strcmp(name, "commondir") == 0 ||
 	    strcmp(name, "index") == 0)
-		uv_timer_start(&git_soon, on_git_soon, SOON_MS, 0);
-}
-
-static void
-on_git_soon(uv_timer_t *h)
-{
-	(void)h;
-	check(0);
+		uv_timer_start(&git_soon, on_git_timer, SOON_MS, 0);
 }
 
 static void
@@ -146,37 +129,44 @@ on_git_timer(uv_timer_t *h)
 int
 lz_coord_watch_git(const char *workspace, struct lz_err *err)
 {
+	const struct lz_client *c = &lz_coord.cfg;
+	struct lz_ignored ig;
 	int rc;
 
-	ws_path = lz_xstrdup(workspace);
+	memset(&ig, 0, sizeof ig);
+	/* The isolated paths the launch mounted: the sandbox's own copies. */
+	if (c->profile->ignored_isolation &&
+	    (rc = lz_ignored_load(c->domain.root, &ig, err)) != 0)
+		goto out;
+	rc = lz_gitguard_init(&guard, workspace, c->domain.root, &ig.paths,
+	    &c->profile->protect, uv_now(lz_coord.loop), err);
+	if (rc != 0) {
+		lz_gitguard_release(&guard);
+		goto out;
+	}
+	guarding = 1;
 	git_path = lz_xasprintf("%s/.git", workspace);
-	git_fd = open(git_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC);
-	if (git_fd < 0)
-		return lz_err_set(err, LZ_ESYS, "cannot watch '%s': %s",
-		    git_path, strerror(errno));
-	/* Every handle exists once git_fd does: unwatch closes them. */
+	/* Every handle exists once guarding is set: unwatch closes them. */
 	uv_fs_event_init(lz_coord.loop, &git_event);
 	uv_timer_init(lz_coord.loop, &git_soon);
 	uv_timer_init(lz_coord.loop, &git_timer);
-	/* What a launch found is the developer's (Git Sentry mounted it). */
-	(void)index_changed();
-	if ((rc = lz_gitlinks_scan(workspace, &launch, err)) != 0)
-		return rc;
-	lz_gitlinks_copy(&now, &launch);
 	rc = uv_fs_event_start(&git_event, on_git_event, git_path, 0);
-	if (rc != 0)
-		return lz_err_set(err, LZ_ESYS, "cannot watch '%s': %s",
+	if (rc != 0) {
+		rc = lz_err_set(err, LZ_ESYS, "cannot watch '%s': %s",
 		    git_path, uv_strerror(rc));
+		goto out;
+	}
 	uv_timer_start(&git_timer, on_git_timer, RECHECK_MS, RECHECK_MS);
-	check(1);
-	return 0;
+	check(0);
+out:
+	lz_ignored_release(&ig);
+	return rc;
 }
 
 void
 lz_coord_unwatch_git(void)
 {
-	if (git_fd < 0)
+	if (!guarding)
 		return;
 	if (!uv_is_closing((uv_handle_t *)&git_event))
 		uv_close((uv_handle_t *)&git_event, NULL);
@@ -190,13 +180,9 @@ void
 lz_coord_git_final(void)
 {
 	check(1);
-	if (git_fd >= 0)
-		close(git_fd);
-	git_fd = -1;
+	if (guarding)
+		lz_gitguard_release(&guard);
+	guarding = 0;
 	free(git_path);
 	git_path = NULL;
-	free(ws_path);
-	ws_path = NULL;
-	lz_gitlinks_release(&launch);
-	lz_gitlinks_release(&now);
 }

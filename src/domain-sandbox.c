@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/anchor.h"
+#include "core/gitsentry.h"
 #include "core/ignored.h"
 #include "core/mountplan.h"
 #include "core/netpolicy.h"
@@ -128,6 +129,24 @@ put_file(const char *path, const char *data, size_t len, mode_t mode,
 }
 
 /*
+ * Writes text to the runtime directory's file name (0644: bound read-only
+ * into the sandbox), atomically; *path gets its path (allocated).
+ */
+static int
+write_runtime_file(const struct lz_client *c, const char *name,
+    const struct lz_buf *text, char **path, struct lz_err *err)
+{
+	int rc;
+
+	*path = lz_xasprintf("%s/%s", c->domain.runtime, name);
+	if ((rc = put_file(*path, text->buf, text->len, 0644, err)) != 0) {
+		free(*path);
+		*path = NULL;
+	}
+	return rc;
+}
+
+/*
  * The sandbox's /etc/resolv.conf: Lazaret's file in the runtime directory
  * naming the profile's resolvers, bound read-only over the /etc State
  * Anchor (so the anchor never decides DNS), rewritten at every start.
@@ -140,7 +159,6 @@ write_resolv(const struct lz_client *c, char **path, struct lz_err *err)
 	size_t i;
 	int rc;
 
-	*path = lz_xasprintf("%s/resolv.conf", c->domain.runtime);
 	lz_buf_addf(&b, "# Lazaret: DNS resolvers of profile '%s' "
 	    "(resolver = ...)\n", c->profile->name);
 	for (i = 0; i < c->profile->nresolvers; i++) {
@@ -148,10 +166,22 @@ write_resolv(const struct lz_client *c, char **path, struct lz_err *err)
 		*strchr(a, '/') = '\0';
 		lz_buf_addf(&b, "nameserver %s\n", a);
 	}
-	if ((rc = put_file(*path, b.buf, b.len, 0644, err)) != 0) {
-		free(*path);
-		*path = NULL;
-	}
+	rc = write_runtime_file(c, "resolv.conf", &b, path, err);
+	lz_buf_release(&b);
+	return rc;
+}
+
+int
+lz_domain_notice(const struct lz_client *c, const struct lz_mountplan *mp,
+    struct lz_err *err)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	char *path = NULL;
+	int rc;
+
+	lz_gitsentry_notice(mp, c->profile, &b);
+	rc = write_runtime_file(c, LZ_MOUNTPLAN_NOTICE, &b, &path, err);
+	free(path);
 	lz_buf_release(&b);
 	return rc;
 }
@@ -245,23 +275,26 @@ lz_domain_up(const struct lz_client *c, const char *self,
 		rc = write_identity(c, id, &keyfile, err);
 	if (rc != 0)
 		goto out;
-	rc = lz_mountplan_build(&mp, &c->domain, c->profile, warn, err);
-	if (rc != 0)
-		goto out;
-	if ((rc = compile_policy(c, &policy, &tampered, err)) != 0)
-		goto out;
-	if ((rc = write_resolv(c, &resolv, err)) != 0)
-		goto out;
+	/* The isolated paths first: Git Sentry leaves them alone. */
 	if (c->profile->ignored_isolation) {
 		rc = lz_ignored_scan(c->domain.workspace, &ig, err);
 		if (rc == 0)
 			rc = lz_ignored_merge(c->domain.root, &ig, err);
-		if (rc == 0)
-			rc = lz_ignored_prepare(c->domain.workspace,
-			    c->domain.root, &ig, &mp, err);
 		if (rc != 0)
 			goto out;
 	}
+	rc = lz_mountplan_build(&mp, &c->domain, c->profile, &ig.paths, warn,
+	    err);
+	if (rc != 0)
+		goto out;
+	if ((rc = compile_policy(c, &policy, &tampered, err)) != 0)
+		goto out;
+	if ((rc = write_resolv(c, &resolv, err)) != 0 ||
+	    (rc = lz_domain_notice(c, &mp, err)) != 0)
+		goto out;
+	if (c->profile->ignored_isolation && (rc = lz_ignored_prepare(
+	    c->domain.workspace, c->domain.root, &ig, &mp, err)) != 0)
+		goto out;
 	/* After every anchor, so it lies over the /etc anchor. */
 	lz_mountplan_add(&mp, LZ_MOUNT_BIND, resolv, "/etc/resolv.conf", 1,
 	    "DNS resolvers (Lazaret's)");

@@ -9,6 +9,7 @@
 #ifndef LZ_DOMAIN_SANDBOX_H
 #define LZ_DOMAIN_SANDBOX_H
 
+#include "core/mountplan.h"
 #include "src/client-setup.h"
 
 /* The sandbox's PID file in the runtime directory (podman --pidfile). */
@@ -39,6 +40,12 @@ int lz_domain_up(const struct lz_client *c, const char *self,
     int *sidecar_pidfd, struct lz_buf *warnings, struct lz_err *err);
 /* The mailbox's request directory (runtime dir); allocated. */
 char *lz_domain_mailbox(const struct lz_client *c);
+/*
+ * Writes /run/lazaret/protected's file (lz_gitsentry_notice) for plan mp
+ * into the runtime directory.
+ */
+int lz_domain_notice(const struct lz_client *c, const struct lz_mountplan *mp,
+    struct lz_err *err);
 /* The runtime shim beside self (setup installs both); allocated. */
 char *lz_domain_shim(const char *self);
 int lz_domain_down(const struct lz_client *c, const char *self,

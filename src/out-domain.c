@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/gsreport.h"
 #include "core/ignored.h"
 #include "src/out-domain.h"
 #include "src/out-profile.h"
@@ -43,6 +44,44 @@ print_ignored(FILE *f, const struct lz_client *c)
 }
 
 static void print_ignored(FILE *f, const struct lz_client *c);
+static void sentry_record(const struct lz_client *c, struct lz_tokens *lines);
+static void print_sentry(FILE *f, const struct lz_client *c);
+
+/* The lines of Git Sentry's record of the last run (gsreport.h). */
+static void
+sentry_record(const struct lz_client *c, struct lz_tokens *lines)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	char *line, *save = NULL;
+
+	lz_gsreport_read(c->domain.root, &b);
+	for (line = b.len ? strtok_r(b.buf, "\n", &save) : NULL;
+	    line != NULL; line = strtok_r(NULL, "\n", &save))
+		lz_tokens_push(lines, line);
+	lz_buf_release(&b);
+}
+
+/* Git Sentry's settings (SR-4) and its record of the last run. */
+static void
+print_sentry(FILE *f, const struct lz_client *c)
+{
+	const struct lz_profile *p = c->profile;
+	struct lz_tokens lines = LZ_TOKENS_INIT;
+	struct lz_buf b = LZ_BUF_INIT;
+	size_t i;
+
+	lz_tokens_join(&b, &p->protect);
+	fprintf(f, "  protect (SR-4)      %s  (%s)\n", b.len ? b.buf :
+	    "none: no editor or tool file is protected", p->protect_source);
+	lz_buf_reset(&b);
+	lz_tokens_join(&b, &p->trust_git_config);
+	fprintf(f, "  trust-git-config    %s\n", b.len ? b.buf : "(none)");
+	sentry_record(c, &lines);
+	for (i = 0; i < lines.n; i++)
+		fprintf(f, "  git sentry record   %s\n", lines.v[i]);
+	lz_tokens_release(&lines);
+	lz_buf_release(&b);
+}
 
 const char *
 lz_out_domain_state(const struct lz_client *c)
@@ -97,6 +136,7 @@ lz_out_domain(FILE *f, const struct lz_client *c,
 	if (trust != NULL)
 		print_trust(f, trust);
 	print_ignored(f, c);
+	print_sentry(f, c);
 	fprintf(f, "egress policy (longest prefix wins):\n");
 	lz_out_policy(f, c->profile);
 }
@@ -115,6 +155,11 @@ lz_out_domain_json(const struct lz_client *c,
 	    "runtime_dir", c->domain.runtime, "config", c->cfg.path,
 	    "fingerprint", c->fingerprint, "state", lz_out_domain_state(c),
 	    "policy", json_object_get(prof, "policy"));
+	json_object_set(o, "protect", json_object_get(prof, "protect"));
+	json_object_set(o, "protect_source", json_object_get(prof,
+	    "protect_source"));
+	json_object_set(o, "trust_git_config", json_object_get(prof,
+	    "trust_git_config"));
 	json_decref(prof);
 	if (trust != NULL) {
 		ids = json_array();
@@ -131,6 +176,16 @@ lz_out_domain_json(const struct lz_client *c,
 		}
 		json_object_set_new(o, "trust", json_pack("{s:s,s:o}",
 		    "anchor", trust->anchor, "identities", ids));
+	}
+	{
+		struct lz_tokens lines = LZ_TOKENS_INIT;
+		json_t *a = json_array();
+
+		sentry_record(c, &lines);
+		for (i = 0; i < lines.n; i++)
+			json_array_append_new(a, json_string(lines.v[i]));
+		json_object_set_new(o, "git_sentry_record", a);
+		lz_tokens_release(&lines);
 	}
 	if (c->profile->ignored_isolation) {
 		struct lz_ignored ig;

@@ -49,6 +49,15 @@ lz_out_profile(FILE *f, const struct lz_profile *p)
 	    p->ignored_isolation ? "on" : "off (FR-9: ignored paths are "
 	    "shared with the host)");
 	fprintf(f, "  escalation-timeout  %us\n", p->escalation_timeout);
+	lz_buf_reset(&b);
+	lz_tokens_join(&b, &p->protect);
+	fprintf(f, "  protect             %s  (%s)\n", b.len ? b.buf : "none",
+	    p->protect_source);
+	lz_buf_reset(&b);
+	lz_tokens_join(&b, &p->trust_git_config);
+	fprintf(f, "  trust-git-config    %s\n", b.len ? b.buf : "(none)");
+	fprintf(f, "  trust-hooks-path    %s\n", p->trust_hooks_path ? "yes" :
+	    "no");
 	for (i = 0; i < p->nvolumes; i++) {
 		fprintf(f, "  volume              %s -> %s (%s)  %s\n",
 		    p->volumes[i].host, p->volumes[i].container,

@@ -43,7 +43,7 @@ if [ -n "$q" ] && [ "$(cat "$proj/.git/$q")" = "$evil" ]; then
 else
 	fail "commondir: quarantined content: $(cat "$proj/.git/$q" 2>&1)"
 fi
-grep -q "Git Sentry (SR-4): the sandbox wrote .*commondir" "$rt/coordinator.log" &&
+grep -q "Git Sentry (SR-4): moved .*/\.git/commondir to .*lazaret-quarantine-commondir\..*a sandbox wrote it" "$rt/coordinator.log" &&
     pass "commondir: the coordinator log says so" ||
     fail "commondir: not in the coordinator log"
 git -C "$proj" status >/dev/null 2>&1

@@ -274,6 +274,59 @@ test_file_checks(void **state)
 	rmdir(dir);
 }
 
+/* protect (SR-4): defaults, replacing, none, bad paths; trust-git-config. */
+static void
+test_protect(void **state)
+{
+	struct lz_config cfg;
+	const struct lz_profile *p;
+
+	(void)state;
+	cfg = load_ok("");
+	p = lz_config_profile(&cfg, "default");
+	assert_true(lz_tokens_has(&p->protect, ".vscode/tasks.json"));
+	assert_true(lz_tokens_has(&p->protect,
+	    ".devcontainer/devcontainer.json"));
+	assert_string_equal(p->protect_source, "built-in");
+	assert_int_equal(p->trust_git_config.n, 0);
+	lz_config_release(&cfg);
+
+	cfg = load_ok("[profile a]\nprotect = .vscode/launch.json tools/*.sh\n"
+	    "protect = .x\ntrust-git-config = team.gitconfig\n"
+	    "trust-git-config = cfg/local.gitconfig\n");
+	p = lz_config_profile(&cfg, "a");
+	assert_int_equal(p->protect.n, 3);
+	assert_string_equal(p->protect.v[0], ".vscode/launch.json");
+	assert_string_equal(p->protect.v[1], "tools/*.sh");
+	assert_string_equal(p->protect.v[2], ".x");
+	assert_string_equal(p->protect_source, "c.ini:2");
+	assert_int_equal(p->trust_git_config.n, 2);
+	lz_config_release(&cfg);
+
+	cfg = load_ok("[profile a]\nprotect = none\n");
+	p = lz_config_profile(&cfg, "a");
+	assert_int_equal(p->protect.n, 0);
+	assert_string_equal(p->protect_source, "c.ini:2");
+	lz_config_release(&cfg);
+
+	load_bad("[profile a]\nprotect = none .x\n", "'none' alone");
+	load_bad("[profile a]\nprotect = .x\nprotect = none\n",
+	    "cannot be combined");
+	load_bad("[profile a]\nprotect = none\nprotect = .x\n",
+	    "cannot be combined");
+	load_bad("[profile a]\nprotect = ../x\n", "relative to the workspace");
+	load_bad("[profile a]\nprotect = /etc/x\n",
+	    "relative to the workspace");
+	load_bad("[profile a]\nprotect = a//b\n", "relative to the workspace");
+	load_bad("[profile a]\nprotect = .git/config\n",
+	    "Git Sentry protects on its own");
+	load_bad("[profile a]\nprotect = [ab].json\n", "has a '['");
+	load_bad("[profile a]\ntrust-git-config = *.gitconfig\n",
+	    "without wildcards");
+	load_bad("[profile a]\ntrust-git-config = ./x\n",
+	    "relative to the workspace");
+}
+
 int
 main(void)
 {
@@ -284,6 +337,7 @@ main(void)
 		cmocka_unit_test(test_errors_name_line_and_fix),
 		cmocka_unit_test(test_inih_traps),
 		cmocka_unit_test(test_file_checks),
+		cmocka_unit_test(test_protect),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
