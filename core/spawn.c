@@ -305,15 +305,17 @@ lz_spawn_child(const struct lz_spawn_spec *sp, struct lz_spawn_child *out,
 		rc = lz_err_set(err, LZ_ESYS, "pipe: %s", strerror(errno));
 	c.report = rep[1] = fd_high(rep[1]);
 	/*
-	 * _Fork, not fork: no atfork handlers. libuv's would remake its
-	 * signal pipe in the child under descriptor numbers that the child
-	 * uses for other things. Callers are single-threaded.
+	 * fork, not _Fork: the coordinator has libuv's thread pool (the Git
+	 * Sentry census), and only fork makes malloc and stdio usable in the
+	 * child of a threaded process, which the relay ("run") needs. libuv's
+	 * atfork handler remakes its signal pipe in the child before the
+	 * prologue, which then closes it with the rest.
 	 */
-	if (rc == 0 && (pid = _Fork()) < 0)
+	if (rc == 0 && (pid = fork()) < 0)
 		rc = lz_err_set(err, LZ_ESYS, "fork: %s", strerror(errno));
 	if (rc == 0 && pid == 0) {
 		/* A daemon is a grandchild: nobody's child, no terminal. */
-		if (sp->daemon && (mid = _Fork()) != 0)
+		if (sp->daemon && (mid = fork()) != 0)
 			_exit(mid < 0 ? 127 : 0);
 		child_run(sp, path, envp, &c);
 	}

@@ -16,7 +16,7 @@
  * working directory, optionally PR_SET_PDEATHSIG. A failure of any of
  * these or of execve is reported to the parent through a close-on-exec
  * pipe, as abduco does, so "not found" is an error, not an exit status of
- * 127. The caller must be single-threaded (the child is made with _Fork).
+ * 127.
  */
 #ifndef LZ_SPAWN_H
 #define LZ_SPAWN_H
