@@ -24,10 +24,14 @@ struct lz_config {
 	struct lz_profile *profiles;	/* "default" is always profiles[0] */
 	size_t nprofiles;
 	struct lz_tui_conf tui;	/* [tui] */
+	/* "file:line: ..." lines, '\n'-terminated, for the user to see:
+	 * auto-approve rules that are flagged or match nothing (rules.h). */
+	struct lz_buf warnings;
 };
 
 /*
- * Loads path. A missing file gives the built-in profiles only; a file that
+ * Loads path. Each auto-approve rule's program is resolved in $PATH as it
+ * is now (rules.h). A missing file gives the built-in profiles only; a file that
  * is not a regular file, is not owned by the user (or root), or is writable
  * by group or others is refused with LZ_EUNSAFE (SR-2 asks that host
  * configuration be the developer's alone). Parse and validation errors give

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hostcmd.h"
 #include "core/profile.h"
 
 /* State Anchors of the default profile: where apt, pip and friends write. */
@@ -37,6 +38,9 @@ lz_profile_init(struct lz_profile *p, const char *name, const char *source)
 	p->resolvers[0].source = lz_xstrdup("built-in: slirp4netns DNS");
 	p->nresolvers = 1;
 	p->escalation_timeout = LZ_PROFILE_DEFAULT_TIMEOUT;
+	if (lz_tokens_split(LZ_HOSTCMD_ENV_DEFAULT, &p->escalation_env,
+	    NULL) != 0)
+		LZ_BUG("bad default escalation-env");
 }
 
 void
@@ -56,6 +60,7 @@ lz_profile_release(struct lz_profile *p)
 	}
 	free(p->volumes);
 	lz_tokens_release(&p->persist);
+	lz_tokens_release(&p->escalation_env);
 	lz_policy_release(&p->rules);
 	for (i = 0; i < p->nresolvers; i++)
 		free(p->resolvers[i].source);

@@ -68,7 +68,7 @@ test_changes_with_behaviour(void **state)
 	    "auto-approve = git push\n", "command = /bin/sh\n",
 	    "ignored-isolation = off\n", "escalation-timeout = 9\n",
 	    "persist = /srv\n", "resolver = 1.1.1.1\n",
-	    "volume = /tmp /t ro\n",
+	    "volume = /tmp /t ro\n", "escalation-env = HOME\n",
 	};
 	char a[65], b[65], text[512];
 	size_t i;
