@@ -22,6 +22,7 @@ struct load {
 	int in_global;			/* in [lazaret] */
 	int in_tui;			/* in [tui] */
 	int bad_section;		/* current section was refused */
+	int repeat;			/* a profile's section seen again */
 	unsigned default_line;
 };
 
@@ -130,6 +131,7 @@ lz_config_release(struct lz_config *cfg)
 		lz_profile_release(&cfg->profiles[i]);
 	free(cfg->profiles);
 	free(cfg->path);
+	free(cfg->named);
 	free(cfg->default_profile);
 	lz_tui_conf_release(&cfg->tui);
 	lz_buf_release(&cfg->warnings);
@@ -439,10 +441,12 @@ on_section(struct load *l, const char *section, const char *src,
     struct lz_err *err)
 {
 	const char *name;
+	size_t i;
 
 	l->cur = NULL;
 	l->in_global = 0;
 	l->in_tui = 0;
+	l->repeat = 0;
 	l->bad_section = 1;
 	if (strcmp(section, "lazaret") == 0 || strcmp(section, "tui") == 0) {
 		l->in_global = section[0] == 'l';
@@ -459,15 +463,21 @@ on_section(struct load *l, const char *section, const char *src,
 		return lz_err_set(err, LZ_EINVAL, "profile name '%s' is not "
 		    "valid: use 1 to %d of a-z, 0-9, '-' and '_', starting "
 		    "with a letter or digit", name, LZ_PROFILE_NAME_MAX);
-	if (lz_config_profile(l->cfg, name) != NULL &&
-	    strcmp(name, LZ_PROFILE_DEFAULT) != 0)
-		return lz_err_set(err, LZ_EINVAL, "profile '%s' is defined "
-		    "twice; merge the two sections", name);
+	/*
+	 * A profile's section seen again may only add auto-approve lines:
+	 * that is what a rule saved from a prompt appends (rulesave.h).
+	 */
+	for (i = 0; i < l->cfg->nprofiles; i++) {
+		if (strcmp(l->cfg->profiles[i].name, name) == 0 &&
+		    strcmp(l->cfg->profiles[i].source, "built-in") != 0) {
+			l->cur = &l->cfg->profiles[i];
+			l->repeat = 1;
+			l->bad_section = 0;
+			return 0;
+		}
+	}
 	if (strcmp(name, LZ_PROFILE_DEFAULT) == 0) {
 		l->cur = &l->cfg->profiles[0];
-		if (strcmp(l->cur->source, "built-in") != 0)
-			return lz_err_set(err, LZ_EINVAL, "profile 'default' "
-			    "is defined twice; merge the two sections");
 		free(l->cur->source);
 		l->cur->source = lz_xstrdup(src);
 	} else
@@ -529,6 +539,13 @@ on_entry(void *ctx, const char *section, const char *key, const char *value,
 		    "'%s' (known: allow, auto-approve, command, deny, env, "
 		    "escalation-env, escalation-timeout, ignored-isolation, "
 		    "image, persist, resolver, trust-hooks-path, volume)", key, l->cur->name);
+		goto out;
+	}
+	if (l->repeat && profile_keys[i].set != set_approve) {
+		rc = lz_err_set(err, LZ_EINVAL, "profile '%s' is defined "
+		    "twice; merge the two sections (a later '[profile %s]' "
+		    "may only add auto-approve lines)", l->cur->name,
+		    l->cur->name);
 		goto out;
 	}
 	if (!profile_keys[i].list && (l->cur->seen & (1ul << i))) {
@@ -621,6 +638,7 @@ lz_config_load(struct lz_config *cfg, const char *path, struct lz_err *err)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0 && errno == ENOENT) {
 		builtins(cfg);
+		cfg->named = lz_xstrdup(path);
 		return 0;
 	}
 	if (fd < 0) {
@@ -670,6 +688,9 @@ lz_config_load(struct lz_config *cfg, const char *path, struct lz_err *err)
 	if (rc == 0) {
 		cfg->path = real;
 		real = NULL;
+		cfg->named = lz_xstrdup(path);
+		cfg->dev = (unsigned long long)st.st_dev;
+		cfg->ino = (unsigned long long)st.st_ino;
 	}
 out:
 	if (fd >= 0)

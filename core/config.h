@@ -20,6 +20,10 @@
 
 struct lz_config {
 	char *path;		/* canonical path of the file read, or NULL */
+	char *named;		/* the path lz_config_load was given, or NULL */
+	/* The file read (device, inode), both 0 when there was none: what
+	 * a saved rule must be appended to (rulesave.h). */
+	unsigned long long dev, ino;
 	char *default_profile;	/* [lazaret] default-profile, or "default" */
 	struct lz_profile *profiles;	/* "default" is always profiles[0] */
 	size_t nprofiles;

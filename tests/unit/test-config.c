@@ -122,6 +122,27 @@ test_full_profile(void **state)
 	lz_config_release(&cfg);
 }
 
+/* A profile's section again, adding rules: what a saved rule appends. */
+static void
+test_repeated_section_adds_rules(void **state)
+{
+	struct lz_config cfg = load_ok("[profile a]\nauto-approve = git "
+	    "fetch origin\n[tui]\nhistory = 5\n[profile a]\nauto-approve = "
+	    "git push origin main\n[profile default]\n[profile default]\n"
+	    "auto-approve = git status\n");
+	const struct lz_profile *p = lz_config_profile(&cfg, "a");
+
+	(void)state;
+	assert_int_equal(p->napprove, 2);
+	assert_string_equal(p->approve[1].source, "c.ini:6");
+	assert_string_equal(p->source, "c.ini:1");
+	p = lz_config_profile(&cfg, "default");
+	assert_int_equal(p->napprove, 1);
+	assert_string_equal(p->source, "c.ini:7");
+	assert_int_equal(cfg.tui.history, 5);
+	lz_config_release(&cfg);
+}
+
 static void
 test_escalation_env(void **state)
 {
@@ -201,8 +222,10 @@ test_errors_name_line_and_fix(void **state)
 	load_bad("[lazaret]\ndefault-profile = nope\n",
 	    "default-profile 'nope' is not defined");
 	load_bad("image = x\n", "c.ini:1: 'image' is outside any section");
-	load_bad("[profile a]\n[profile a]\n", "c.ini:2: profile 'a' is "
-	    "defined twice");
+	load_bad("[profile a]\n[profile a]\nimage = x\n", "c.ini:3: profile "
+	    "'a' is defined twice");
+	load_bad("[profile default]\n[tui]\n[profile default]\ncommand = "
+	    "x\n", "c.ini:4: profile 'default' is defined twice");
 	load_bad("[profile a]\nthis is not a pair\n", "c.ini:2: not 'key = "
 	    "value'");
 	load_bad("[profile a\n", "c.ini:1: section header must end");
@@ -316,6 +339,7 @@ main(void)
 		cmocka_unit_test(test_full_profile),
 		cmocka_unit_test(test_default_section_adjusts_builtin),
 		cmocka_unit_test(test_escalation_env),
+		cmocka_unit_test(test_repeated_section_adds_rules),
 		cmocka_unit_test(test_errors_name_line_and_fix),
 		cmocka_unit_test(test_inih_traps),
 		cmocka_unit_test(test_file_checks),
