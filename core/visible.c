@@ -129,6 +129,20 @@ lz_visible_hidden(uint32_t cp)
 	return w < 1;
 }
 
+int
+lz_visible_width(uint32_t cp)
+{
+	locale_t loc, old;
+	int w;
+
+	if (cp < 0x80 || (loc = c_utf8()) == (locale_t)0)
+		return 1;
+	old = uselocale(loc);
+	w = columns(cp, loc);
+	uselocale(old);
+	return w == 2 ? 2 : 1;
+}
+
 void
 lz_visible_add(struct lz_buf *b, const char *s, size_t n, int flags)
 {

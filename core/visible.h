@@ -53,6 +53,12 @@ void lz_visible_add(struct lz_buf *b, const char *s, size_t n, int flags);
 char *lz_visible_str(const char *s, int flags);
 /* 1 when code point cp is shown as an escape (see above). */
 int lz_visible_hidden(uint32_t cp);
+/*
+ * Columns the escaped form's character cp takes on a terminal: 1 or 2
+ * (glibc's wcwidth in C.UTF-8); 1 for ASCII. For laying out what
+ * lz_visible_add wrote, so hidden code points never reach it.
+ */
+int lz_visible_width(uint32_t cp);
 
 /*
  * Reads an escaped form back (without the quotes of LZ_VISIBLE_QUOTE):
