@@ -23,6 +23,7 @@ struct load {
 	int in_global;			/* in [lazaret] */
 	int in_tui;			/* in [tui] */
 	int bad_section;		/* current section was refused */
+	int repeat;			/* a profile's section seen again */
 	unsigned default_line;
 };
 
@@ -57,6 +58,9 @@ static int set_timeout(struct load *, struct lz_profile *, const char *,
     const char *, struct lz_err *);
 static int set_approve(struct load *, struct lz_profile *, const char *,
     const char *, struct lz_err *);
+static int set_escalation_env(struct load *, struct lz_profile *,
+    const char *, const char *, struct lz_err *);
+static int env_name_ok(const char *v);
 
 static const struct {
 	const char *key;
@@ -68,6 +72,7 @@ static const struct {
 	{ "command", set_command, 0 },
 	{ "deny", set_deny, 1 },
 	{ "env", set_env, 1 },
+	{ "escalation-env", set_escalation_env, 1 },
 	{ "escalation-timeout", set_timeout, 0 },
 	{ "ignored-isolation", set_isolation, 0 },
 	{ "image", set_image, 0 },
@@ -106,6 +111,7 @@ static void
 builtins(struct lz_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
+	lz_buf_init(&cfg->warnings);
 	cfg->default_profile = lz_xstrdup(LZ_PROFILE_DEFAULT);
 	lz_tui_conf_default(&cfg->tui);
 	add_profile(cfg, LZ_PROFILE_DEFAULT, "built-in");
@@ -132,8 +138,10 @@ lz_config_release(struct lz_config *cfg)
 		lz_profile_release(&cfg->profiles[i]);
 	free(cfg->profiles);
 	free(cfg->path);
+	free(cfg->named);
 	free(cfg->default_profile);
 	lz_tui_conf_release(&cfg->tui);
+	lz_buf_release(&cfg->warnings);
 	memset(cfg, 0, sizeof *cfg);
 }
 
@@ -183,6 +191,21 @@ set_command(struct load *l, struct lz_profile *p, const char *v,
 	return 0;
 }
 
+/* A variable name: a letter or '_', then letters, digits and '_'. */
+static int
+env_name_ok(const char *v)
+{
+	size_t i;
+
+	for (i = 0; v[i] != '\0'; i++) {
+		if (!((v[i] >= 'A' && v[i] <= 'Z') ||
+		    (v[i] >= 'a' && v[i] <= 'z') || v[i] == '_' ||
+		    (i > 0 && v[i] >= '0' && v[i] <= '9')))
+			return 0;
+	}
+	return i > 0;
+}
+
 static int
 set_env(struct load *l, struct lz_profile *p, const char *v,
     const char *src, struct lz_err *err)
@@ -190,13 +213,7 @@ set_env(struct load *l, struct lz_profile *p, const char *v,
 	size_t i;
 
 	(void)l; (void)src;
-	for (i = 0; v[i] != '\0'; i++) {
-		if (!((v[i] >= 'A' && v[i] <= 'Z') ||
-		    (v[i] >= 'a' && v[i] <= 'z') || v[i] == '_' ||
-		    (i > 0 && v[i] >= '0' && v[i] <= '9')))
-			break;
-	}
-	if (i == 0 || v[i] != '\0')
+	if (!env_name_ok(v))
 		return lz_err_set(err, LZ_EINVAL, "env '%s' is not a "
 		    "variable name; give one name per line, e.g. 'env = "
 		    "ANTHROPIC_API_KEY' (its value is taken from the host "
@@ -451,15 +468,48 @@ set_approve(struct load *l, struct lz_profile *p, const char *v,
 	return 0;
 }
 
+/*
+ * escalation-env = NAME..., repeatable: the first line replaces the
+ * built-in list (an empty value leaves none).
+ */
+static int
+set_escalation_env(struct load *l, struct lz_profile *p, const char *v,
+    const char *src, struct lz_err *err)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	size_t i;
+	int rc;
+
+	(void)l; (void)src;
+	rc = lz_tokens_split(v, &t, err);
+	for (i = 0; rc == 0 && i < t.n; i++)
+		if (!env_name_ok(t.v[i]))
+			rc = lz_err_set(err, LZ_EINVAL, "escalation-env '%s' is "
+			    "not a variable name; list host variables a host "
+			    "command gets, e.g. 'escalation-env = HOME PATH "
+			    "SSH_AUTH_SOCK'", t.v[i]);
+	if (rc == 0 && !(p->set & LZ_PROFILE_SET_ESCALATION_ENV)) {
+		lz_tokens_release(&p->escalation_env);
+		p->set |= LZ_PROFILE_SET_ESCALATION_ENV;
+	}
+	for (i = 0; rc == 0 && i < t.n; i++)
+		if (!lz_tokens_has(&p->escalation_env, t.v[i]))
+			lz_tokens_push(&p->escalation_env, t.v[i]);
+	lz_tokens_release(&t);
+	return rc;
+}
+
 static int
 on_section(struct load *l, const char *section, const char *src,
     struct lz_err *err)
 {
 	const char *name;
+	size_t i;
 
 	l->cur = NULL;
 	l->in_global = 0;
 	l->in_tui = 0;
+	l->repeat = 0;
 	l->bad_section = 1;
 	if (strcmp(section, "lazaret") == 0 || strcmp(section, "tui") == 0) {
 		l->in_global = section[0] == 'l';
@@ -476,15 +526,21 @@ on_section(struct load *l, const char *section, const char *src,
 		return lz_err_set(err, LZ_EINVAL, "profile name '%s' is not "
 		    "valid: use 1 to %d of a-z, 0-9, '-' and '_', starting "
 		    "with a letter or digit", name, LZ_PROFILE_NAME_MAX);
-	if (lz_config_profile(l->cfg, name) != NULL &&
-	    strcmp(name, LZ_PROFILE_DEFAULT) != 0)
-		return lz_err_set(err, LZ_EINVAL, "profile '%s' is defined "
-		    "twice; merge the two sections", name);
+	/*
+	 * A profile's section seen again may only add auto-approve lines:
+	 * that is what a rule saved from a prompt appends (rulesave.h).
+	 */
+	for (i = 0; i < l->cfg->nprofiles; i++) {
+		if (strcmp(l->cfg->profiles[i].name, name) == 0 &&
+		    strcmp(l->cfg->profiles[i].source, "built-in") != 0) {
+			l->cur = &l->cfg->profiles[i];
+			l->repeat = 1;
+			l->bad_section = 0;
+			return 0;
+		}
+	}
 	if (strcmp(name, LZ_PROFILE_DEFAULT) == 0) {
 		l->cur = &l->cfg->profiles[0];
-		if (strcmp(l->cur->source, "built-in") != 0)
-			return lz_err_set(err, LZ_EINVAL, "profile 'default' "
-			    "is defined twice; merge the two sections");
 		free(l->cur->source);
 		l->cur->source = lz_xstrdup(src);
 	} else
@@ -544,9 +600,16 @@ on_entry(void *ctx, const char *section, const char *key, const char *value,
 	if (i == NKEYS) {
 		rc = lz_err_set(err, LZ_EINVAL, "unknown key '%s' in profile "
 		    "'%s' (known: allow, auto-approve, command, deny, env, "
-		    "escalation-timeout, ignored-isolation, image, persist, "
-		    "protect, resolver, trust-git-config, trust-hooks-path, "
-		    "volume)", key, l->cur->name);
+		    "escalation-env, escalation-timeout, ignored-isolation, "
+		    "image, persist, protect, resolver, trust-git-config, "
+		    "trust-hooks-path, volume)", key, l->cur->name);
+		goto out;
+	}
+	if (l->repeat && profile_keys[i].set != set_approve) {
+		rc = lz_err_set(err, LZ_EINVAL, "profile '%s' is defined "
+		    "twice; merge the two sections (a later '[profile %s]' "
+		    "may only add auto-approve lines)", l->cur->name,
+		    l->cur->name);
 		goto out;
 	}
 	if (!profile_keys[i].list && (l->cur->seen & (1ul << i))) {
@@ -606,6 +669,7 @@ lz_config_load_buffer(struct lz_config *cfg, const char *name,
     const char *text, size_t len, struct lz_err *err)
 {
 	struct load l;
+	size_t i, j;
 	int rc;
 
 	builtins(cfg);
@@ -616,6 +680,10 @@ lz_config_load_buffer(struct lz_config *cfg, const char *name,
 	rc = lz_ini_parse(name, text, len, on_entry, &l, err);
 	if (rc == 0)
 		rc = validate(cfg, name, err);
+	for (i = 0; rc == 0 && i < cfg->nprofiles; i++)
+		for (j = 0; j < cfg->profiles[i].napprove; j++)
+			lz_rule_resolve(&cfg->profiles[i].approve[j],
+			    getenv("PATH"), &cfg->warnings);
 	if (rc != 0)
 		lz_config_release(cfg);
 	return rc;
@@ -634,6 +702,7 @@ lz_config_load(struct lz_config *cfg, const char *path, struct lz_err *err)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0 && errno == ENOENT) {
 		builtins(cfg);
+		cfg->named = lz_xstrdup(path);
 		return 0;
 	}
 	if (fd < 0) {
@@ -683,6 +752,9 @@ lz_config_load(struct lz_config *cfg, const char *path, struct lz_err *err)
 	if (rc == 0) {
 		cfg->path = real;
 		real = NULL;
+		cfg->named = lz_xstrdup(path);
+		cfg->dev = (unsigned long long)st.st_dev;
+		cfg->ino = (unsigned long long)st.st_ino;
 	}
 out:
 	if (fd >= 0)

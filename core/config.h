@@ -20,14 +20,22 @@
 
 struct lz_config {
 	char *path;		/* canonical path of the file read, or NULL */
+	char *named;		/* the path lz_config_load was given, or NULL */
+	/* The file read (device, inode), both 0 when there was none: what
+	 * a saved rule must be appended to (rulesave.h). */
+	unsigned long long dev, ino;
 	char *default_profile;	/* [lazaret] default-profile, or "default" */
 	struct lz_profile *profiles;	/* "default" is always profiles[0] */
 	size_t nprofiles;
 	struct lz_tui_conf tui;	/* [tui] */
+	/* "file:line: ..." lines, '\n'-terminated, for the user to see:
+	 * auto-approve rules that are flagged or match nothing (rules.h). */
+	struct lz_buf warnings;
 };
 
 /*
- * Loads path. A missing file gives the built-in profiles only; a file that
+ * Loads path. Each auto-approve rule's program is resolved in $PATH as it
+ * is now (rules.h). A missing file gives the built-in profiles only; a file that
  * is not a regular file, is not owned by the user (or root), or is writable
  * by group or others is refused with LZ_EUNSAFE (SR-2 asks that host
  * configuration be the developer's alone). Parse and validation errors give

@@ -12,6 +12,7 @@
 static int cmp_str(const void *a, const void *b);
 static json_t *sorted_strings(char **v, size_t n);
 static int cmp_volume(const void *a, const void *b);
+static json_t *rules_json(const struct lz_profile *p);
 
 static int
 cmp_str(const void *a, const void *b)
@@ -42,6 +43,38 @@ cmp_volume(const void *a, const void *b)
 	const struct lz_volume *va = a, *vb = b;
 
 	return strcmp(va->container, vb->container);
+}
+
+/*
+ * For "profile show --json": each rule with where it came from, the host
+ * program it resolved to (null: not found) and its concerns (rules.h).
+ */
+static json_t *
+rules_json(const struct lz_profile *p)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	json_t *a = json_array(), *c;
+	const char *s, *nl;
+	size_t i;
+
+	for (i = 0; i < p->napprove; i++) {
+		const struct lz_rule *r = &p->approve[i];
+
+		lz_buf_reset(&b);
+		lz_rule_format(r, &b);
+		c = json_array();
+		json_array_append_new(a, json_pack("{s:s,s:s,s:o,s:o}",
+		    "rule", b.buf, "source", r->source, "program",
+		    r->program ? json_string(r->program) : json_null(),
+		    "concerns", c));
+		lz_buf_reset(&b);
+		lz_rule_concerns(r, &b);
+		for (s = b.buf; (nl = strchr(s, '\n')) != NULL; s = nl + 1)
+			json_array_append_new(c, json_stringn(s,
+			    (size_t)(nl - s)));
+	}
+	lz_buf_release(&b);
+	return a;
 }
 
 json_t *
@@ -79,6 +112,8 @@ lz_profile_json(const struct lz_profile *p, int sources, struct lz_err *err)
 		    json_string(p->protect_source));
 	json_object_set_new(o, "escalation_timeout",
 	    json_integer(p->escalation_timeout));
+	json_object_set_new(o, "escalation_env",
+	    sorted_strings(p->escalation_env.v, p->escalation_env.n));
 
 	vols = lz_xcalloc(p->nvolumes + 1, sizeof *vols);
 	if (p->nvolumes > 0)
@@ -115,6 +150,8 @@ lz_profile_json(const struct lz_profile *p, int sources, struct lz_err *err)
 	    p->napprove));
 	for (i = 0; i < p->napprove; i++)
 		free(strs[i]);
+	if (sources)
+		json_object_set_new(o, "auto_approve_rules", rules_json(p));
 
 	a = json_array();
 	for (i = 0; i < pol.n; i++) {

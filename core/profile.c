@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hostcmd.h"
 #include "core/profile.h"
 #include "core/protect.h"
 
@@ -40,6 +41,9 @@ lz_profile_init(struct lz_profile *p, const char *name, const char *source)
 	p->resolvers[0].source = lz_xstrdup("built-in: slirp4netns DNS");
 	p->nresolvers = 1;
 	p->escalation_timeout = LZ_PROFILE_DEFAULT_TIMEOUT;
+	if (lz_tokens_split(LZ_HOSTCMD_ENV_DEFAULT, &p->escalation_env,
+	    NULL) != 0)
+		LZ_BUG("bad default escalation-env");
 }
 
 void
@@ -62,6 +66,7 @@ lz_profile_release(struct lz_profile *p)
 	lz_tokens_release(&p->protect);
 	free(p->protect_source);
 	lz_tokens_release(&p->trust_git_config);
+	lz_tokens_release(&p->escalation_env);
 	lz_policy_release(&p->rules);
 	for (i = 0; i < p->nresolvers; i++)
 		free(p->resolvers[i].source);

@@ -38,6 +38,7 @@ enum lz_profile_set {
 	LZ_PROFILE_SET_PERSIST = 1 << 1,
 	LZ_PROFILE_SET_RESOLVER = 1 << 2,
 	LZ_PROFILE_SET_PROTECT = 1 << 3,
+	LZ_PROFILE_SET_ESCALATION_ENV = 1 << 4,
 };
 
 struct lz_profile {
@@ -58,6 +59,9 @@ struct lz_profile {
 	struct lz_resolver *resolvers;
 	size_t nresolvers;
 	unsigned escalation_timeout;	/* seconds */
+	/* Host variables a host command gets (names; values come from the
+	 * approving client, or the coordinator's start for rules). */
+	struct lz_tokens escalation_env;
 	struct lz_rule *approve;
 	size_t napprove;
 	int set;			/* enum lz_profile_set */

@@ -75,8 +75,8 @@ lz_spawn_find(const char *name, const char *path, char **out,
 		path = LZ_SPAWN_PATH_DEFAULT;
 	for (p = path; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
 		end = strchrnul(p, ':');
-		if (end == p)
-			continue;
+		if (*p != '/')
+			continue;	/* "", ".", "bin": the cwd's files */
 		cand = lz_xasprintf("%.*s/%s", (int)(end - p), p, name);
 		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
 		    access(cand, X_OK) == 0) {
@@ -178,6 +178,10 @@ child_run(const struct lz_spawn_spec *sp, const char *path,
 	    dup2(c->out >= 0 ? c->out : null, 1) < 0 ||
 	    dup2(c->err >= 0 ? c->err : null, 2) < 0)
 		child_fail(c->report, CHILD_SETUP);
+	/* dup2 onto itself keeps close-on-exec (LZ_SPAWN_INHERIT). */
+	for (i = 0; i < 3; i++)
+		if (fcntl(i, F_SETFD, 0) != 0)
+			child_fail(c->report, CHILD_SETUP);
 	for (i = 0; i < (int)sp->nkeep && i < LZ_SPAWN_KEEP_MAX; i++)
 		if (fcntl(sp->keep[i], F_SETFD, 0) != 0)
 			child_fail(c->report, CHILD_SETUP);
@@ -206,6 +210,10 @@ make_stdio(const struct lz_spawn_spec *sp, struct child_fds *c, int parent[3],
 	switch (sp->stdio) {
 	case LZ_SPAWN_NULL:
 		c->out = c->err = sp->log_fd;
+		return 0;
+	case LZ_SPAWN_INHERIT:
+		c->out = 1;
+		c->err = 2;
 		return 0;
 	case LZ_SPAWN_PTY:
 		if (sp->ws != NULL)
@@ -296,7 +304,9 @@ lz_spawn_child(const struct lz_spawn_spec *sp, struct lz_spawn_child *out,
 	    sp->argv[0][0] == '\0'))
 		return lz_err_set(err, LZ_EINVAL, "cannot run an empty "
 		    "command");
-	if (sp->run == NULL &&
+	if (sp->run == NULL && sp->file != NULL)
+		path = lz_xstrdup(sp->file);
+	else if (sp->run == NULL &&
 	    (rc = lz_spawn_find(sp->argv[0], sp->path, &path, err)) != 0)
 		return rc;
 	envp = sp->envp != NULL ? sp->envp : (const char *const *)environ;

@@ -37,12 +37,17 @@ enum lz_spawn_stdio {
 	LZ_SPAWN_PIPES,		/* stdin, stdout, stderr: three pipes */
 	LZ_SPAWN_PTY,		/* a new pty, the child's terminal (0-2) */
 	LZ_SPAWN_NULL,		/* stdin /dev/null; stdout, stderr: log_fd */
+	LZ_SPAWN_INHERIT,	/* stdin /dev/null; stdout, stderr: the
+				 * caller's 1 and 2 (a supervisor's command) */
 };
 
 #define LZ_SPAWN_KEEP_MAX 4
 
 struct lz_spawn_spec {
 	const char *const *argv;	/* argv[0]: path or name in PATH */
+	const char *file;		/* the program to run, when it is not
+					 * argv[0] (a host command's resolved
+					 * path); NULL: argv[0] in PATH */
 	const char *const *envp;	/* NULL: the caller's environ */
 	const char *path;		/* PATH to search; NULL: $PATH */
 	const char *cwd;		/* NULL: the caller's */
@@ -168,10 +173,12 @@ int lz_spawn_wait(struct lz_spawn_proc *p, struct lz_spawn_result *res,
 int64_t lz_spawn_now_ms(void);
 
 /*
- * Finds name in the colon-separated search path (an empty element is
- * skipped, not taken as "."), returning an allocated absolute or relative
- * path of the first regular file that is executable. A name with a '/' is
- * returned as is. Returns LZ_ENOTFOUND with a message when there is none.
+ * Finds name in the colon-separated search path, returning an allocated
+ * absolute path of the first regular file that is executable. Only
+ * absolute elements are searched: an empty or relative one ("", ".",
+ * "bin") would name a file in the working directory, which may be the
+ * workspace the sandbox writes. A name with a '/' is returned as is.
+ * Returns LZ_ENOTFOUND with a message when there is none.
  */
 int lz_spawn_find(const char *name, const char *path, char **out,
     struct lz_err *err);

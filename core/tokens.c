@@ -9,8 +9,11 @@
 #include <jansson.h>
 
 #include "core/tokens.h"
+#include "core/utf8.h"
+#include "core/visible.h"
 
 static int hexval(char c);
+static size_t hidden_at(const unsigned char *p, uint32_t *cp);
 /* jansson refuses invalid UTF-8 when making a string: use it as the check. */
 int
 lz_utf8_valid(const char *s, size_t n)
@@ -19,6 +22,24 @@ lz_utf8_valid(const char *s, size_t n)
 
 	json_decref(j);
 	return j != NULL;
+}
+
+/*
+ * The length of the UTF-8 character at p when it is one that
+ * core/visible.h hides (a bidi control, a zero-width character, a C1
+ * control...), with its code point in *cp; else 0.
+ */
+static size_t
+hidden_at(const unsigned char *p, uint32_t *cp)
+{
+	size_t len = lz_utf8_seq(p, strnlen((const char *)p, 4)), k;
+
+	if (len < 2)
+		return 0;
+	*cp = p[0] & (0x7fu >> len);
+	for (k = 1; k < len; k++)
+		*cp = *cp << 6 | (p[k] & 0x3f);
+	return lz_visible_hidden(*cp) ? len : 0;
 }
 
 static int
@@ -39,6 +60,7 @@ lz_tokens_split(const char *value, struct lz_tokens *out, struct lz_err *err)
 	struct lz_buf tok = LZ_BUF_INIT;
 	const unsigned char *p = (const unsigned char *)value;
 	int in_token = 0, hi, lo, rc = 0;
+	uint32_t cp;
 
 	for (;; p++) {
 		if (*p == '\0' || *p == ' ' || *p == '\t') {
@@ -66,6 +88,12 @@ lz_tokens_split(const char *value, struct lz_tokens *out, struct lz_err *err)
 		if (*p < 0x20 || *p == 0x7f) {
 			rc = lz_err_set(err, LZ_EINVAL, "control character 0x%02x "
 			    "in value (write it as %%%02X)", *p, *p);
+			goto out;
+		}
+		if (hidden_at(p, &cp) > 0) {
+			rc = lz_err_set(err, LZ_EINVAL, "invisible character "
+			    "U+%04X in value (write its bytes as %%XX escapes: "
+			    "what is not seen cannot be checked)", (unsigned)cp);
 			goto out;
 		}
 		if (*p == '\'') {
@@ -106,17 +134,24 @@ void
 lz_tokens_quote(struct lz_buf *b, const char *s)
 {
 	const unsigned char *p;
+	size_t hid = 0;
+	uint32_t cp;
 
 	if (*s == '\0') {
 		lz_buf_adds(b, "''");
 		return;
 	}
 	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p <= ' ' || *p == 0x7f || *p == '%' || *p == ';' ||
-		    *p == '#' || *p == '"' || *p == '\'')
+		/* An invisible character is spelt in escapes, every byte. */
+		if (hid == 0 && *p >= 0x80)
+			hid = hidden_at(p, &cp);
+		if (hid > 0 || *p <= ' ' || *p == 0x7f || *p == '%' ||
+		    *p == ';' || *p == '#' || *p == '"' || *p == '\'')
 			lz_buf_addf(b, "%%%02X", *p);
 		else
 			lz_buf_addch(b, (char)*p);
+		if (hid > 0)
+			hid--;
 	}
 }
 

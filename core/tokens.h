@@ -6,7 +6,11 @@
  * (two single quotes alone) is the empty argument; a single quote anywhere
  * else is an error. Nothing else is special: no backslashes. This cannot be cut by inih's inline-comment rule
  * (a ';' after whitespace) because a literal ';' is never needed, and it is
- * unambiguous: every byte string has exactly one shortest spelling.
+ * unambiguous: every byte string has exactly one spelling that
+ * lz_tokens_quote writes. A character core/visible.h hides (a bidi
+ * control, a zero-width character, a C1 control, a space other than
+ * U+0020) must be written as escapes, never raw, so a config line reads
+ * in an editor as it acts.
  */
 #ifndef LZ_TOKENS_H
 #define LZ_TOKENS_H
@@ -17,12 +21,16 @@
 
 /*
  * Splits value into tokens and decodes their escapes. Fails with LZ_EINVAL on
- * a malformed escape, an escaped NUL, or a raw control character; on failure
+ * a malformed escape, an escaped NUL, a raw control or invisible
+ * character; on failure
  * out is left empty.
  */
 int lz_tokens_split(const char *value, struct lz_tokens *out,
     struct lz_err *err);
-/* Appends the shortest config spelling of s (escaping what must be). */
+/*
+ * Appends the config spelling of s: the shortest one, except that every
+ * byte of an invisible character is escaped too.
+ */
 void lz_tokens_quote(struct lz_buf *b, const char *s);
 /* Appends every token, quoted, separated by single spaces. */
 void lz_tokens_join(struct lz_buf *b, const struct lz_tokens *t);

@@ -12,6 +12,7 @@
 #include "src/cmd.h"
 
 static const char *get_env(const char *name);
+static void print_warnings(const char *lines);
 static void scrub_path(const char *workspace);
 
 /*
@@ -45,6 +46,17 @@ static const char *
 get_env(const char *name)
 {
 	return getenv(name);
+}
+
+/* The config's warnings ('\n'-terminated lines), one "warning:" each. */
+static void
+print_warnings(const char *lines)
+{
+	const char *nl;
+
+	for (; (nl = strchr(lines, '\n')) != NULL; lines = nl + 1)
+		fprintf(stderr, "lazaret: warning: %.*s\n", (int)(nl - lines),
+		    lines);
 }
 
 int
@@ -105,6 +117,7 @@ lz_client_setup(struct lz_client *c, const char *profile, const char *dir,
 		exit_code = lz_client_exit_code(rc);
 		goto out;
 	}
+	print_warnings(c->cfg.warnings.buf);
 	if (!(flags & LZ_CLIENT_DOMAIN))
 		goto out;
 	if (profile == NULL)

@@ -48,6 +48,7 @@ struct lz_cmd {
 };
 
 extern const struct lz_cmd lz_cmd_anchor_helper;
+extern const struct lz_cmd lz_cmd_audit;
 extern const struct lz_cmd lz_cmd_attach;
 extern const struct lz_cmd lz_cmd_coordinator;
 extern const struct lz_cmd lz_cmd_doctor;

@@ -15,6 +15,7 @@
 static const struct lz_cmd *const cmd_table[] = {
 	&lz_cmd_anchor_helper,
 	&lz_cmd_attach,
+	&lz_cmd_audit,
 	&lz_cmd_coordinator,
 	&lz_cmd_doctor,
 	&lz_cmd_domain,

@@ -3,6 +3,7 @@
  * machine form is core/fingerprint.c's canonical JSON with sources.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "core/tokens.h"
 #include "src/out-profile.h"
@@ -26,6 +27,27 @@ lz_out_policy(FILE *f, const struct lz_profile *p)
 	}
 	fprintf(f, "  IPv6 is disabled in the sandbox network (SR-6)\n");
 	lz_policy_release(&pol);
+}
+
+/*
+ * A rule, the host program it matches, and a "!" line per concern
+ * (rules.h): trailing arguments, a program that runs code it is given.
+ */
+static void
+out_rule(FILE *f, const struct lz_rule *r)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	const char *s, *nl;
+
+	lz_rule_format(r, &b);
+	fprintf(f, "  auto-approve        %s  %s\n", b.buf, r->source);
+	fprintf(f, "                        program %s\n", r->program ?
+	    r->program : "(not found in PATH: matches nothing)");
+	lz_buf_reset(&b);
+	lz_rule_concerns(r, &b);
+	for (s = b.buf; (nl = strchr(s, '\n')) != NULL; s = nl + 1)
+		fprintf(f, "                        ! %.*s\n", (int)(nl - s), s);
+	lz_buf_release(&b);
 }
 
 void
@@ -58,6 +80,9 @@ lz_out_profile(FILE *f, const struct lz_profile *p)
 	fprintf(f, "  trust-git-config    %s\n", b.len ? b.buf : "(none)");
 	fprintf(f, "  trust-hooks-path    %s\n", p->trust_hooks_path ? "yes" :
 	    "no");
+	lz_buf_reset(&b);
+	lz_tokens_join(&b, &p->escalation_env);
+	fprintf(f, "  escalation-env      %s\n", b.len ? b.buf : "(none)");
 	for (i = 0; i < p->nvolumes; i++) {
 		fprintf(f, "  volume              %s -> %s (%s)  %s\n",
 		    p->volumes[i].host, p->volumes[i].container,
@@ -69,12 +94,8 @@ lz_out_profile(FILE *f, const struct lz_profile *p)
 		fprintf(f, "  resolver            %s  %s\n", pfx,
 		    p->resolvers[i].source);
 	}
-	for (i = 0; i < p->napprove; i++) {
-		lz_buf_reset(&b);
-		lz_rule_format(&p->approve[i], &b);
-		fprintf(f, "  auto-approve        %s  %s\n", b.buf,
-		    p->approve[i].source);
-	}
+	for (i = 0; i < p->napprove; i++)
+		out_rule(f, &p->approve[i]);
 	if (p->napprove == 0)
 		fprintf(f, "  auto-approve        (none: every host command "
 		    "asks you)\n");

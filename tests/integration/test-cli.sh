@@ -111,6 +111,54 @@ else
 	echo "NOTE $LZ_TEST_NAME: $own is not $(id -un)'s with mode 0700: its fallback is not checked here"
 fi
 
+# Auto-approve rules: a rule with "..." or a program that runs code is
+# warned about at load and marked in profile show; the program is shown
+# resolved to its host path (SR-8).
+printf '[profile r]\nauto-approve = git fetch origin\nauto-approve = git log ...\nauto-approve = sh -c true\n' \
+    > "$XDG_CONFIG_HOME/lazaret/config.ini"
+run "$LAZARET" profile show r
+expect "profile show: a '...' rule is marked" 0 '! it allows any trailing arguments, and options can run commands'
+expect "profile show: a shell rule is marked" 0 "! 'sh' runs code it is given"
+expect "profile show: the program's host path" 0 'program /[^ ]*/git$'
+expect "load-time warning names file:line" 0 "lazaret: warning: .*config.ini:3: auto-approve 'git log \.\.\.'"
+if grep -q 'config.ini:2' <<<"$LZ_ERR"; then
+	fail "an exact rule is not warned about"
+else
+	pass "an exact rule is not warned about"
+fi
+rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
+
+# lazaret audit: nothing yet, then a record whose argv and justification
+# carry ANSI, OSC, bidi and a newline: shown escaped, whole, on one line
+# each; --json gives the records back as JSON lines; a bad line is named.
+run "$LAZARET" audit
+expect "audit of a Domain with no escalations" 0 '^no escalation requests recorded for Domain [0-9a-f]{16}$'
+root=$(printf '%s' "$("$LAZARET" domain show --json)" | jq -r .domain_root)
+(umask 077 && mkdir -p "$root")
+printf '%s\n' '{"argv":["git","push","\u001B[2J\u001B]0;x\u0007\u202Emain"],"command":"bash","cwd":"/workspace","host_cwd":"/w","id":"0123456789abcdef0123456789abcdef","kind":"request","pane":1,"profile":"default","session":"00112233445566778899aabbccddeeff","t":1796126400123,"v":1,"why":"need\nProfile: trusted"}' \
+    'not a record' \
+    '{"by":"timeout","decision":"timeout","edited":false,"id":"0123456789abcdef0123456789abcdef","kind":"decision","t":1796126401123,"v":1}' \
+    '{"duration_ms":300000,"id":"0123456789abcdef0123456789abcdef","kind":"result","outcome":"timed-out","reason":"nobody answered","t":1796126402123,"v":1}' \
+    > "$root/audit.jsonl"
+run "$LAZARET" audit
+expect "audit shows the argv escaped" 0 'argv: "git" "push" "\\x1b\[2J\\x1b\]0;x\\x07\\u202emain"'
+expect "audit shows the agent's words escaped" 0 'why \(the agent.s words\): "need\\nProfile: trusted"'
+expect "audit shows a timeout as its own outcome" 0 'timed-out, 300000 ms'
+expect "audit names a line it skipped" 0 'skipped a record: audit.jsonl:2:'
+if LC_ALL=C grep -q $'[\x1b\x07\x80-\xff]' <<<"$LZ_OUT"; then
+	fail "audit output holds a raw control or non-ASCII byte"
+else
+	pass "audit output holds no raw control or non-ASCII byte"
+fi
+run "$LAZARET" audit --json
+if [ "$LZ_RC" = 0 ] && [ "$(printf '%s\n' "$LZ_OUT" | jq -s 'length')" = 3 ] &&
+	[ "$(printf '%s\n' "$LZ_OUT" | jq -rs '.[2].outcome')" = timed-out ] &&
+	[ "$(printf '%s\n' "$LZ_OUT" | jq -js '.[0].argv[2]' | od -An -tx1 | tr -d ' \n')" = 1b5b324a1b5d303b7807e280ae6d61696e ]; then
+	pass "audit --json: JSON lines, argv bytes intact"
+else
+	fail "audit --json: JSON lines, argv bytes intact ($LZ_OUT)"
+fi
+
 # Bad environments: each one clear error naming the fix.
 run env -u HOME -u XDG_CONFIG_HOME "$LAZARET" domain show
 expect "missing HOME" 4 'HOME is not set'

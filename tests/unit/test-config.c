@@ -112,7 +112,62 @@ test_full_profile(void **state)
 	assert_true(p->approve[1].trailing);
 	assert_string_equal(p->approve[2].argv.v[1], "test all; echo");
 	assert_non_null(lz_config_profile(&cfg, "default"));
+	/* "git log ..." and make (it runs the workspace's Makefile) are
+	 * flagged at load, with file:line. */
+	assert_non_null(strstr(cfg.warnings.buf, "c.ini:21: auto-approve "
+	    "'git log ...': it allows any trailing arguments"));
+	assert_non_null(strstr(cfg.warnings.buf, "c.ini:22: auto-approve "
+	    "'make test%20all%3B%20echo': 'make' runs code it is given"));
+	assert_null(strstr(cfg.warnings.buf, "c.ini:20"));
 	lz_config_release(&cfg);
+}
+
+/* A profile's section again, adding rules: what a saved rule appends. */
+static void
+test_repeated_section_adds_rules(void **state)
+{
+	struct lz_config cfg = load_ok("[profile a]\nauto-approve = git "
+	    "fetch origin\n[tui]\nhistory = 5\n[profile a]\nauto-approve = "
+	    "git push origin main\n[profile default]\n[profile default]\n"
+	    "auto-approve = git status\n");
+	const struct lz_profile *p = lz_config_profile(&cfg, "a");
+
+	(void)state;
+	assert_int_equal(p->napprove, 2);
+	assert_string_equal(p->approve[1].source, "c.ini:6");
+	assert_string_equal(p->source, "c.ini:1");
+	p = lz_config_profile(&cfg, "default");
+	assert_int_equal(p->napprove, 1);
+	assert_string_equal(p->source, "c.ini:7");
+	assert_int_equal(cfg.tui.history, 5);
+	lz_config_release(&cfg);
+}
+
+static void
+test_escalation_env(void **state)
+{
+	struct lz_config cfg = load_ok("[profile a]\n"
+	    "escalation-env = HOME PATH\n"
+	    "escalation-env = SSH_AUTH_SOCK HOME\n"
+	    "[profile b]\n"
+	    "escalation-env =\n");
+	const struct lz_profile *p;
+
+	(void)state;
+	p = lz_config_profile(&cfg, "default");
+	assert_int_equal(p->escalation_env.n, 9);
+	assert_string_equal(p->escalation_env.v[0], "HOME");
+	assert_true(lz_tokens_has(&p->escalation_env, "SSH_AUTH_SOCK"));
+	assert_true(lz_tokens_has(&p->escalation_env,
+	    "DBUS_SESSION_BUS_ADDRESS"));
+	p = lz_config_profile(&cfg, "a");
+	assert_int_equal(p->escalation_env.n, 3);
+	assert_string_equal(p->escalation_env.v[2], "SSH_AUTH_SOCK");
+	p = lz_config_profile(&cfg, "b");
+	assert_int_equal(p->escalation_env.n, 0);
+	lz_config_release(&cfg);
+	load_bad("[profile a]\nescalation-env = HOME 1X\n", "c.ini:2: "
+	    "escalation-env '1X' is not a variable name");
 }
 
 static void
@@ -167,8 +222,10 @@ test_errors_name_line_and_fix(void **state)
 	load_bad("[lazaret]\ndefault-profile = nope\n",
 	    "default-profile 'nope' is not defined");
 	load_bad("image = x\n", "c.ini:1: 'image' is outside any section");
-	load_bad("[profile a]\n[profile a]\n", "c.ini:2: profile 'a' is "
-	    "defined twice");
+	load_bad("[profile a]\n[profile a]\nimage = x\n", "c.ini:3: profile "
+	    "'a' is defined twice");
+	load_bad("[profile default]\n[tui]\n[profile default]\ncommand = "
+	    "x\n", "c.ini:4: profile 'default' is defined twice");
 	load_bad("[profile a]\nthis is not a pair\n", "c.ini:2: not 'key = "
 	    "value'");
 	load_bad("[profile a\n", "c.ini:1: section header must end");
@@ -334,6 +391,8 @@ main(void)
 		cmocka_unit_test(test_builtin_default),
 		cmocka_unit_test(test_full_profile),
 		cmocka_unit_test(test_default_section_adjusts_builtin),
+		cmocka_unit_test(test_escalation_env),
+		cmocka_unit_test(test_repeated_section_adds_rules),
 		cmocka_unit_test(test_errors_name_line_and_fix),
 		cmocka_unit_test(test_inih_traps),
 		cmocka_unit_test(test_file_checks),

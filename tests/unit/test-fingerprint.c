@@ -72,6 +72,7 @@ test_changes_with_behaviour(void **state)
 	    "protect = .vscode/tasks.json\n",
 	    "trust-git-config = team.gitconfig\n",
 	    "trust-hooks-path = yes\n",
+	    "escalation-env = HOME\n",
 	};
 	char a[65], b[65], text[512];
 	size_t i;

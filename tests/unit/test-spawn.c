@@ -290,6 +290,15 @@ test_find(void **state)
 	/* A directory of that name is not a program. */
 	assert_int_equal(lz_spawn_find("tmp", "/", &p, &err), LZ_ENOTFOUND);
 	assert_null(p);
+	/* Relative elements name the working directory's files: skipped. */
+	assert_int_equal(chdir("/bin"), 0);
+	assert_int_equal(lz_spawn_find("sh", ".", &p, &err), LZ_ENOTFOUND);
+	assert_int_equal(lz_spawn_find("sh", "bin::.", &p, &err),
+	    LZ_ENOTFOUND);
+	assert_int_equal(chdir("/"), 0);
+	assert_int_equal(lz_spawn_find("sh", "bin:/bin", &p, &err), 0);
+	assert_string_equal(p, "/bin/sh");
+	free(p);
 	lz_err_release(&err);
 }
 

@@ -75,13 +75,38 @@ test_refusals(void **state)
 	split_bad("echo it's", "quote");
 	split_bad("echo 'a b'", "quote");
 	split_bad("echo %ff%fe", "UTF-8");
+	/* Raw invisible characters: bidi override, zero-width, C1, NBSP. */
+	split_bad("git push \xe2\x80\xae", "U+202E");
+	split_bad("git pu\xe2\x80\x8bsh", "U+200B");
+	split_bad("echo \xc2\x9b", "U+009B");
+	split_bad("echo a\xc2\xa0" "b", "U+00A0");
+}
+
+/* Invisible characters are written as escapes and read back as bytes. */
+static void
+test_invisible(void **state)
+{
+	const char *w[] = { "ls", "\xe2\x80\xaetxt", "a\xc2\xa0" "b" };
+	struct lz_tokens in = LZ_TOKENS_INIT;
+	struct lz_buf b = LZ_BUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		lz_tokens_push(&in, w[i]);
+	lz_tokens_join(&b, &in);
+	assert_string_equal(b.buf, "ls %E2%80%AEtxt a%C2%A0b");
+	split_ok(b.buf, 3, w);
+	lz_tokens_release(&in);
+	lz_buf_release(&b);
 }
 
 static void
 test_roundtrip(void **state)
 {
 	const char *tricky[] = { "a b", ";", " ;x", "#", "%", "'", "",
-	    "...", "\xc3\xa9t\xc3\xa9", "tab\there", "\"q\"" };
+	    "...", "\xc3\xa9t\xc3\xa9", "tab\there", "\"q\"",
+	    "\xe2\x81\xa6x\xf3\xa0\x81\x81" };
 	struct lz_tokens in = LZ_TOKENS_INIT, out = LZ_TOKENS_INIT;
 	struct lz_buf b = LZ_BUF_INIT;
 	size_t i;
@@ -123,6 +148,7 @@ main(void)
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_invisible),
 		cmocka_unit_test(test_has),
 	};
 
