@@ -125,7 +125,7 @@ lz_hostcmd_dir_release(struct lz_hostcmd_dir *d)
 
 void
 lz_hostcmd_env_collect(const struct lz_tokens *names,
-    const char *(*get)(const char *), struct lz_tokens *out)
+    char *(*get)(const char *), struct lz_tokens *out)
 {
 	const char *v;
 	size_t i;

@@ -93,7 +93,7 @@ void lz_hostcmd_dir_release(struct lz_hostcmd_dir *d);
  * environment: getenv), appended to out: what a DECISION carries.
  */
 void lz_hostcmd_env_collect(const struct lz_tokens *names,
-    const char *(*get)(const char *), struct lz_tokens *out);
+    char *(*get)(const char *), struct lz_tokens *out);
 /*
  * The command's environment, appended to envp: for each of names, the
  * first "NAME=value" of given that has it (others in given are ignored),

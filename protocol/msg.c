@@ -667,6 +667,7 @@ lz_msg_decision_add(struct lz_buf *b, const struct lz_msg_decision *m,
 	if (m->decision != LZ_DECISION_DENY &&
 	    lz_jf_put_env(o, "env", &m->env, err) != 0)
 		goto out;
+	json_object_set_new(o, "sig", json_string(m->sig));
 	add(b, LZ_FRAME_DECISION, json_incref(o));
 	rc = 0;
 out:
@@ -679,7 +680,7 @@ lz_msg_decision_decode(const struct lz_frame *f, struct lz_msg_decision *m,
     struct lz_err *err)
 {
 	json_t *o = body(f, LZ_FRAME_DECISION, err);
-	const char *d = NULL, *msg = NULL;
+	const char *d = NULL, *msg = NULL, *sig = NULL;
 	size_t i;
 	int rc;
 
@@ -711,11 +712,55 @@ lz_msg_decision_decode(const struct lz_frame *f, struct lz_msg_decision *m,
 	if (rc == 0)
 		rc = lz_jf_env(o, "DECISION frame", "env", &m->env, err);
 	if (rc == 0)
+		rc = lz_jf_str(o, "DECISION frame", "sig", 1, 88, &sig, err);
+	if (rc == 0 && (strlen(sig) != 88 || strspn(sig, "ABCDEFGHIJKLMNOPQR"
+	    "STUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") != 88))
+		rc = lz_err_set(err, LZ_EINVAL, "bad DECISION frame: 'sig' "
+		    "must be an Ed25519 signature in base64");
+	if (rc == 0) {
 		m->message = msg ? lz_xstrdup(msg) : NULL;
+		memcpy(m->sig, sig, 89);
+	}
 	else
 		lz_msg_decision_release(m);
 	json_decref(o);
 	return rc;
+}
+
+/* Appends s with a 4-byte big-endian length before it. */
+static void
+prefixed(struct lz_buf *b, const char *s)
+{
+	size_t n = strlen(s);
+	unsigned char l[4] = { (unsigned char)(n >> 24),
+	    (unsigned char)(n >> 16), (unsigned char)(n >> 8),
+	    (unsigned char)n };
+
+	lz_buf_add(b, l, 4);
+	lz_buf_add(b, s, n);
+}
+
+void
+lz_msg_decision_signed(const struct lz_msg_decision *m, const char *domain,
+    const char *coordinator, const char *client, const char *session,
+    const struct lz_tokens *argv, struct lz_buf *out)
+{
+	char n[16];
+	size_t i;
+
+	lz_buf_reset(out);
+	prefixed(out, "lazaret-decision-v1");
+	prefixed(out, domain);
+	prefixed(out, coordinator);
+	prefixed(out, client);
+	prefixed(out, session);
+	prefixed(out, m->id);
+	prefixed(out, lz_decision_name(m->decision));
+	snprintf(n, sizeof n, "%zu", argv->n);
+	prefixed(out, n);
+	for (i = 0; i < argv->n; i++)
+		prefixed(out, argv->v[i]);
+	prefixed(out, m->message ? m->message : "");
 }
 
 void

@@ -219,7 +219,20 @@ struct lz_msg_decision {
 	struct lz_tokens argv;
 	char *message;
 	struct lz_tokens env;
+	/* The Client CLI's Ed25519 signature (base64) over
+	 * lz_msg_decision_signed's bytes; kept in the audit log. */
+	char sig[89];
 };
+
+/*
+ * What a DECISION's signature covers: the whole session control tuple
+ * (Domain, Coordinator, Client CLI, Session), the request ID, the
+ * decision, the argv that runs (the edited one) and the message, each
+ * length-prefixed, after "lazaret-decision-v1".
+ */
+void lz_msg_decision_signed(const struct lz_msg_decision *m,
+    const char *domain, const char *coordinator, const char *client,
+    const char *session, const struct lz_tokens *argv, struct lz_buf *out);
 
 /* WITHDRAWN (s->c): the prompt is gone (why: "timed-out", "cancelled",
  * "detached", "decided"). */

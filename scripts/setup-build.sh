@@ -1,17 +1,18 @@
 # shellcheck shell=bash
 # setup-build.sh: step "build" of scripts/setup.sh. Builds the release tree
 # (build/release, no tests, no sanitizers) and installs lazaret,
-# lazaret-runsc and the compiled "lazaret" terminfo entry of a pane
-# (share/lazaret/terminfo) under the prefix. The build runs as the owner of
-# the source tree so root leaves no root-owned files in a developer's
-# checkout; the install runs as root. Sourced by setup.sh.
+# lazaret-runsc, lazaret-escalate and the compiled "lazaret" terminfo entry
+# of a pane (share/lazaret/terminfo) under the prefix. The build runs as the
+# owner of the source tree so root leaves no root-owned files in a
+# developer's checkout; the install runs as root. Sourced by setup.sh.
 
 LZ_SRC_DIRS="core src protocol termdb ui cmake"
 
 # True when the installed files exist and no source is newer.
 lz_build_check() {
 	local bin=$LZ_PREFIX/bin d newer
-	[ -x "$bin/lazaret" ] && [ -x "$bin/lazaret-runsc" ] || return 1
+	[ -x "$bin/lazaret" ] && [ -x "$bin/lazaret-runsc" ] &&
+	    [ -x "$bin/lazaret-escalate" ] || return 1
 	[ -f "$LZ_PREFIX/share/lazaret/terminfo/l/lazaret" ] || return 1
 	for d in $LZ_SRC_DIRS; do
 		[ -d "$LZ_SRC/$d" ] || continue
@@ -53,5 +54,6 @@ lz_build_apply() {
 	touch "$LZ_PREFIX/bin/lazaret" "$LZ_PREFIX/bin/lazaret-runsc"
 	lz_say build "ok (installed $LZ_PREFIX/bin/lazaret," \
 	    "$LZ_PREFIX/bin/lazaret-runsc," \
+	    "$LZ_PREFIX/bin/lazaret-escalate," \
 	    "$LZ_PREFIX/share/lazaret/terminfo/l/lazaret)"
 }

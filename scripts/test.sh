@@ -197,6 +197,14 @@ run_fuzz() {
 	record fuzz "$p" "$f"
 }
 
+# stage_bins DIR: the ASan programs a Domain needs (lazaret, its runtime
+# shim, the Escalation Client) and the compiled terminfo entry, into DIR.
+stage_bins() {
+	cp "$ROOT"/build/asan/lazaret "$ROOT"/build/asan/lazaret-runsc \
+	    "$ROOT"/build/asan/lazaret-escalate "$1/"
+	cp -r "$ROOT"/build/asan/terminfo "$1/"
+}
+
 # run_as_user SUITE DIR: DIR/test-*.sh as the test account, against the
 # ASan binaries (and the compiled lazaret terminfo entry beside them), with
 # an XDG_CONFIG_HOME of the suite's own.
@@ -206,8 +214,7 @@ run_as_user() {
 	# tests need in a directory it can read.
 	stage=$(mktemp -d /tmp/lz-stage.XXXXXX)
 	mkdir -p "$stage/bin" "$stage/tests"
-	cp "$ROOT"/build/asan/lazaret "$ROOT"/build/asan/lazaret-runsc "$stage/bin/"
-	cp -r "$ROOT"/build/asan/terminfo "$stage/bin/"
+	stage_bins "$stage/bin"
 	cp -r "$ROOT/tests/lib" "$ROOT/tests/integration" "$ROOT/tests/$dir" \
 	    "$stage/tests/"
 	chmod -R a+rX "$stage"
@@ -244,7 +251,7 @@ run_network() {
 	step "network (as root for the fixtures; lazaret as $TEST_USER)"
 	local stage t out p=0 f=0 rc
 	stage=$(mktemp -d /tmp/lz-netstage.XXXXXX)
-	cp "$ROOT"/build/asan/lazaret "$ROOT"/build/asan/lazaret-runsc "$stage/"
+	stage_bins "$stage"
 	chmod -R a+rX "$stage"
 	for t in "$ROOT"/tests/network/test-*.sh; do
 		[ -f "$t" ] || continue

@@ -73,6 +73,7 @@ lz_coord_close(void)
 	}
 	lz_coord_unwatch();
 	lz_coord_unwatch_git();
+	lz_coord_esc_stop();
 	for (i = 0; i < sizeof hs / sizeof hs[0]; i++) {
 		if (uv_is_active(hs[i]) || hs[i]->type != UV_UNKNOWN_HANDLE) {
 			if (!uv_is_closing(hs[i]))
@@ -102,6 +103,7 @@ on_signal(uv_signal_t *h, int signum)
 	(void)h;
 	if (signum == SIGCHLD) {
 		lz_session_reap();
+		lz_coord_esc_reap();
 		return;
 	}
 	lz_coord_stop(strsignal(signum));
@@ -311,6 +313,9 @@ start(int ready_fd, struct lz_err *err)
 	rc = lz_coord_watch_git(d->workspace, err);
 	if (rc != 0)
 		return rc;
+	rc = lz_coord_esc_start(err);
+	if (rc != 0)
+		return rc;
 	rc = lz_coord_listen(err);
 	if (rc != 0)
 		return rc;
@@ -397,6 +402,7 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	unlink(lz_coord.pid_path);
 	fprintf(stderr, "coordinator %s: stopped\n", lz_coord.id);
 	uv_loop_close(lz_coord.loop);
+	lz_coord_esc_release();
 	lz_registry_release(&lz_coord.reg);
 	lz_trust_free(lz_coord.trust);
 	lz_client_release(&lz_coord.cfg);

@@ -194,6 +194,9 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 		lz_coord_trusted(&b);
 		lz_coord_send(c, &b);
 		break;
+	case LZ_FRAME_DECISION:
+		lz_coord_decision(c, f);
+		break;
 	case LZ_FRAME_LIST:
 		lz_reg_list(&lz_coord.reg, &list);
 		lz_msg_sessions_add(&b, &list);
@@ -282,8 +285,11 @@ lz_coord_act(struct lz_acts *a)
 			c->lagging = 0;
 			lz_session_screen(s, x->history, LZ_FRAME_ATTACHED, &b);
 			lz_coord_send(c, &b);
+			/* Its waiting escalation prompt, after the screen. */
+			lz_coord_esc_attached(x->session->id);
 			break;
 		case LZ_DO_FREE:
+			lz_coord_esc_session_gone(x->session->id);
 			lz_session_free(s);
 			lz_reg_session_free(x->session);
 			break;

@@ -30,6 +30,7 @@
 #include "core/tokens.h"
 #include "core/util.h"
 #include "protocol/frame.h"
+#include "protocol/mailbox.h"
 #include "src/client-setup.h"
 #include "ui/pane.h"
 
@@ -144,6 +145,30 @@ int lz_coord_watch_git(const char *workspace, struct lz_err *err);
 void lz_coord_unwatch_git(void);
 void lz_coord_git_final(void);
 void lz_coord_fail(const char *why);
+
+/* coordinator-mailbox.c: the mailbox's files. */
+int lz_coord_mailbox_start(struct lz_err *err);
+void lz_coord_mailbox_stop(void);
+/* A result record into results/ (tmp, fsync, rename); removing one. */
+void lz_coord_mailbox_write(const char *name, const struct lz_buf *data);
+void lz_coord_mailbox_remove(const char *name);
+
+/* coordinator-escalate.c: Host Escalation. */
+int lz_coord_esc_start(struct lz_err *err);
+void lz_coord_esc_stop(void);
+void lz_coord_esc_release(void);
+/* A record read from the mailbox (not yet verified). */
+void lz_coord_record(enum lz_record_kind kind, const char *buf, size_t len);
+/* DECISION from c. */
+void lz_coord_decision(struct lz_conn *c, const struct lz_frame *f);
+/* A client attached to session: its waiting prompt is shown there. */
+void lz_coord_esc_attached(const char *session);
+/* The session ended: its host commands are killed, its requests go. */
+void lz_coord_esc_session_gone(const char *session);
+/* SIGCHLD: host commands that ended. */
+void lz_coord_esc_reap(void);
+/* Requests of the session waiting for the developer. */
+unsigned lz_coord_esc_pending(const char *session);
 
 /* coordinator-main.c */
 /* TRUSTED: the Trust Anchor and every identity issued, into frames. */

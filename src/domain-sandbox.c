@@ -245,12 +245,12 @@ lz_domain_mailbox(const struct lz_client *c)
 }
 
 char *
-lz_domain_shim(const char *self)
+lz_domain_sibling(const char *self, const char *name)
 {
 	const char *slash = strrchr(self, '/');
 
-	return lz_xasprintf("%.*slazaret-runsc", slash != NULL ?
-	    (int)(slash - self + 1) : 0, self);
+	return lz_xasprintf("%.*s%s", slash != NULL ?
+	    (int)(slash - self + 1) : 0, self, name);
 }
 
 int
@@ -265,8 +265,8 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	struct lz_sandbox_spec spec;
 	struct lz_ignored ig;
 	struct lz_buf policy = LZ_BUF_INIT, tampered = LZ_BUF_INIT;
-	char *shim = NULL, *resolv = NULL, *log = NULL, *pidfile = NULL;
-	char *sandbox_pid = NULL;
+	char *shim = NULL, *escalate = NULL, *resolv = NULL, *log = NULL;
+	char *pidfile = NULL, *sandbox_pid = NULL;
 	int rc, have_ctx = 0;
 
 	memset(&ig, 0, sizeof ig);
@@ -299,11 +299,17 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	lz_mountplan_add(&mp, LZ_MOUNT_BIND, resolv, "/etc/resolv.conf", 1,
 	    "DNS resolvers (Lazaret's)");
 	shim = lz_domain_shim(self);
-	if (access(shim, X_OK) != 0) {
-		rc = lz_err_set(err, LZ_ENOTFOUND, "runtime shim '%s' is "
-		    "missing: %s (run scripts/setup.sh)", shim, strerror(errno));
+	escalate = lz_domain_sibling(self, "lazaret-escalate");
+	if (access(shim, X_OK) != 0 || access(escalate, X_OK) != 0) {
+		rc = lz_err_set(err, LZ_ENOTFOUND, "'%s' is missing: %s (run "
+		    "scripts/setup.sh)", access(shim, X_OK) != 0 ? shim :
+		    escalate, strerror(errno));
 		goto out;
 	}
+	/* The Escalation Client (static: any image can run it). */
+	lz_mountplan_add(&mp, LZ_MOUNT_BIND, escalate,
+	    "/usr/local/bin/lazaret-escalate", 1,
+	    "the Escalation Client (Host Escalation)");
 	rc = lz_sandbox_ctx_init(&ctx, NULL, self, err);
 	if (rc != 0)
 		goto out;
@@ -348,6 +354,7 @@ out:
 	lz_ignored_release(&ig);
 	lz_mountplan_release(&mp);
 	free(shim);
+	free(escalate);
 	free(log);
 	free(pidfile);
 	free(sandbox_pid);

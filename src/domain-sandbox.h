@@ -46,8 +46,10 @@ char *lz_domain_mailbox(const struct lz_client *c);
  */
 int lz_domain_notice(const struct lz_client *c, const struct lz_mountplan *mp,
     struct lz_err *err);
-/* The runtime shim beside self (setup installs both); allocated. */
-char *lz_domain_shim(const char *self);
+/* Program name beside self (setup installs them together); allocated. */
+char *lz_domain_sibling(const char *self, const char *name);
+/* The runtime shim beside self; allocated. */
+#define lz_domain_shim(self) lz_domain_sibling((self), "lazaret-runsc")
 int lz_domain_down(const struct lz_client *c, const char *self,
     struct lz_err *err);
 

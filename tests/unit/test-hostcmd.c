@@ -288,7 +288,7 @@ test_env(void **state)
 	lz_tokens_release(&names);
 	lz_tokens_push(&names, "LZ_TEST_ESC");
 	lz_tokens_push(&names, "LZ_TEST_ABSENT");
-	lz_hostcmd_env_collect(&names, (const char *(*)(const char *))getenv,
+	lz_hostcmd_env_collect(&names, getenv,
 	    &env);
 	assert_int_equal(env.n, 1);
 	assert_string_equal(env.v[0], "LZ_TEST_ESC=v=1");

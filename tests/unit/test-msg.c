@@ -21,6 +21,7 @@
 #define HEX32 HEX16 HEX16
 #define HEX64 HEX32 HEX32
 #define KEY "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+#define SIG KEY KEY
 
 /* A frame of type t whose payload is the given text. */
 static struct lz_frame
@@ -350,6 +351,8 @@ test_escalation_frames(void **state)
 	lz_tokens_push(&d.argv, "push");
 	lz_tokens_push(&d.argv, "--dry-run");
 	lz_tokens_push(&d.env, "SSH_AUTH_SOCK=/run/user/1000/ssh");
+	memset(d.sig, 'A', 86);
+	strcpy(d.sig + 86, "==");
 	assert_int_equal(lz_msg_decision_add(&b, &d, NULL), 0);
 	f = first(&b);
 	assert_int_equal(lz_msg_decision_decode(&f, &d2, NULL), 0);
@@ -360,13 +363,13 @@ test_escalation_frames(void **state)
 	lz_msg_decision_release(&d);
 	lz_buf_reset(&b);
 	f = frame(LZ_FRAME_DECISION, "{\"id\":\"" HEX32 "\",\"decision\":"
-	    "\"edit\"}");
+	    "\"edit\",\"sig\":\"" SIG "\"}");
 	refused(lz_msg_decision_decode(&f, &d2, &e), &e, "'argv' is missing");
 	f = frame(LZ_FRAME_DECISION, "{\"id\":\"" HEX32 "\",\"decision\":"
-	    "\"yes\"}");
+	    "\"yes\",\"sig\":\"" SIG "\"}");
 	refused(lz_msg_decision_decode(&f, &d2, &e), &e, "'decision' must be");
 	f = frame(LZ_FRAME_DECISION, "{\"id\":\"" HEX32 "\",\"decision\":"
-	    "\"deny\",\"message\":\"not now\"}");
+	    "\"deny\",\"message\":\"not now\",\"sig\":\"" SIG "\"}");
 	assert_int_equal(lz_msg_decision_decode(&f, &d2, NULL), 0);
 	assert_string_equal(d2.message, "not now");
 	lz_msg_decision_release(&d2);
