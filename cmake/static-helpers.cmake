@@ -29,11 +29,23 @@ if(NOT LZ_LIBJANSSON_STATIC)
 	message(FATAL_ERROR "libjansson.a not found (install libjansson-dev): "
 		"lazaret-escalate is linked static")
 endif()
-add_executable(lazaret-escalate src/lazaret-escalate.c protocol/mailbox.c
+set(LZ_ESC_CLIENT_SOURCES core/esc-client.c core/ids.c protocol/mailbox.c
 	protocol/jfield.c core/trust.c core/hmac.c core/util.c)
+add_executable(lazaret-escalate src/lazaret-escalate.c
+	${LZ_ESC_CLIENT_SOURCES})
 target_include_directories(lazaret-escalate PRIVATE ${CMAKE_SOURCE_DIR})
 target_compile_options(lazaret-escalate PRIVATE -O2)
 target_link_options(lazaret-escalate PRIVATE -static -s)
 target_link_libraries(lazaret-escalate PRIVATE ${LZ_LIBJANSSON_STATIC}
 	${LZ_LIBCRYPTO_STATIC})
 install(TARGETS lazaret-escalate RUNTIME DESTINATION bin)
+
+# esc-forge: the tests' record forger inside the sandbox (tests only).
+if(LZ_TESTS)
+	add_executable(esc-forge tests/helpers/esc-forge.c
+		${LZ_ESC_CLIENT_SOURCES})
+	target_include_directories(esc-forge PRIVATE ${CMAKE_SOURCE_DIR})
+	target_link_options(esc-forge PRIVATE -static)
+	target_link_libraries(esc-forge PRIVATE ${LZ_LIBJANSSON_STATIC}
+		${LZ_LIBCRYPTO_STATIC})
+endif()

@@ -761,6 +761,10 @@ lz_msg_decision_signed(const struct lz_msg_decision *m, const char *domain,
 	for (i = 0; i < argv->n; i++)
 		prefixed(out, argv->v[i]);
 	prefixed(out, m->message ? m->message : "");
+	snprintf(n, sizeof n, "%zu", m->env.n);
+	prefixed(out, n);
+	for (i = 0; i < m->env.n; i++)
+		prefixed(out, m->env.v[i]);
 }
 
 void

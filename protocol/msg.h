@@ -227,8 +227,9 @@ struct lz_msg_decision {
 /*
  * What a DECISION's signature covers: the whole session control tuple
  * (Domain, Coordinator, Client CLI, Session), the request ID, the
- * decision, the argv that runs (the edited one) and the message, each
- * length-prefixed, after "lazaret-decision-v1".
+ * decision, the argv that runs (the edited one, else the PROMPT's), the
+ * message and the escalation-env values, each length-prefixed, after
+ * "lazaret-decision-v1": everything that decides what runs on the host.
  */
 void lz_msg_decision_signed(const struct lz_msg_decision *m,
     const char *domain, const char *coordinator, const char *client,

@@ -198,10 +198,12 @@ run_fuzz() {
 }
 
 # stage_bins DIR: the ASan programs a Domain needs (lazaret, its runtime
-# shim, the Escalation Client) and the compiled terminfo entry, into DIR.
+# shim, the Escalation Client), the tests' record forger and the compiled
+# terminfo entry, into DIR.
 stage_bins() {
 	cp "$ROOT"/build/asan/lazaret "$ROOT"/build/asan/lazaret-runsc \
-	    "$ROOT"/build/asan/lazaret-escalate "$1/"
+	    "$ROOT"/build/asan/lazaret-escalate "$ROOT"/build/asan/esc-forge \
+	    "$1/"
 	cp -r "$ROOT"/build/asan/terminfo "$1/"
 }
 

@@ -14,6 +14,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "core/hostcmd.h"
 #include "core/rundir.h"
 #include "core/trust.h"
 #include "core/spawn.h"
@@ -455,6 +456,33 @@ lz_conn_list(struct lz_conn_client *cc, struct lz_msg_sessions *out,
 	if ((rc = request(cc, LZ_FRAME_LIST, &f, &payload, err)) == 0)
 		rc = lz_msg_sessions_decode(&f, out, err);
 	lz_buf_release(&payload);
+	return rc;
+}
+
+int
+lz_conn_decide(struct lz_conn_client *cc, const struct lz_client *c,
+    const char *session, const struct lz_tokens *argv,
+    struct lz_msg_decision *d, struct lz_buf *frames, struct lz_err *err)
+{
+	struct lz_buf sb = LZ_BUF_INIT, sig = LZ_BUF_INIT;
+	int rc;
+
+	lz_tokens_release(&d->env);
+	if (d->decision != LZ_DECISION_DENY)
+		lz_hostcmd_env_collect(&c->profile->escalation_env, getenv,
+		    &d->env);
+	lz_msg_decision_signed(d, c->domain.id, cc->coordinator_id,
+	    cc->client_id, session, d->decision == LZ_DECISION_EDIT ?
+	    &d->argv : argv, &sb);
+	rc = lz_key_sign(cc->key, sb.buf, sb.len, &sig, err);
+	if (rc == 0 && sig.len < sizeof d->sig) {
+		memcpy(d->sig, sig.buf, sig.len + 1);
+		rc = lz_msg_decision_add(frames, d, err);
+	} else if (rc == 0)
+		rc = lz_err_set(err, LZ_ESYS, "signature of %zu bytes",
+		    sig.len);
+	lz_buf_release(&sb);
+	lz_buf_release(&sig);
 	return rc;
 }
 

@@ -80,6 +80,16 @@ int lz_conn_list(struct lz_conn_client *cc, struct lz_msg_sessions *out,
     struct lz_err *err);
 
 /* TRUST, and its TRUSTED answer into out (released by the caller). */
+/*
+ * The developer's answer d to the PROMPT that asked argv in session of
+ * Domain domain, as a DECISION frame appended to frames: unless it is a
+ * denial, with this client's values of the profile's escalation-env
+ * names; signed with this connection's key over the whole session
+ * control tuple (lz_msg_decision_signed).
+ */
+int lz_conn_decide(struct lz_conn_client *cc, const struct lz_client *c,
+    const char *session, const struct lz_tokens *argv,
+    struct lz_msg_decision *d, struct lz_buf *frames, struct lz_err *err);
 int lz_conn_trusted(struct lz_conn_client *cc, struct lz_msg_trusted *out,
     struct lz_err *err);
 

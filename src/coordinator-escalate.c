@@ -240,6 +240,25 @@ audit_result(const struct esc *e, enum lz_outcome o, const char *reason,
 	lz_err_release(&err);
 }
 
+/* A PROMPT still shown is taken off its client (WITHDRAWN, why). */
+static void
+withdraw(struct esc *e, const char *why)
+{
+	struct lz_msg_withdrawn w;
+	struct lz_buf b = LZ_BUF_INIT;
+	struct lz_conn *c;
+
+	if (e->state != ESC_SHOWN)
+		return;
+	e->state = ESC_QUEUED;
+	if ((c = client_of(session_of(e))) == NULL)
+		return;
+	snprintf(w.id, sizeof w.id, "%s", e->id);
+	snprintf(w.why, sizeof w.why, "%s", why);
+	lz_msg_withdrawn_add(&b, &w);
+	lz_coord_send(c, &b);
+}
+
 /*
  * The one result of an accepted request (OR-2). A prompt still shown is
  * withdrawn first; the session's next request is shown.
@@ -248,20 +267,11 @@ static void
 finish(struct esc *e, enum lz_outcome o, const char *reason,
     const char *message)
 {
-	struct lz_msg_withdrawn w;
-	struct lz_buf b = LZ_BUF_INIT;
 	struct lz_result r;
-	struct lz_conn *c;
 	int status = 0, sig = 0;
 
-	if (e->state == ESC_SHOWN && (c = client_of(session_of(e))) != NULL) {
-		snprintf(w.id, sizeof w.id, "%s", e->id);
-		snprintf(w.why, sizeof w.why, "%s", o == LZ_OUTCOME_TIMED_OUT ?
-		    "timed-out" : o == LZ_OUTCOME_CANCELLED ? "cancelled" :
-		    "decided");
-		lz_msg_withdrawn_add(&b, &w);
-		lz_coord_send(c, &b);
-	}
+	withdraw(e, o == LZ_OUTCOME_TIMED_OUT ? "timed-out" :
+	    o == LZ_OUTCOME_CANCELLED ? "cancelled" : "decided");
 	lz_result_init(&r);
 	snprintf(r.id, sizeof r.id, "%s", e->id);
 	r.outcome = o;
@@ -510,7 +520,8 @@ accept_request(struct lz_request *r, struct lz_reg_session *s)
 }
 
 void
-lz_coord_record(enum lz_record_kind kind, const char *buf, size_t len)
+lz_coord_record(enum lz_record_kind kind, const char *id, const char *buf,
+    size_t len)
 {
 	struct lz_esc_ctx x;
 	struct lz_request r;
@@ -521,6 +532,10 @@ lz_coord_record(enum lz_record_kind kind, const char *buf, size_t len)
 
 	if (lz_request_decode(kind, buf, len, &r, &err) != 0)
 		goto drop;
+	if (strcmp(r.id, id) != 0) {
+		lz_err_set(&err, LZ_EINVAL, "its ID is not its file name's");
+		goto drop;
+	}
 	x.trust = lz_coord.trust;
 	x.reg = &lz_coord.reg;
 	x.sandbox_id = lz_coord.sandbox_id;
@@ -708,14 +723,7 @@ lz_coord_decision(struct lz_conn *c, const struct lz_frame *f)
 		    &esc.approved[esc.napproved++]);
 	}
 	audit_decision(e, lz_decision_name(d.decision), key.buf, NULL);
-	{
-		struct lz_msg_withdrawn w;
-
-		snprintf(w.id, sizeof w.id, "%s", e->id);
-		snprintf(w.why, sizeof w.why, "decided");
-		lz_msg_withdrawn_add(&msg, &w);
-		lz_coord_send(c, &msg);
-	}
+	withdraw(e, "decided");
 	run_command(e);
 	next_prompt(e->session);
 out:

@@ -161,7 +161,7 @@ take(const char *name)
 		fprintf(stderr, "coordinator %s: mailbox: '%.80s' dropped: "
 		    "%s\n", lz_coord.id, name, why);
 	} else
-		lz_coord_record(kind, b.buf, b.len);
+		lz_coord_record(kind, id, b.buf, b.len);
 	lz_buf_release(&b);
 }
 

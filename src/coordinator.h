@@ -157,8 +157,10 @@ void lz_coord_mailbox_remove(const char *name);
 int lz_coord_esc_start(struct lz_err *err);
 void lz_coord_esc_stop(void);
 void lz_coord_esc_release(void);
-/* A record read from the mailbox (not yet verified). */
-void lz_coord_record(enum lz_record_kind kind, const char *buf, size_t len);
+/* A record read from the mailbox file named for kind and id (not yet
+ * verified: its own ID must be the name's). */
+void lz_coord_record(enum lz_record_kind kind, const char *id,
+    const char *buf, size_t len);
 /* DECISION from c. */
 void lz_coord_decision(struct lz_conn *c, const struct lz_frame *f);
 /* A client attached to session: its waiting prompt is shown there. */

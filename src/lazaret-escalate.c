@@ -25,16 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/rand.h>
-
-#include "core/hmac.h"
-#include "core/trust.h"
-#include "protocol/mailbox.h"
+#include "core/esc-client.h"
 
 #define PROG "lazaret-escalate"
-#define DIR_IDENTITY "/run/lazaret/identity"
-#define DIR_REQUESTS "/run/lazaret/requests"
-#define DIR_RESULTS "/run/lazaret/results"
 
 /* Exit statuses of its own (documented in --help and lazaret(1)). */
 #define EXIT_DENIED 77
@@ -91,148 +84,56 @@ on_signal(int sig)
 	cancelled = 1;
 }
 
-/* A whole small file (at most max bytes) into b. */
-static int
-slurp(const char *path, size_t max, struct lz_buf *b)
-{
-	char chunk[8192];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-
-	if (fd < 0)
-		return -errno;
-	lz_buf_reset(b);
-	while ((n = read(fd, chunk, sizeof chunk)) > 0) {
-		if (b->len + (size_t)n > max) {
-			close(fd);
-			return -EFBIG;
-		}
-		lz_buf_add(b, chunk, (size_t)n);
-	}
-	close(fd);
-	return n < 0 ? -errno : 0;
-}
-
+/* Seals r and posts it into the request directory. */
 static void
-random_hex(char out[LZ_MAILBOX_ID_HEX + 1])
+post(const struct lz_esc_identity *id, struct lz_request *r)
 {
-	unsigned char r[LZ_MAILBOX_ID_HEX / 2];
-
-	if (RAND_bytes(r, sizeof r) != 1)
-		die("no random bytes");
-	lz_hex(r, sizeof r, out);
-}
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* The anchor from the environment (64 hex digits). */
-static void
-anchor_of(unsigned char key[32])
-{
-	const char *h = getenv("LAZARET_SESSION_ANCHOR");
-	unsigned v;
-	int i;
-
-	if (h == NULL || strlen(h) != 64 || strspn(h, "0123456789abcdef") != 64)
-		die("LAZARET_SESSION_ANCHOR is not set: run me in a Lazaret "
-		    "session");
-	for (i = 0; i < 32; i++) {
-		sscanf(h + 2 * i, "%2x", &v);
-		key[i] = (unsigned char)v;
-	}
-}
-
-/* Signs and MACs r, then writes it into requests/ (tmp, fsync, rename). */
-static void
-post(struct lz_request *r, EVP_PKEY *key, const unsigned char anchor[32])
-{
-	struct lz_buf sb = LZ_BUF_INIT, sig = LZ_BUF_INIT, out = LZ_BUF_INIT;
+	struct lz_buf out = LZ_BUF_INIT;
 	struct lz_err err = LZ_ERR_INIT;
-	char *name, tmp[PATH_MAX], dst[PATH_MAX];
-	int fd;
+	char *name = lz_record_name(r->kind, r->id);
 
-	if (lz_request_encode(r, &sb, NULL, &err) != 0)
+	if (lz_esc_seal(id, r, &out, &err) != 0 ||
+	    lz_esc_post(LZ_ESC_DIR_REQUESTS, name, &out, &err) != 0)
 		die("%s", err.msg);
-	if (r->kind != LZ_RECORD_ACK) {
-		if (lz_key_sign(key, sb.buf, sb.len, &sig, &err) != 0)
-			die("%s", err.msg);
-		free(r->sig);
-		r->sig = lz_buf_detach(&sig);
-	}
-	lz_hmac_hex(anchor, 32, sb.buf, sb.len, r->mac);
-	if (lz_request_encode(r, &sb, &out, &err) != 0)
-		die("%s", err.msg);
-	name = lz_record_name(r->kind, r->id);
-	snprintf(tmp, sizeof tmp, DIR_REQUESTS "/%s.tmp", name);
-	snprintf(dst, sizeof dst, DIR_REQUESTS "/%s", name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0600);
-	if (fd < 0 || lz_write_all(fd, out.buf, out.len) != 0 ||
-	    fsync(fd) != 0 || close(fd) != 0 || rename(tmp, dst) != 0)
-		die("cannot write '%s': %s (the mailbox is full or missing)",
-		    dst, strerror(errno));
 	free(name);
-	lz_buf_release(&sb);
 	lz_buf_release(&out);
 }
 
-/* Waits for result-<id>.json and checks it; 1 when r holds it. */
+/* Waits for the result of request rid; 1 when r holds it. */
 static int
-wait_result(const char *id, const unsigned char anchor[32], int64_t until,
+wait_result(const struct lz_esc_identity *id, const char *rid, int64_t until,
     struct lz_result *r)
 {
-	struct lz_buf b = LZ_BUF_INIT;
 	struct lz_err err = LZ_ERR_INIT;
-	char path[PATH_MAX], mac[65];
-	int64_t t0 = now_ms();
-	int ms, rc;
+	int64_t t0 = lz_esc_now_ms(), now;
+	int rc;
 
-	snprintf(path, sizeof path, DIR_RESULTS "/result-%s.json", id);
-	while (now_ms() < until) {
-		rc = slurp(path, LZ_MAILBOX_RESULT_MAX, &b);
-		if (rc == 0 && lz_result_decode(b.buf, b.len, r, &err) == 0) {
-			lz_hmac_hex(anchor, 32, r->signed_bytes.buf,
-			    r->signed_bytes.len, mac);
-			if (strcmp(r->id, id) == 0 && lz_hmac_equal(mac,
-			    r->mac)) {
-				lz_buf_release(&b);
-				return 1;
-			}
-			lz_result_release(r);
-			die("a result for request %.12s does not carry this "
-			    "session's MAC: refused", id);
-		}
-		lz_err_release(&err);
+	while ((now = lz_esc_now_ms()) < until) {
+		if ((rc = lz_esc_result(id, LZ_ESC_DIR_RESULTS, rid, r,
+		    &err)) == 1)
+			return 1;
+		if (rc != 0)
+			die("%s", err.msg);
 		if (cancelled)
 			return 0;
-		/* Poll fast at first: most answers are rules, in ms. */
-		ms = now_ms() - t0 < 200 ? 2 : now_ms() - t0 < 5000 ? 20 : 100;
-		poll(NULL, 0, ms);
+		/* Poll fast at first: most answers are rules, in ms (gVisor
+		 * does not see the host's writes through inotify). */
+		poll(NULL, 0, now - t0 < 200 ? 2 : now - t0 < 5000 ? 20 : 100);
 	}
-	lz_buf_release(&b);
 	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
-	struct lz_buf cert = LZ_BUF_INIT, keypem = LZ_BUF_INIT, dom = LZ_BUF_INIT;
+	struct lz_esc_identity id;
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_request req, c;
 	struct lz_result res;
-	unsigned char anchor[32];
-	const char *why = "", *sess;
-	char cwd[PATH_MAX];
+	const char *why = "";
+	char cwd[PATH_MAX], *end;
 	unsigned long timeout = 0;
 	struct sigaction sa;
-	EVP_PKEY *key;
 	int ch, i, status;
 	int64_t until;
 
@@ -246,10 +147,12 @@ main(int argc, char **argv)
 			why = optarg;
 			break;
 		case 't':
-			timeout = strtoul(optarg, NULL, 10);
-			if (timeout == 0 || timeout > LZ_MAILBOX_TIMEOUT_MAX)
-				die("-t wants 1-%d seconds",
-				    LZ_MAILBOX_TIMEOUT_MAX);
+			errno = 0;
+			timeout = strtoul(optarg, &end, 10);
+			if (errno != 0 || *end != '\0' || optarg[0] == '-' ||
+			    timeout == 0 || timeout > LZ_MAILBOX_TIMEOUT_MAX)
+				die("-t wants 1-%d seconds, not '%s'",
+				    LZ_MAILBOX_TIMEOUT_MAX, optarg);
 			break;
 		case 'h':
 			usage(stdout);
@@ -263,64 +166,41 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	sess = getenv("LAZARET_SESSION");
-	if (sess == NULL || strlen(sess) != 32)
-		die("LAZARET_SESSION is not set: run me in a Lazaret session");
-	anchor_of(anchor);
-	if (slurp(DIR_IDENTITY "/sandbox.crt", LZ_MAILBOX_CERT_MAX, &cert) !=
-	    0 || slurp(DIR_IDENTITY "/sandbox.key", 4096, &keypem) != 0 ||
-	    slurp(DIR_IDENTITY "/domain", 64, &dom) != 0)
-		die("no sandbox identity in " DIR_IDENTITY ": %s",
-		    strerror(errno));
-	if ((key = lz_key_from_pem(keypem.buf, keypem.len, &err)) == NULL)
+	if (lz_esc_identity_load(&id, LZ_ESC_DIR_IDENTITY, &err) != 0)
 		die("%s", err.msg);
-	lz_buf_wipe(&keypem);
-	lz_request_init(&req);
-	req.kind = LZ_RECORD_REQUEST;
-	random_hex(req.id);
-	random_hex(req.nonce);
-	snprintf(req.domain, sizeof req.domain, "%.16s", dom.buf);
-	snprintf(req.session, sizeof req.session, "%s", sess);
+	lz_esc_record(&id, LZ_RECORD_REQUEST, NULL, &req);
 	for (i = optind; i < argc; i++)
 		lz_tokens_push(&req.argv, argv[i]);
 	req.cwd = lz_xstrdup(getcwd(cwd, sizeof cwd) ? cwd : "/");
 	req.why = lz_xstrdup(why);
 	req.timeout = (unsigned)timeout;
-	req.t = now_ms();
-	req.cert = lz_buf_detach(&cert);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	post(&req, key, anchor);
+	post(&id, &req);
 	/* The coordinator times out first; this is only a last guard. */
-	until = now_ms() + (int64_t)(timeout ? timeout : LZ_MAILBOX_TIMEOUT_MAX) *
-	    1000 + 60000;
-	lz_result_init(&res);
-	if (!wait_result(req.id, anchor, until, &res)) {
+	until = lz_esc_now_ms() + (int64_t)(timeout ? timeout :
+	    LZ_MAILBOX_TIMEOUT_MAX) * 1000 + 60000;
+	if (!wait_result(&id, req.id, until, &res)) {
 		if (!cancelled)
 			die("no answer to request %.12s (is the Domain's "
 			    "coordinator running?)", req.id);
 		/* Ctrl-C: the host command is killed; wait for the word. */
-		c = req;
-		memset(&c.argv, 0, sizeof c.argv);
-		c.kind = LZ_RECORD_CANCEL;
-		random_hex(c.nonce);
-		c.t = now_ms();
-		c.sig = NULL;
-		post(&c, key, anchor);
-		free(c.sig);
+		lz_esc_record(&id, LZ_RECORD_CANCEL, req.id, &c);
+		post(&id, &c);
+		lz_request_release(&c);
 		cancelled = 0;
-		if (!wait_result(req.id, anchor, now_ms() + 5000, &res)) {
+		if (!wait_result(&id, req.id, lz_esc_now_ms() + 5000, &res)) {
 			fprintf(stderr, PROG ": cancelled\n");
 			return EXIT_CANCELLED;
 		}
 	}
 	/* The coordinator may delete the result now. */
-	c = req;
-	c.kind = LZ_RECORD_ACK;
-	post(&c, NULL, anchor);
-	OPENSSL_cleanse(anchor, sizeof anchor);
+	lz_esc_record(&id, LZ_RECORD_ACK, req.id, &c);
+	post(&id, &c);
+	lz_request_release(&c);
+	lz_esc_identity_release(&id);
 	if (res.edited) {
 		fprintf(stderr, PROG ": the developer edited the command; ran:");
 		for (i = 0; i < (int)res.argv.n; i++)
@@ -340,9 +220,8 @@ main(int argc, char **argv)
 		status = res.status;
 		break;
 	case LZ_OUTCOME_DENIED:
-		fprintf(stderr, PROG ": denied%s%s%s%s\n", res.reason ? " (" :
-		    "", res.reason ? res.reason : "", res.reason ? ")" : "",
-		    "");
+		fprintf(stderr, PROG ": denied%s%s%s\n", res.reason ? " (" :
+		    "", res.reason ? res.reason : "", res.reason ? ")" : "");
 		if (res.message != NULL && res.message[0] != '\0')
 			fprintf(stderr, PROG ": the developer says: %s\n",
 			    res.message);
@@ -363,9 +242,7 @@ main(int argc, char **argv)
 		status = EXIT_FAILED;
 		break;
 	}
-	EVP_PKEY_free(key);
 	lz_result_release(&res);
 	lz_request_release(&req);
-	lz_buf_release(&dom);
 	return status;
 }
