@@ -302,7 +302,7 @@ next_prompt(const char *session)
 	struct lz_reg_session *s = lz_reg_find(&lz_coord.reg, session);
 	struct lz_conn *c = client_of(s);
 	struct lz_msg_prompt p;
-	struct lz_buf b = LZ_BUF_INIT;
+	struct lz_buf b = LZ_BUF_INIT, where = LZ_BUF_INIT;
 	struct esc *e, *first = NULL;
 	unsigned pending = 0;
 
@@ -329,12 +329,19 @@ next_prompt(const char *session)
 	    lz_coord.cfg.profile->name);
 	p.command = s->command;
 	p.argv = first->argv;
-	p.cwd = first->dir.host;
+	/* Where it runs, and why it is not where the sandbox was. */
+	if (first->dir.why != NULL)
+		lz_buf_addf(&where, "%s (not %s: %s)", first->dir.host,
+		    first->cwd, first->dir.why);
+	else
+		lz_buf_adds(&where, first->dir.host);
+	p.cwd = where.buf;
 	p.why = first->why;
 	p.timeout_ms = (unsigned long)(first->deadline > mono_ms() ?
 	    first->deadline - mono_ms() : 0);
 	p.pending = pending;
 	lz_msg_prompt_add(&b, &p);
+	lz_buf_release(&where);
 	lz_coord_send(c, &b);
 	first->state = ESC_SHOWN;
 	snprintf(first->client, sizeof first->client, "%s",
