@@ -18,7 +18,7 @@
 #define LZ_MAILBOX_ANNOTATION "lazaret.mailbox"
 /* 4 MiB and 512 files: 60 requests of the 64 KiB limit, and room to spare
  * for the acknowledgements and cancels of a burst of small ones. */
-#define LZ_MAILBOX_TMPFS_OPTS "size=4m,nr_inodes=512,mode=0700"
+#define LZ_MAILBOX_TMPFS_OPTS "size=16m,nr_inodes=8192,mode=0700"
 
 /*
  * Mounts the mailbox tmpfs on dir (absolute): a mailbox tmpfs already

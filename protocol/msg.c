@@ -416,11 +416,12 @@ lz_msg_sessions_add(struct lz_buf *b, const struct lz_msg_sessions *m)
 	size_t i;
 
 	for (i = 0; i < m->n; i++) {
-		e = json_pack("{s:s,s:s,s:s,s:b,s:s,s:I}", "session",
+		e = json_pack("{s:s,s:s,s:s,s:b,s:s,s:I,s:i}", "session",
 		    m->v[i].session, "command", m->v[i].command, "cwd",
 		    m->v[i].cwd, "tty", m->v[i].tty, "state", m->v[i].running ?
 		    "running" : "exited", "started",
-		    (json_int_t)m->v[i].started);
+		    (json_int_t)m->v[i].started, "pending",
+		    (int)m->v[i].pending);
 		if (m->v[i].client[0] != '\0')
 			json_object_set_new(e, "client",
 			    json_string(m->v[i].client));
@@ -434,7 +435,7 @@ session_entry(json_t *e, size_t i, struct lz_msg_session *s,
     struct lz_err *err)
 {
 	const char *cmd = NULL, *cwd = NULL, *st = NULL;
-	long long started = 0;
+	long long started = 0, pending = 0;
 	int rc;
 
 	memset(s, 0, sizeof *s);
@@ -462,7 +463,11 @@ session_entry(json_t *e, size_t i, struct lz_msg_session *s,
 	if (rc == 0)
 		rc = lz_jf_hex(e, "SESSIONS frame", "client", 0, LZ_MSG_CLIENT_HEX,
 		    s->client, err);
+	if (rc == 0)
+		rc = lz_jf_int(e, "SESSIONS frame", "pending", 0, 0, 1 << 20,
+		    &pending, err);
 	if (rc == 0) {
+		s->pending = (unsigned)pending;
 		s->command = lz_xstrdup(cmd);
 		s->cwd = lz_xstrdup(cwd);
 		s->running = strcmp(st, "running") == 0;

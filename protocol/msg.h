@@ -118,6 +118,7 @@ struct lz_msg_session {
 	int running;			/* "running", else "exited" */
 	long long started;		/* Unix seconds */
 	char client[LZ_MSG_CLIENT_HEX + 1];	/* "" when detached */
+	unsigned pending;		/* escalation requests waiting */
 };
 
 struct lz_msg_sessions {

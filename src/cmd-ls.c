@@ -61,25 +61,32 @@ cmd_ls_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		for (i = 0; i < l.n; i++) {
 			s = &l.v[i];
 			json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:b,"
-			    "s:s,s:I,s:s?,s:b}", "session", s->session,
+			    "s:s,s:I,s:s?,s:b,s:i}", "session", s->session,
 			    "command", s->command, "cwd", s->cwd, "tty", s->tty,
 			    "state", s->running ? "running" : "exited",
 			    "started", (json_int_t)s->started, "client",
 			    s->client[0] ? s->client : NULL, "attached",
-			    s->client[0] != '\0'));
+			    s->client[0] != '\0', "pending", (int)s->pending));
 		}
 		lz_client_print_json(a);
 	} else if (rc == 0) {
-		printf("%-12s %-9s %-4s %-8s %s\n", "SESSION", "STATE", "TTY",
-		    "AGE", "COMMAND");
+		printf("%-12s %-9s %-4s %-8s %-7s %s\n", "SESSION", "STATE",
+		    "TTY", "AGE", "ASKING", "COMMAND");
 		for (i = 0; i < l.n; i++) {
 			s = &l.v[i];
-			printf("%-12.12s %-9s %-4s %5llds   %s\n", s->session,
-			    s->client[0] == '\0' && s->tty && s->running ?
-			    "detached" : s->running ? "running" : "exited",
-			    s->tty ? "yes" : "no", (long long)time(NULL) -
-			    s->started, s->command);
+			printf("%-12.12s %-9s %-4s %5llds   %-7u %s\n",
+			    s->session, s->client[0] == '\0' && s->tty &&
+			    s->running ? "detached" : s->running ? "running" :
+			    "exited", s->tty ? "yes" : "no",
+			    (long long)time(NULL) - s->started, s->pending,
+			    s->command);
 		}
+		/* A detached session's request waits for an attach. */
+		for (i = 0; i < l.n; i++)
+			if (l.v[i].pending > 0 && l.v[i].client[0] == '\0')
+				printf("session %.12s asks for host access: "
+				    "'lazaret attach %.12s' to answer\n",
+				    l.v[i].session, l.v[i].session);
 	}
 	if (rc != 0) {
 		lz_cmd_error("%s", err.msg ? err.msg : "cannot list sessions");

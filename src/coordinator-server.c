@@ -156,6 +156,7 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 	struct lz_buf b = LZ_BUF_INIT;
 	struct lz_session *s = c->reg->session ? c->reg->session->glue : NULL;
 	unsigned rows, cols;
+	size_t i;
 
 	if (lz_reg_order(&lz_coord.reg, c->reg, f->type, &a) != 0) {
 		lz_coord_act(&a);
@@ -199,6 +200,9 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 		break;
 	case LZ_FRAME_LIST:
 		lz_reg_list(&lz_coord.reg, &list);
+		for (i = 0; i < list.n; i++)
+			list.v[i].pending = lz_coord_esc_pending(
+			    list.v[i].session);
 		lz_msg_sessions_add(&b, &list);
 		lz_msg_sessions_release(&list);
 		lz_coord_send(c, &b);

@@ -5,12 +5,16 @@
  * coordinator drops it: nothing shown, nothing run, no result. Built
  * static with the tests only; never installed.
  *
- *   esc-forge [-w MS] [-i DIR] [-n NAME-ID] MUTATION [ID] [-- ARGV...]
+ *   esc-forge [-w MS] [-i DIR] [-c CWD] [-s SESSION] MUTATION [ID]
+ *       [-- ARGV...]
  *
  * Prints the request ID. With -w, waits MS ms for a result: exit 0 and
- * its outcome printed when one came, 3 when none did. -i takes the
- * identity from DIR (a copy of another start's /run/lazaret/identity).
- * MUTATION: ok, bad-mac, bad-sig, stale, future, unknown-session,
+ * its outcome, then the command's stdout, printed when one came, 3 when
+ * none did. -i takes the identity from DIR (a copy of another start's or
+ * another Domain's /run/lazaret/identity); -c sets the record's cwd; -s
+ * claims another session (MACed with this session's anchor).
+ * MUTATION: ok, bad-mac, bad-sig, altered (a byte of argv changed after
+ * sealing), truncated, not-utf8, stale, future, unknown-session,
  * wrong-domain, name-mismatch, replay (the same bytes again once the first
  * was read), replay-nonce (a new ID, the last nonce), unknown-key,
  * dup-key, big-why, cancel ID, ack ID (of another session's request).
@@ -76,16 +80,21 @@ main(int argc, char **argv)
 	struct lz_result res;
 	struct lz_buf rec = LZ_BUF_INIT;
 	const char *iddir = LZ_ESC_DIR_IDENTITY, *m, *target = NULL;
+	const char *cwd = "/workspace", *claim = NULL;
 	char *name, nonce[LZ_MAILBOX_ID_HEX + 1];
 	long wait_ms = 0;
 	int ch, i, rc;
 	int64_t until;
 
-	while ((ch = getopt(argc, argv, "+w:i:")) != -1) {
+	while ((ch = getopt(argc, argv, "+w:i:c:s:")) != -1) {
 		if (ch == 'w')
 			wait_ms = strtol(optarg, NULL, 10);
 		else if (ch == 'i')
 			iddir = optarg;
+		else if (ch == 'c')
+			cwd = optarg;
+		else if (ch == 's')
+			claim = optarg;
 		else
 			return 2;
 	}
@@ -107,9 +116,11 @@ main(int argc, char **argv)
 			lz_tokens_push(&r.argv, argv[i]);
 		if (r.argv.n == 0)
 			lz_tokens_push(&r.argv, "true");
-		r.cwd = lz_xstrdup("/workspace");
+		r.cwd = lz_xstrdup(cwd);
 		r.why = lz_xstrdup("esc-forge");
 	}
+	if (claim != NULL)
+		snprintf(r.session, sizeof r.session, "%s", claim);
 	if (strcmp(m, "stale") == 0)
 		r.t -= 10 * 60 * 1000;
 	else if (strcmp(m, "future") == 0)
@@ -142,6 +153,16 @@ main(int argc, char **argv)
 		char *p = strstr(rec.buf, "\"sig\":\"");
 
 		p[8] = p[8] == 'A' ? 'B' : 'A';
+	} else if (strcmp(m, "altered") == 0) {
+		char *p = strstr(rec.buf, "\"argv\":[\"");
+
+		p[9] ^= 1;
+	} else if (strcmp(m, "truncated") == 0)
+		rec.len /= 2;
+	else if (strcmp(m, "not-utf8") == 0) {
+		char *p = strstr(rec.buf, "esc-forge");
+
+		p[0] = (char)0xff;
 	} else if (strcmp(m, "unknown-key") == 0)
 		insert_after_brace(&rec, "\"aaa\":1,");
 	else if (strcmp(m, "dup-key") == 0)
@@ -184,6 +205,7 @@ main(int argc, char **argv)
 			if (lz_esc_result(&id, LZ_ESC_DIR_RESULTS, r.id, &res,
 			    &err) == 1) {
 				printf("%s\n", lz_outcome_name(res.outcome));
+				fwrite(res.out.buf, 1, res.out.len, stdout);
 				lz_result_release(&res);
 				rc = 0;
 				break;

@@ -35,9 +35,10 @@ auto-approve = sleep 32.5
 auto-approve = sleep 33.5
 auto-approve = sleep 34.5
 auto-approve = sleep 35.5
-auto-approve = sleep 36.5
 auto-approve = head -c 2000000 /dev/zero
 auto-approve = true
+auto-approve = echo ...
+auto-approve = sh -c sleep%2037.5%20%26%20exec%20sleep%2038.5
 EOF
 cp "$LZ_BIN/esc-forge" "$proj/esc-forge"
 lz_keep_domain || fail "the Domain did not start"
@@ -124,8 +125,8 @@ kinds=$(audit | jq -r --arg id "$rid" 'select(.id == $id) | .kind + ":" + (.by /
     fail "audit of $rid: '$kinds'"
 
 # Attacks from inside: each record dropped, nothing runs, no result.
-for m in bad-mac bad-sig stale future unknown-session wrong-domain \
-    name-mismatch unknown-key dup-key big-why; do
+for m in bad-mac bad-sig altered truncated not-utf8 stale future \
+    unknown-session wrong-domain name-mismatch unknown-key dup-key big-why; do
 	run "$LAZARET" run -- ./esc-forge -w 1500 "$m" -- true
 	fid=$(head -1 <<<"$LZ_OUT")
 	if [ "$LZ_RC" = 3 ] && [[ $fid =~ ^[0-9a-f]{32}$ ]] &&
@@ -151,6 +152,53 @@ grep -q "dropped: request ID or nonce seen before" "$log" &&
     grep -q "dropped: record time" "$log" &&
     pass "each drop is a line of the coordinator's log, with its reason" ||
     fail "the coordinator's log does not say why records were dropped"
+
+keeper_sess=$("$LAZARET" ls --json | jq -r '.[] | select(.command | test("sleep 60")) | .session' | head -1)
+run "$LAZARET" run -- ./esc-forge -w 1500 -s "$keeper_sess" ok -- true
+[ "$LZ_RC" = 3 ] && [[ $keeper_sess =~ ^[0-9a-f]{32}$ ]] &&
+    pass "a record claiming another session (MACed with its own anchor) is dropped" ||
+    fail "claiming session '$keeper_sess': rc $LZ_RC, '$LZ_OUT'"
+# Another Domain's identity (its own Trust Anchor).
+proj2=$LZ_TMP/proj2
+lz_make_project "$proj2"
+id2=$(cd "$proj2" && "$LAZARET" domain show --json | jq -r .domain_id)
+lz_cleanup_hooks+=("podman unshare rm -rf '$XDG_DATA_HOME/lazaret/domains/$id2'")
+(cd "$proj2" && "$LAZARET" run -- cp -r /run/lazaret/identity /workspace/id2)
+cp -r "$proj2/id2" "$proj/id2"
+run "$LAZARET" run -- ./esc-forge -w 1500 -i /workspace/id2 ok -- true
+[ "$LZ_RC" = 3 ] && pass "a record made with another Domain's identity is dropped" ||
+    fail "another Domain's identity: rc $LZ_RC, '$LZ_OUT'"
+
+# Where it runs: the sandbox's directory beneath the host workspace, else
+# the top level (a symbolic link on the way, outside, an ignored path).
+"$LAZARET" run -- sh -c 'ln -s /etc /workspace/link; mkdir -p /workspace/node_modules/x'
+for c in /workspace/link /workspace/link/ssl /etc /workspace/../etc /workspace/node_modules/x; do
+	run "$LAZARET" run -- ./esc-forge -w 3000 -c "$c" ok -- pwd
+	[ "$(sed -n 3p <<<"$LZ_OUT")" = "$proj" ] &&
+	    pass "cwd $c: runs at the workspace's top level" ||
+	    fail "cwd $c: ran in '$(sed -n 3p <<<"$LZ_OUT")'"
+done
+
+# Load: 1,000 auto-approved requests from 4 sessions at once; every
+# caller gets its own answer.
+load='i=0; bad=0
+while [ $i -lt 250 ]; do
+	o=$(lazaret-escalate -- echo "$1-$i") || bad=$((bad+1))
+	[ "$o" = "$1-$i" ] || bad=$((bad+1))
+	i=$((i+1))
+done
+echo "bad=$bad"'
+t0=$(date +%s%N)
+for k in 1 2 3 4; do
+	"$LAZARET" run -- sh -c "$load" sh "s$k" >"$LZ_TMP/load$k" 2>&1 &
+done
+wait
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ "$(cat "$LZ_TMP"/load? | grep -c '^bad=0$')" = 4 ]; then
+	pass "1,000 requests from 4 sessions at once: each caller got its own result ($ms ms)"
+else
+	fail "load: $(cat "$LZ_TMP"/load? | tail -8)"
+fi
 
 # Another session's request: a cancel of it is dropped; it still runs.
 "$LAZARET" run -- lazaret-escalate -- sleep 34.5 >/dev/null 2>&1 &
@@ -178,7 +226,7 @@ ln -s /etc/passwd request-a$h.json
 mkdir request-c$h.json
 head -c 70000 /dev/zero > big.tmp && mv big.tmp request-d$h.json
 i=0; n=0
-while [ $i -lt 400 ]; do echo x > junk-$i && n=$((n+1)); i=$((i+1)); done
+while [ $i -lt 10000 ]; do echo x 2>/dev/null > junk-$i && n=$((n+1)); i=$((i+1)); done
 echo "made $n"'
 podman unshare mkfifo "$rt/mailbox/requests/request-b123456789abcdef0123456789abcdef.json"
 run "$LAZARET" run -- sh -c "$junk"
@@ -213,14 +261,15 @@ run "$LAZARET" run -- ./esc-forge -w 1500 -i /workspace/oldid ok -- true
     pass "a record made with the previous start's identity is dropped" ||
     fail "old identity: rc $LZ_RC, '$LZ_OUT'"
 
-# A SIGKILLed coordinator takes its host commands with it.
-"$LAZARET" run -- lazaret-escalate -- sleep 36.5 >/dev/null 2>&1 &
+# A SIGKILLed coordinator takes its host commands, and what they started,
+# with it within a second.
+"$LAZARET" run -- lazaret-escalate -- sh -c 'sleep 37.5 & exec sleep 38.5' >/dev/null 2>&1 &
 last=$!
-if host_up 36.5; then
+if host_up 37.5 && host_up 38.5; then
 	kill -KILL "$(cat "$rt/coordinator.pid")"
-	host_gone 36.5 10 &&
-	    pass "SIGKILL of the coordinator: its host commands die too" ||
-	    fail "a host command outlived its coordinator"
+	host_gone 37.5 1 && host_gone 38.5 1 &&
+	    pass "SIGKILL of the coordinator: its host command and that command's child die within a second" ||
+	    fail "a host command or its child outlived its coordinator by a second"
 else
 	fail "the last host command never ran"
 fi
