@@ -17,6 +17,8 @@
 static int open_private(int at, const char *name, const char *shown,
     int create, struct lz_err *err);
 static int make_parents(const char *base, struct lz_err *err);
+static int walk(const char *base, int create_base, int create,
+    const char *sub, struct lz_err *err);
 
 /* Opens name under at (or an absolute name) and checks it is private. */
 static int
@@ -75,6 +77,20 @@ int
 lz_rundir_ensure(const char *base, int create_base, const char *sub,
     struct lz_err *err)
 {
+	return walk(base, create_base, 1, sub, err);
+}
+
+int
+lz_rundir_open(const char *base, const char *sub, struct lz_err *err)
+{
+	return walk(base, 0, 0, sub, err);
+}
+
+/* lz_rundir_ensure, creating the components of sub only with create. */
+static int
+walk(const char *base, int create_base, int create, const char *sub,
+    struct lz_err *err)
+{
 	struct lz_buf shown = LZ_BUF_INIT;
 	char *copy = lz_xstrdup(sub), *tok, *save = NULL;
 	int fd, next;
@@ -94,7 +110,7 @@ lz_rundir_ensure(const char *base, int create_base, const char *sub,
 			goto out;
 		}
 		lz_buf_addf(&shown, "/%s", tok);
-		next = open_private(fd, tok, shown.buf, 1, err);
+		next = open_private(fd, tok, shown.buf, create, err);
 		close(fd);
 		fd = next;
 		if (fd < 0)

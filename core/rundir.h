@@ -22,6 +22,13 @@ int lz_rundir_ensure(const char *base, int create_base, const char *sub,
     struct lz_err *err);
 
 /*
+ * lz_rundir_ensure that creates nothing (base included): a missing
+ * component is LZ_ENOTFOUND. For the Domain Root of a Domain named on the
+ * command line, which must exist already.
+ */
+int lz_rundir_open(const char *base, const char *sub, struct lz_err *err);
+
+/*
  * Takes the lifecycle lock: flock(LOCK_EX) on "lifecycle.lock" inside the
  * directory dirfd. With nonblock, a lock held by another process gives
  * LZ_EBUSY at once. Returns the lock's fd (closing it releases the lock).

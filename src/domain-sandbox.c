@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/anchor.h"
+#include "core/domain-meta.h"
 #include "core/ignored.h"
 #include "core/mountplan.h"
 #include "core/netpolicy.h"
@@ -181,6 +183,7 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	struct lz_sandbox_spec spec;
 	struct lz_ignored ig;
 	struct lz_buf policy = LZ_BUF_INIT, tampered = LZ_BUF_INIT;
+	struct lz_err meta = LZ_ERR_INIT;
 	char *shim = NULL, *resolv = NULL, *log = NULL, *pidfile = NULL;
 	int rc, have_ctx = 0;
 
@@ -188,6 +191,11 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	rc = make_control_dirs(c, err);
 	if (rc != 0)
 		goto out;
+	/* The record "lazaret state" reads (domain-meta.h): a warning only. */
+	if (lz_domain_meta_write(&c->domain, c->profile->image,
+	    (long long)time(NULL), &meta) != 0)
+		lz_buf_addf(warn, "%s ('lazaret state' will show the Domain's "
+		    "profile and workspace as unknown)\n", meta.msg);
 	rc = lz_mountplan_build(&mp, &c->domain, c->profile, warn, err);
 	if (rc != 0)
 		goto out;
@@ -246,6 +254,7 @@ out:
 	free(resolv);
 	lz_buf_release(&policy);
 	lz_buf_release(&tampered);
+	lz_err_release(&meta);
 	return rc;
 }
 
