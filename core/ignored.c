@@ -3,20 +3,24 @@
  * the concrete .gitignore entries, the never-shrinking union with the
  * Domain's record, and the storage and mount points behind each mount.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <git2.h>
 #include <jansson.h>
 
 #include "core/domain.h"
+#include "core/fault.h"
 #include "core/ignored.h"
 #include "core/pathcheck.h"
+#include "core/rmtree.h"
 
 static int ig_is_rules(const char *p);
 static int ig_cmp(const void *a, const void *b);
@@ -26,6 +30,10 @@ static char *ig_clean(const char *dir, const char *pat);
 static int ig_rules(git_repository *repo, const char *ws, const char *dir,
     const char *file, struct lz_ignored *out, struct lz_err *err);
 static int ig_make(int rootfd, const char *rel, int isdir, const char *what,
+    struct lz_err *err);
+static long long ig_added(const struct lz_tokens *rec, const long long *added,
+    const char *p);
+static int ig_write(const char *domain_root, const struct lz_ignored *ig,
     struct lz_err *err);
 
 /* 1 for ".gitignore" and "dir/.gitignore". */
@@ -248,74 +256,205 @@ out:
 	return rc;
 }
 
+/*
+ * Reads the record: version 2 {"version": 2, "paths": [{"path": P,
+ * "added": T}]} or the array of paths of version 1 (added unknown: 0).
+ */
 int
-lz_ignored_merge(const char *domain_root, struct lz_ignored *ig,
-    struct lz_err *err)
+lz_ignored_record_read(const char *domain_root, struct lz_tokens *paths,
+    long long **added, struct lz_err *err)
 {
-	char *path = lz_xasprintf("%s/ignored.json", domain_root);
-	char *tmp = lz_xasprintf("%s/.ignored.json.tmp", domain_root);
-	json_t *arr = NULL, *v;
+	char *path = lz_xasprintf("%s/" LZ_IGNORED_RECORD, domain_root);
+	json_t *doc = NULL, *arr, *v, *p;
 	json_error_t je;
+	char *clean;
 	size_t i;
-	char *clean, *text = NULL;
-	int rc = 0, fd = -1, grew;
+	int rc = 0;
 
-	arr = json_load_file(path, 0, &je);
-	if (arr == NULL && access(path, F_OK) == 0) {
+	*added = NULL;
+	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (doc == NULL && access(path, F_OK) != 0 && errno == ENOENT)
+		goto out;
+	if (doc == NULL) {
 		rc = lz_err_set(err, LZ_EINVAL, "cannot read '%s': %s (line "
 		    "%d); fix or remove it", path, je.text, je.line);
 		goto out;
 	}
-	if (arr != NULL && !json_is_array(arr)) {
-		rc = lz_err_set(err, LZ_EINVAL, "'%s' is not a JSON array of "
-		    "paths; fix or remove it", path);
+	arr = json_is_array(doc) ? doc : json_object_get(doc, "paths");
+	if (!json_is_array(arr) || (!json_is_array(doc) &&
+	    json_integer_value(json_object_get(doc, "version")) != 2)) {
+		rc = lz_err_set(err, LZ_EINVAL, "'%s' is not a record of "
+		    "isolated paths; fix or remove it", path);
 		goto out;
 	}
+	*added = lz_xcalloc(json_array_size(arr) + 1, sizeof **added);
 	json_array_foreach(arr, i, v) {
-		if (!json_is_string(v) || (clean = ig_clean("",
-		    json_string_value(v))) == NULL) {
+		p = json_is_object(v) ? json_object_get(v, "path") : v;
+		if (!json_is_string(p) || (clean = ig_clean("",
+		    json_string_value(p))) == NULL) {
 			rc = lz_err_set(err, LZ_EINVAL, "'%s': entry %zu is not "
 			    "a clean relative path", path, i);
 			goto out;
 		}
-		ig_add(&ig->paths, clean);
+		lz_tokens_push(paths, clean);
+		(*added)[paths->n - 1] = json_integer_value(json_object_get(v,
+		    "added"));
 		free(clean);
 	}
-	ig_finish(&ig->paths);
-	if (arr != NULL && ig->paths.n == json_array_size(arr)) {
-		/* Same set as recorded: nothing to write. */
-		for (i = 0; i < ig->paths.n; i++) {
-			if (strcmp(ig->paths.v[i], json_string_value(
-			    json_array_get(arr, i))) != 0)
-				break;
-		}
-		grew = i < ig->paths.n;
-	} else
-		grew = 1;
-	if (!grew)
-		goto out;
-	json_decref(arr);
-	arr = json_array();
+out:
+	if (rc != 0) {
+		lz_tokens_release(paths);
+		free(*added);
+		*added = NULL;
+	}
+	json_decref(doc);
+	free(path);
+	return rc;
+}
+
+/* The added time of p in the record (0 when not there or unknown). */
+static long long
+ig_added(const struct lz_tokens *rec, const long long *added, const char *p)
+{
+	size_t i;
+
+	for (i = 0; i < rec->n; i++) {
+		if (strcmp(rec->v[i], p) == 0)
+			return added[i];
+	}
+	return -1;
+}
+
+/* Writes the record of ig (version 2) atomically. */
+static int
+ig_write(const char *domain_root, const struct lz_ignored *ig,
+    struct lz_err *err)
+{
+	char *path = lz_xasprintf("%s/" LZ_IGNORED_RECORD, domain_root);
+	char *tmp = lz_xasprintf("%s/." LZ_IGNORED_RECORD ".tmp", domain_root);
+	json_t *arr = json_array(), *doc;
+	char *text;
+	size_t i, len;
+	int fd, rc = 0;
+
 	for (i = 0; i < ig->paths.n; i++)
-		json_array_append_new(arr, json_string(ig->paths.v[i]));
-	text = json_dumps(arr, JSON_INDENT(1));
+		json_array_append_new(arr, json_pack("{s:s,s:I}", "path",
+		    ig->paths.v[i], "added", (json_int_t)ig->added[i]));
+	doc = json_pack("{s:i,s:o}", "version", 2, "paths", arr);
+	text = json_dumps(doc, JSON_INDENT(1));
+	len = strlen(text);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 	    0600);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len ||
 	    write(fd, "\n", 1) != 1 || fsync(fd) != 0 || close(fd) != 0 ||
-	    rename(tmp, path) != 0) {
+	    (fd = -1, rename(tmp, path) != 0)) {
 		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s': %s", path,
 		    strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		unlink(tmp);
 	}
-	fd = -1;
-out:
 	free(text);
-	json_decref(arr);
+	json_decref(doc);
 	free(path);
 	free(tmp);
+	return rc;
+}
+
+int
+lz_ignored_merge(const char *domain_root, struct lz_ignored *ig,
+    struct lz_err *err)
+{
+	struct lz_tokens rec = LZ_TOKENS_INIT;
+	long long *added = NULL, t, now = (long long)time(NULL);
+	size_t i;
+	int rc, grew = 0;
+
+	rc = lz_ignored_record_read(domain_root, &rec, &added, err);
+	if (rc != 0)
+		return rc;
+	lz_tokens_release(&ig->stale);
+	for (i = 0; i < rec.n; i++) {
+		if (!lz_tokens_has(&ig->paths, rec.v[i]))
+			lz_tokens_push(&ig->stale, rec.v[i]);
+		ig_add(&ig->paths, rec.v[i]);
+	}
+	ig_finish(&ig->paths);
+	free(ig->added);
+	ig->added = lz_xcalloc(ig->paths.n + 1, sizeof *ig->added);
+	for (i = 0; i < ig->paths.n; i++) {
+		t = ig_added(&rec, added, ig->paths.v[i]);
+		grew |= t < 0;
+		ig->added[i] = t < 0 ? now : t;
+	}
+	/* The same set as recorded (entries beneath a directory entry
+	 * dropped count as a change too): nothing to write. */
+	if (grew || ig->paths.n != rec.n)
+		rc = ig_write(domain_root, ig, err);
+	lz_tokens_release(&rec);
+	free(added);
+	return rc;
+}
+
+int
+lz_ignored_state_reset(int rootfd, int forget, struct lz_err *err)
+{
+	char name[64];
+	struct stat st;
+	int rc = 0;
+
+	snprintf(name, sizeof name, LZ_IGNORED_OLD "%lld", (long long)time(
+	    NULL));
+	if (fstatat(rootfd, "ignored", &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		/* One rename: the next launch starts from nothing. */
+		if (renameat(rootfd, "ignored", rootfd, name) != 0 ||
+		    fsync(rootfd) != 0)
+			return lz_err_set(err, LZ_ESYS, "cannot move 'ignored' "
+			    "aside: %s", strerror(errno));
+		lz_fault("ignored-moved");
+		if ((rc = lz_rmtree_at(rootfd, name, name, "ignored-removing",
+		    err)) != 0)
+			return rc;
+	}
+	if (forget && unlinkat(rootfd, LZ_IGNORED_RECORD, 0) != 0 &&
+	    errno != ENOENT)
+		return lz_err_set(err, LZ_ESYS, "cannot remove '"
+		    LZ_IGNORED_RECORD "': %s", strerror(errno));
+	if (fsync(rootfd) != 0)
+		return lz_err_set(err, LZ_ESYS, "cannot sync the Domain Root: "
+		    "%s", strerror(errno));
+	return 0;
+}
+
+int
+lz_ignored_state_recover(int rootfd, struct lz_tokens *removed,
+    struct lz_err *err)
+{
+	struct lz_tokens old = LZ_TOKENS_INIT;
+	struct dirent *d;
+	DIR *dir;
+	size_t i;
+	int dfd = dup(rootfd), rc = 0;
+
+	if (dfd < 0 || (dir = fdopendir(dfd)) == NULL) {
+		if (dfd >= 0)
+			close(dfd);
+		return lz_err_set(err, LZ_ESYS, "cannot list the Domain Root: "
+		    "%s", strerror(errno));
+	}
+	rewinddir(dir);
+	while ((d = readdir(dir)) != NULL) {
+		if (strncmp(d->d_name, LZ_IGNORED_OLD, strlen(LZ_IGNORED_OLD)) ==
+		    0)
+			lz_tokens_push(&old, d->d_name);
+	}
+	closedir(dir);
+	for (i = 0; i < old.n && rc == 0; i++) {
+		rc = lz_rmtree_at(rootfd, old.v[i], old.v[i], NULL, err);
+		if (rc == 0)
+			lz_tokens_push(removed, old.v[i]);
+	}
+	lz_tokens_release(&old);
 	return rc;
 }
 
@@ -378,7 +517,7 @@ out:
 
 int
 lz_ignored_prepare(const char *workspace, const char *domain_root,
-    const struct lz_ignored *ig, struct lz_mountplan *mp, struct lz_err *err)
+    struct lz_ignored *ig, struct lz_mountplan *mp, struct lz_err *err)
 {
 	struct lz_buf enc = LZ_BUF_INIT;
 	char *src = NULL, *target = NULL;
@@ -386,13 +525,8 @@ lz_ignored_prepare(const char *workspace, const char *domain_root,
 	size_t i, n;
 	int wfd = -1, dfd = -1, rc = 0, isdir;
 
-	if (ig->paths.n > LZ_IGNORED_MAX_MOUNTS)
-		return lz_err_set(err, LZ_EINVAL, "the workspace has %zu "
-		    "ignored paths to isolate, more than the %d mounts "
-		    "allowed; collapse them into a parent directory in "
-		    ".gitignore (e.g. 'out/' instead of 'out/a' and 'out/b'), "
-		    "or set ignored-isolation = off in the profile",
-		    ig->paths.n, LZ_IGNORED_MAX_MOUNTS);
+	if ((rc = lz_ignored_fit(workspace, ig, err)) != 0)
+		return rc;
 	wfd = open(workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	dfd = open(domain_root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC);
@@ -445,4 +579,7 @@ lz_ignored_release(struct lz_ignored *ig)
 {
 	lz_tokens_release(&ig->paths);
 	lz_tokens_release(&ig->uncovered);
+	lz_tokens_release(&ig->stale);
+	free(ig->added);
+	ig->added = NULL;
 }

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "core/pathcheck.h"
@@ -153,4 +155,30 @@ lz_rundir_lock(int dirfd, const char *path, int nonblock, struct lz_err *err)
 		    strerror(rc));
 	}
 	return fd;
+}
+
+long
+lz_rundir_lock_holder(int dirfd)
+{
+	struct stat st;
+	char *line = NULL, kind[16], id[64], want[64];
+	size_t cap = 0;
+	long pid, found = 0;
+	FILE *fp;
+
+	if (fstatat(dirfd, "lifecycle.lock", &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    (fp = fopen("/proc/locks", "re")) == NULL)
+		return 0;
+	/* "1: FLOCK  ADVISORY  WRITE 4242 fe:01:1234567 0 EOF" */
+	snprintf(want, sizeof want, "%02x:%02x:%lu", major(st.st_dev),
+	    minor(st.st_dev), (unsigned long)st.st_ino);
+	while (found == 0 && getline(&line, &cap, fp) > 0) {
+		if (sscanf(line, "%*d: %15s %*s %*s %ld %63s", kind, &pid,
+		    id) == 3 && strcmp(kind, "FLOCK") == 0 &&
+		    strcmp(id, want) == 0 && pid > 0)
+			found = pid;
+	}
+	free(line);
+	fclose(fp);
+	return found;
 }

@@ -36,4 +36,10 @@ int lz_rundir_open(const char *base, const char *sub, struct lz_err *err);
 int lz_rundir_lock(int dirfd, const char *path, int nonblock,
     struct lz_err *err);
 
+/*
+ * The process holding the lifecycle lock of dirfd (from /proc/locks), or
+ * 0 when none is seen. For messages only: the lock itself decides.
+ */
+long lz_rundir_lock_holder(int dirfd);
+
 #endif

@@ -842,6 +842,19 @@ list_external(const struct lz_sandbox_ctx *c, struct lz_sandbox_list *out)
 	return rc;
 }
 
+int
+lz_sandbox_list_domain(const struct lz_sandbox_ctx *c, const char *domain_id,
+    struct lz_sandbox_list *out, struct lz_err *err)
+{
+	struct lz_sandbox_list all = LZ_SANDBOX_LIST_INIT;
+
+	if (list_external(c, &all) != 0)
+		return lz_sandbox_list(c, domain_id, out, err);
+	lz_sandbox_list_select(&all, domain_id, out);
+	lz_sandbox_list_release(&all);
+	return 0;
+}
+
 void
 lz_sandbox_list_select(const struct lz_sandbox_list *all,
     const char *domain_id, struct lz_sandbox_list *out)

@@ -49,6 +49,8 @@ extern const struct lz_cmd lz_cmd_domain;
 extern const struct lz_cmd lz_cmd_profile;
 extern const struct lz_cmd lz_cmd_run;
 extern const struct lz_cmd lz_cmd_sandbox_helper;
+extern const struct lz_cmd lz_cmd_state;
+extern const struct lz_cmd lz_cmd_state_helper;
 extern const struct lz_cmd lz_cmd_tui;
 
 /* Prints "lazaret: " and the message to stderr. */

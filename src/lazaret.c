@@ -23,6 +23,8 @@ static const struct lz_cmd *const cmd_table[] = {
 	&lz_cmd_profile,
 	&lz_cmd_run,
 	&lz_cmd_sandbox_helper,
+	&lz_cmd_state,
+	&lz_cmd_state_helper,
 	&lz_cmd_tui,
 };
 #define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])
