@@ -152,6 +152,8 @@ run_as_user() {
 	cp "$ROOT"/build/asan/lazaret "$ROOT"/build/asan/lazaret-runsc "$stage/bin/"
 	cp -r "$ROOT"/build/asan/terminfo "$stage/bin/"
 	cp -r "$ROOT/tests/integration" "$ROOT/tests/$dir" "$stage/tests/"
+	# The JSON schemas the tests validate "--json" outputs against.
+	mkdir -p "$stage/docs" && cp -r "$ROOT/docs/schemas" "$stage/docs/"
 	chmod -R a+rX "$stage"
 	for t in "$stage"/tests/"$dir"/test-*.sh; do
 		out=$(cd "$stage" && setpriv --reuid="$uid" --regid="$gid" \

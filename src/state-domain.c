@@ -263,15 +263,21 @@ lz_state_run(const struct lz_state_dom *d, const char *self, const char *verb,
 	}
 	helper_errors(&res.err);
 	if (res.signal != 0) {
-		lz_cmd_error("the State Anchor helper was killed (signal %d); "
-		    "run the command again: it finishes what was interrupted",
-		    res.signal);
+		lz_cmd_error("podman unshare was killed (signal %d); run the "
+		    "command again: a reset or verify first completes what was "
+		    "interrupted (OR-5)", res.signal);
 		rc = LZ_EXIT_FAILURE;
 		goto out;
 	}
 	if (res.status != 0) {
 		rc = res.status <= LZ_EXIT_BUSY ? res.status : LZ_EXIT_FAILURE;
-		if (res.status > LZ_EXIT_BUSY && res.err.len == 0)
+		/* podman unshare gives 255 for a helper killed by a signal. */
+		if (res.status == 255)
+			lz_cmd_error("the State Anchor helper was killed before "
+			    "it finished (podman unshare exit 255); run the "
+			    "command again: a reset or verify first completes "
+			    "what was interrupted (OR-5)");
+		else if (res.status > LZ_EXIT_BUSY && res.err.len == 0)
 			lz_cmd_error("podman unshare failed (exit %d)",
 			    res.status);
 		goto out;

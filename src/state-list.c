@@ -128,7 +128,7 @@ one(const struct lz_paths *p, const struct lz_config *cfg, const char *id,
 		    "", id) == 0)
 			s = v;
 	}
-	o = json_pack("{s:s,s:s?,s:s?,s:s,s:s?,s:O?,s:s?}", "domain_id", id,
+	o = json_pack("{s:s,s:s?,s:s?,s:s,s:s?,s:O*,s:s*}", "domain_id", id,
 	    "profile", m.profile, "workspace", m.workspace, "state",
 	    run_state(p, id), "image", image, "image_details", image ?
 	    json_object_get(imgs, image) : NULL, "record_problem", m.problem);

@@ -21,13 +21,14 @@
 
 #define OUT_MAX ((size_t)16 * 1024 * 1024)
 
-static int	 ask(const struct lz_state_opts *o);
+static int	 ask(FILE *f, const struct lz_state_opts *o);
 static void	 print_list(const char *title, json_t *a);
 static json_t	*sizes_of(const struct lz_state_dom *d, const char *self);
 static int	 selected(const struct lz_state_opts *o, const char *path);
-static void	 show_scope(const struct lz_state_dom *d,
+static json_t	*size_of(json_t *sizes, const char *name);
+static void	 show_scope(FILE *f, const struct lz_state_dom *d,
 		     const struct lz_state_opts *o, json_t *sizes);
-static int	 show_forget(const struct lz_state_dom *d);
+static int	 show_forget(FILE *f, const struct lz_state_dom *d);
 
 static void
 print_list(const char *title, json_t *a)
@@ -47,7 +48,7 @@ lz_state_verify(const struct lz_state_opts *o)
 {
 	struct lz_state_dom d;
 	json_t *doc = NULL;
-	int rc, hrc;
+	int rc;
 
 	if (o->npaths > 0) {
 		lz_cmd_error("state verify checks the whole Domain; it takes "
@@ -58,12 +59,9 @@ lz_state_verify(const struct lz_state_opts *o)
 		return rc;
 	if ((rc = lz_state_wait_quiet(&d, o->self)) != LZ_EXIT_OK)
 		goto out;
-	hrc = lz_state_run(&d, o->self, "verify", NULL, OUT_MAX, NULL, &doc);
-	/* Problems found: exit 1 with the report; no report: the error. */
-	if (doc == NULL) {
-		rc = hrc;
+	if ((rc = lz_state_run(&d, o->self, "verify", NULL, OUT_MAX, NULL,
+	    &doc)) != LZ_EXIT_OK)
 		goto out;
-	}
 	if (o->o.json) {
 		json_object_set_new(doc, "domain", lz_state_domain_json(&d));
 		lz_client_print_json(json_incref(doc));
@@ -117,41 +115,57 @@ selected(const struct lz_state_opts *o, const char *path)
 	return 0;
 }
 
+/* The helper's sizes entry of anchor directory name, or NULL. */
+static json_t *
+size_of(json_t *sizes, const char *name)
+{
+	json_t *a;
+	size_t i;
+
+	json_array_foreach(json_object_get(sizes, "anchors"), i, a) {
+		if (strcmp(json_string_value(json_object_get(a, "name")) ?: "",
+		    name) == 0)
+			return a;
+	}
+	return NULL;
+}
+
 /* What a reset will change and what it keeps (DX-6). */
 static void
-show_scope(const struct lz_state_dom *d, const struct lz_state_opts *o,
-    json_t *sizes)
+show_scope(FILE *f, const struct lz_state_dom *d,
+    const struct lz_state_opts *o, json_t *sizes)
 {
 	struct lz_buf sz = LZ_BUF_INIT, kept = LZ_BUF_INIT;
-	json_t *a;
-	const char *p;
+	const struct lz_anchor_info *a;
+	json_t *s;
 	size_t i;
-	int k, any = 0;
+	int k;
 
-	printf("Domain     %s\nprofile    %s\nworkspace  %s\nDomain Root "
-	    "%s\n", d->id, d->profile_name ? d->profile_name : "unknown",
+	fprintf(f, "Domain      %s\nprofile     %s\nworkspace   %s\nDomain "
+	    "Root %s\n", d->id, d->profile_name ? d->profile_name : "unknown",
 	    d->workspace ? d->workspace : "unknown", d->root);
-	json_array_foreach(json_object_get(sizes, "anchors"), i, a) {
-		p = json_string_value(json_object_get(a, "path"));
-		if (!selected(o, p)) {
-			lz_buf_addf(&kept, " %s", p ? p : json_string_value(
-			    json_object_get(a, "name")));
+	for (i = 0; i < d->set.n; i++) {
+		a = &d->set.v[i];
+		if (!selected(o, a->path)) {
+			lz_buf_addf(&kept, " %s", a->path ? a->path : a->name);
 			continue;
 		}
 		lz_buf_reset(&sz);
-		lz_state_size(&sz, (unsigned long long)json_integer_value(
-		    json_object_get(a, "bytes")));
-		printf("reset      State Anchor %s: generation %lld, %s, %lld "
-		    "entries; the next launch sees the image's %s\n", p ? p :
-		    json_string_value(json_object_get(a, "name")),
-		    (long long)json_integer_value(json_object_get(a,
-		    "generation")), sz.buf, (long long)json_integer_value(
-		    json_object_get(a, "entries")), p ? p : "directory");
-		any = 1;
+		if ((s = size_of(sizes, a->name)) != NULL) {
+			lz_state_size(&sz, (unsigned long long)
+			    json_integer_value(json_object_get(s, "bytes")));
+			lz_buf_addf(&sz, ", %lld entries", (long long)
+			    json_integer_value(json_object_get(s, "entries")));
+		} else
+			lz_buf_adds(&sz, "size unknown");
+		fprintf(f, "reset       State Anchor %s (directory %s): "
+		    "generation %u, %s; the next launch sees the image's "
+		    "directory\n", a->path ? a->path : "of unknown path",
+		    a->name, a->gen, sz.buf);
 	}
 	for (k = 0; k < o->npaths && !o->all; k++) {
 		if (lz_anchor_set_find(&d->set, o->paths[k]) == NULL)
-			printf("reset      State Anchor %s: no state yet "
+			fprintf(f, "reset       State Anchor %s: no state yet "
 			    "(nothing to remove)\n", o->paths[k]);
 	}
 	if (o->ignored) {
@@ -159,14 +173,13 @@ show_scope(const struct lz_state_dom *d, const struct lz_state_opts *o,
 		lz_state_size(&sz, (unsigned long long)json_integer_value(
 		    json_object_get(json_object_get(sizes, "ignored"),
 		    "bytes")));
-		printf("reset      Ignored Workspace State: %s emptied%s\n",
+		fprintf(f, "reset       Ignored Workspace State: %s emptied%s\n",
 		    sz.buf, o->forget ? ", and its list of isolated paths "
 		    "forgotten" : " (the list of isolated paths stays)");
 	}
-	printf("kept       the workspace, the image%s%s%s\n", o->ignored ?
+	fprintf(f, "kept        the workspace, the image%s%s%s\n", o->ignored ?
 	    "" : ", Ignored Workspace State", kept.len ? ", State Anchors" :
 	    "", kept.buf);
-	(void)any;
 	lz_buf_release(&sz);
 	lz_buf_release(&kept);
 }
@@ -177,7 +190,7 @@ show_scope(const struct lz_state_dom *d, const struct lz_state_opts *o,
  * longer name them (an agent may have un-ignored .env).
  */
 static int
-show_forget(const struct lz_state_dom *d)
+show_forget(FILE *f, const struct lz_state_dom *d)
 {
 	struct lz_ignored now = LZ_IGNORED_INIT;
 	struct lz_tokens rec = LZ_TOKENS_INIT;
@@ -204,22 +217,22 @@ show_forget(const struct lz_state_dom *d)
 		if (lz_tokens_has(&now.paths, rec.v[i]))
 			continue;
 		if (n++ == 0)
-			printf("the next launch SHARES these host paths with the "
+			fprintf(f, "the next launch SHARES these host paths with the "
 			    "sandbox (the ignore rules no longer name them):\n");
 		host = lz_xasprintf("%s/%s", d->workspace, rec.v[i]);
 		v = lz_visible(rec.v[i]);
 		if (lstat(host, &st) == 0)
-			printf("  %s (on the host: %s, %lld bytes)\n", v,
+			fprintf(f, "  %s (on the host: %s, %lld bytes)\n", v,
 			    S_ISDIR(st.st_mode) ? "a directory" :
 			    S_ISREG(st.st_mode) ? "a file" : "not a file",
 			    (long long)st.st_size);
 		else
-			printf("  %s (not on the host now)\n", v);
+			fprintf(f, "  %s (not on the host now)\n", v);
 		free(host);
 		free(v);
 	}
 	if (n == 0)
-		printf("the ignore rules still name every recorded path: the "
+		fprintf(f, "the ignore rules still name every recorded path: the "
 		    "next launch isolates the same %zu paths\n", rec.n);
 out:
 	lz_ignored_release(&now);
@@ -231,14 +244,14 @@ out:
 
 /* The question, unless --yes; 1 when the answer is yes. */
 static int
-ask(const struct lz_state_opts *o)
+ask(FILE *f, const struct lz_state_opts *o)
 {
 	char answer[16];
 
 	if (o->yes)
 		return 1;
-	printf("Reset? This cannot be undone. [y/N] ");
-	fflush(stdout);
+	fprintf(f, "Reset? This cannot be undone. [y/N] ");
+	fflush(f);
 	if (fgets(answer, sizeof answer, stdin) == NULL)
 		return 0;
 	return strcmp(answer, "y\n") == 0 || strcmp(answer, "yes\n") == 0 ||
@@ -251,6 +264,7 @@ lz_state_reset(const struct lz_state_opts *o)
 	struct lz_tokens extra = LZ_TOKENS_INIT;
 	struct lz_state_dom d;
 	json_t *doc = NULL, *sizes = NULL, *r;
+	FILE *f;
 	size_t i;
 	int rc, k;
 
@@ -276,15 +290,18 @@ lz_state_reset(const struct lz_state_opts *o)
 		return rc;
 	if ((rc = lz_state_check_paths(&d, o, 0)) != LZ_EXIT_OK)
 		goto out;
+	/* With --json the description goes to stderr, beside the question. */
+	f = o->o.json ? stderr : stdout;
 	sizes = sizes_of(&d, o->self);
-	show_scope(&d, o, sizes);
-	if (o->forget && (rc = show_forget(&d)) != LZ_EXIT_OK)
+	show_scope(f, &d, o, sizes);
+	if (o->forget && (rc = show_forget(f, &d)) != LZ_EXIT_OK)
 		goto out;
+	fflush(f);
 	/* Sessions first: no point asking while the Domain runs. */
 	if ((rc = lz_state_wait_quiet(&d, o->self)) != LZ_EXIT_OK)
 		goto out;
-	if (!ask(o)) {
-		printf("nothing changed\n");
+	if (!ask(f, o)) {
+		fprintf(f, "nothing changed\n");
 		rc = LZ_EXIT_OK;
 		goto out;
 	}
