@@ -1,8 +1,8 @@
 /*
  * anchor-mount.c: State Anchor overlays inside podman's rootless namespace
  * and the mountinfo parser (anchor-mount.h). The only mount(2) and
- * umount2(2) calls of Lazaret are here; the caller (the "__anchor" helper)
- * has checked that it runs in a user namespace.
+ * umount2(2) calls of Lazaret are here and in ws-view.c; the caller (the
+ * "__anchor" helper, or the runtime shim) runs in podman's user namespace.
  */
 #include <sys/mount.h>
 #include <sys/stat.h>

@@ -21,6 +21,7 @@
 #include "core/ignored.h"
 #include "core/pathcheck.h"
 #include "core/rmtree.h"
+#include "core/ws-view.h"
 
 static int ig_is_rules(const char *p);
 static int ig_cmp(const void *a, const void *b);
@@ -28,13 +29,19 @@ static void ig_add(struct lz_tokens *t, const char *p);
 static void ig_finish(struct lz_tokens *t);
 static char *ig_clean(const char *dir, const char *pat);
 static int ig_rules(git_repository *repo, const char *ws, const char *dir,
-    const char *file, struct lz_ignored *out, struct lz_err *err);
+    const char *file, size_t *lines, struct lz_ignored *out,
+    struct lz_err *err);
+static int ig_count(const char *ws, const char *file, size_t *lines,
+    struct lz_err *err);
+static int ig_too_many_rules(const char *file, struct lz_err *err);
 static int ig_make(int rootfd, const char *rel, int isdir, const char *what,
     struct lz_err *err);
-static long long ig_added(const struct lz_tokens *rec, const long long *added,
-    const char *p);
+static long ig_find(const struct lz_tokens *t, const char *p);
+static int ig_idx_cmp(const void *a, const void *b, void *t);
 static int ig_write(const char *domain_root, const struct lz_ignored *ig,
     struct lz_err *err);
+static int ig_write_list(int dfd, const char *domain_root,
+    const struct lz_ignored *ig, struct lz_err *err);
 
 /* 1 for ".gitignore" and "dir/.gitignore". */
 static int
@@ -52,38 +59,46 @@ ig_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Indexes of the tokens t, compared by their strings. */
+static int
+ig_idx_cmp(const void *a, const void *b, void *t)
+{
+	const struct lz_tokens *tk = t;
+
+	return strcmp(tk->v[*(const size_t *)a], tk->v[*(const size_t *)b]);
+}
+
+/* Adds p; duplicates go in ig_finish (a check here would be quadratic). */
 static void
 ig_add(struct lz_tokens *t, const char *p)
 {
-	size_t i;
-
-	for (i = 0; i < t->n; i++) {
-		if (strcmp(t->v[i], p) == 0)
-			return;
-	}
 	lz_tokens_push(t, p);
 }
 
-/* Sorts and drops entries beneath a directory entry ("build/x"). */
+/*
+ * Sorts, drops duplicates and entries beneath a directory entry
+ * ("build/x" under "build/"). Sorted, every path beneath "build/" follows
+ * it before any path that does not start with it, so one pass with the
+ * last directory kept does it.
+ */
 static void
 ig_finish(struct lz_tokens *t)
 {
-	size_t i, j, k, n;
+	const char *dir = NULL;
+	size_t i, k, n;
 
 	if (t->n == 0)
 		return;
 	qsort(t->v, t->n, sizeof *t->v, ig_cmp);
 	for (i = 0, k = 0; i < t->n; i++) {
-		for (j = 0; j < k; j++) {
-			n = strlen(t->v[j]);
-			if (t->v[j][n - 1] == '/' &&
-			    strncmp(t->v[i], t->v[j], n) == 0)
-				break;
-		}
-		if (j < k) {
+		if ((k > 0 && strcmp(t->v[i], t->v[k - 1]) == 0) ||
+		    (dir != NULL && strncmp(t->v[i], dir, strlen(dir)) == 0)) {
 			free(t->v[i]);
 			continue;
 		}
+		n = strlen(t->v[i]);
+		if (t->v[i][n - 1] == '/')
+			dir = t->v[i];
 		t->v[k++] = t->v[i];
 	}
 	t->n = k;
@@ -133,9 +148,51 @@ bad:
 }
 
 /* The concrete entries of one rules file (dir: its directory, "" or "a/"). */
+/*
+ * The error of ignore files with more than LZ_IGNORED_MAX_RULES rules:
+ * each concrete entry is checked against every rule (libgit2), so a
+ * flood would make every launch of the Domain take minutes.
+ */
+static int
+ig_too_many_rules(const char *file, struct lz_err *err)
+{
+	return lz_err_set(err, LZ_EINVAL, "the ignore files ('%s' and the "
+	    "others) hold more than %d rules, more than Lazaret reads (a "
+	    "sandbox may have flooded them: 'git log -p -- %s' shows who); "
+	    "restore them (git checkout -- %s), then, if a launch recorded "
+	    "the paths, 'lazaret state reset --ignored --forget-paths'; or "
+	    "set ignored-isolation = off in the profile", file,
+	    LZ_IGNORED_MAX_RULES, file, file);
+}
+
+/* Adds the rule lines of ws/file to *lines; the error past the cap. */
+static int
+ig_count(const char *ws, const char *file, size_t *lines,
+    struct lz_err *err)
+{
+	char *path = lz_xasprintf("%s/%s", ws, file), *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *fp;
+	int rc = 0;
+
+	if ((fp = fopen(path, "re")) != NULL) {
+		while (rc == 0 && (len = getline(&line, &cap, fp)) >= 0) {
+			if (len > 1 && line[0] != '#' && ++*lines >
+			    LZ_IGNORED_MAX_RULES)
+				rc = ig_too_many_rules(file, err);
+		}
+		fclose(fp);
+	}
+	free(line);
+	free(path);
+	return rc;
+}
+
 static int
 ig_rules(git_repository *repo, const char *ws, const char *dir,
-    const char *file, struct lz_ignored *out, struct lz_err *err)
+    const char *file, size_t *lines, struct lz_ignored *out,
+    struct lz_err *err)
 {
 	char *path = lz_xasprintf("%s/%s", ws, file), *line = NULL, *rel;
 	char *check = NULL, *full = NULL;
@@ -143,9 +200,8 @@ ig_rules(git_repository *repo, const char *ws, const char *dir,
 	ssize_t len;
 	struct stat st;
 	FILE *fp;
-	int ignored, isdir;
+	int ignored, isdir, rc = 0;
 
-	(void)err;
 	fp = fopen(path, "re");
 	if (fp == NULL) {
 		free(path);
@@ -159,6 +215,10 @@ ig_rules(git_repository *repo, const char *ws, const char *dir,
 		line[n] = '\0';
 		if (n == 0 || line[0] == '#')
 			continue;
+		if (++*lines > LZ_IGNORED_MAX_RULES) {
+			rc = ig_too_many_rules(file, err);
+			break;
+		}
 		if (line[0] == '!' || strpbrk(line, "*?[\\") != NULL) {
 			lz_tokens_push(&out->uncovered, check = lz_xasprintf(
 			    "%s: %s", file, line));
@@ -186,7 +246,7 @@ ig_rules(git_repository *repo, const char *ws, const char *dir,
 	free(line);
 	fclose(fp);
 	free(path);
-	return 0;
+	return rc;
 }
 
 int
@@ -202,7 +262,7 @@ lz_ignored_scan(const char *workspace, struct lz_ignored *out,
 	const git_error *ge;
 	const char *p;
 	char *dir;
-	size_t i, n;
+	size_t i, n, lines = 0;
 	int rc = 0;
 
 	lz_git_init();
@@ -213,13 +273,24 @@ lz_ignored_scan(const char *workspace, struct lz_ignored *out,
 	    GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
 	    GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
 	if (git_repository_open(&repo, workspace) != 0 ||
-	    git_status_list_new(&list, repo, &o) != 0 ||
-	    git_repository_index(&index, repo) != 0) {
-		ge = git_error_last();
-		rc = lz_err_set(err, LZ_EINVAL, "cannot list the ignored paths "
-		    "of '%s': %s", workspace, ge != NULL ? ge->message : "?");
-		goto out;
+	    git_repository_index(&index, repo) != 0)
+		goto git_failed;
+	/* The rules the walk reads (bar untracked nested ones), counted
+	 * first: a flood of them would make the walk itself take minutes. */
+	rc = ig_count(workspace, ".gitignore", &lines, err);
+	if (rc == 0)
+		rc = ig_count(workspace, ".git/info/exclude", &lines, err);
+	n = git_index_entrycount(index);
+	for (i = 0; i < n && rc == 0; i++) {
+		ie = git_index_get_byindex(index, i);
+		if (ig_is_rules(ie->path) && strcmp(ie->path, ".gitignore") != 0)
+			rc = ig_count(workspace, ie->path, &lines, err);
 	}
+	if (rc != 0)
+		goto out;
+	lines = 0;
+	if (git_status_list_new(&list, repo, &o) != 0)
+		goto git_failed;
 	n = git_status_list_entrycount(list);
 	for (i = 0; i < n; i++) {
 		s = git_status_byindex(list, i);
@@ -233,22 +304,30 @@ lz_ignored_scan(const char *workspace, struct lz_ignored *out,
 		} else if ((s->status & GIT_STATUS_WT_NEW) &&
 		    ig_is_rules(p)) {
 			dir = lz_xstrndup(p, strlen(p) - strlen(".gitignore"));
-			rc = ig_rules(repo, workspace, dir, p, out, err);
+			rc = ig_rules(repo, workspace, dir, p, &lines, out, err);
 			free(dir);
+			if (rc != 0)
+				goto out;
 		}
 	}
-	ig_rules(repo, workspace, "", ".git/info/exclude", out, err);
+	rc = ig_rules(repo, workspace, "", ".git/info/exclude", &lines, out,
+	    err);
 	n = git_index_entrycount(index);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && rc == 0; i++) {
 		ie = git_index_get_byindex(index, i);
 		p = ie->path;
 		if (!ig_is_rules(p))
 			continue;
 		dir = lz_xstrndup(p, strlen(p) - 10);
-		rc = ig_rules(repo, workspace, dir, p, out, err);
+		rc = ig_rules(repo, workspace, dir, p, &lines, out, err);
 		free(dir);
 	}
 	ig_finish(&out->paths);
+	goto out;
+git_failed:
+	ge = git_error_last();
+	rc = lz_err_set(err, LZ_EINVAL, "cannot list the ignored paths of "
+	    "'%s': %s", workspace, ge != NULL ? ge->message : "?");
 out:
 	git_index_free(index);
 	git_status_list_free(list);
@@ -312,17 +391,14 @@ out:
 	return rc;
 }
 
-/* The added time of p in the record (0 when not there or unknown). */
-static long long
-ig_added(const struct lz_tokens *rec, const long long *added, const char *p)
+/* The index of p in the sorted list t, or -1. */
+static long
+ig_find(const struct lz_tokens *t, const char *p)
 {
-	size_t i;
+	char *const *hit = t->n ? bsearch(&p, t->v, t->n, sizeof *t->v,
+	    ig_cmp) : NULL;
 
-	for (i = 0; i < rec->n; i++) {
-		if (strcmp(rec->v[i], p) == 0)
-			return added[i];
-	}
-	return -1;
+	return hit != NULL ? (long)(hit - t->v) : -1;
 }
 
 /* Writes the record of ig (version 2) atomically. */
@@ -365,28 +441,41 @@ int
 lz_ignored_merge(const char *domain_root, struct lz_ignored *ig,
     struct lz_err *err)
 {
-	struct lz_tokens rec = LZ_TOKENS_INIT;
+	struct lz_tokens rec = LZ_TOKENS_INIT, byname = LZ_TOKENS_INIT;
 	long long *added = NULL, t, now = (long long)time(NULL);
-	size_t i;
+	size_t i, *sorted;
+	long j;
 	int rc, grew = 0;
 
 	rc = lz_ignored_record_read(domain_root, &rec, &added, err);
 	if (rc != 0)
 		return rc;
 	lz_tokens_release(&ig->stale);
-	for (i = 0; i < rec.n; i++) {
-		if (!lz_tokens_has(&ig->paths, rec.v[i]))
-			lz_tokens_push(&ig->stale, rec.v[i]);
-		ig_add(&ig->paths, rec.v[i]);
-	}
 	ig_finish(&ig->paths);
+	for (i = 0; i < rec.n; i++) {
+		if (ig_find(&ig->paths, rec.v[i]) < 0)
+			lz_tokens_push(&ig->stale, rec.v[i]);
+	}
+	for (i = 0; i < rec.n; i++)
+		ig_add(&ig->paths, rec.v[i]);
+	ig_finish(&ig->paths);
+	/* The record in path order, with its times beside, to look up. */
+	sorted = lz_xcalloc(rec.n + 1, sizeof *sorted);
+	for (i = 0; i < rec.n; i++)
+		sorted[i] = i;
+	qsort_r(sorted, rec.n, sizeof *sorted, ig_idx_cmp, &rec);
+	for (i = 0; i < rec.n; i++)
+		lz_tokens_push(&byname, rec.v[sorted[i]]);
 	free(ig->added);
 	ig->added = lz_xcalloc(ig->paths.n + 1, sizeof *ig->added);
 	for (i = 0; i < ig->paths.n; i++) {
-		t = ig_added(&rec, added, ig->paths.v[i]);
+		j = ig_find(&byname, ig->paths.v[i]);
+		t = j < 0 ? -1 : added[sorted[j]];
 		grew |= t < 0;
 		ig->added[i] = t < 0 ? now : t;
 	}
+	lz_tokens_release(&byname);
+	free(sorted);
 	/* The same set as recorded (entries beneath a directory entry
 	 * dropped count as a change too): nothing to write. */
 	if (grew || ig->paths.n != rec.n)
@@ -515,16 +604,48 @@ out:
 	return rc;
 }
 
+/* Writes <domain_root>/view.json, the paths the shim binds (ws-view.h). */
+static int
+ig_write_list(int dfd, const char *domain_root, const struct lz_ignored *ig,
+    struct lz_err *err)
+{
+	json_t *a = json_array();
+	char *text;
+	size_t i, len;
+	int fd, rc = 0;
+
+	for (i = 0; i < ig->paths.n; i++)
+		json_array_append_new(a, json_string(ig->paths.v[i]));
+	text = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	len = strlen(text);
+	(void)unlinkat(dfd, "." LZ_VIEW_LIST ".tmp", 0);
+	fd = openat(dfd, "." LZ_VIEW_LIST ".tmp", O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) != 0 ||
+	    close(fd) != 0 || (fd = -1, renameat(dfd, "." LZ_VIEW_LIST ".tmp",
+	    dfd, LZ_VIEW_LIST) != 0)) {
+		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s/" LZ_VIEW_LIST
+		    "': %s", domain_root, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		(void)unlinkat(dfd, "." LZ_VIEW_LIST ".tmp", 0);
+	}
+	free(text);
+	return rc;
+}
+
 int
 lz_ignored_prepare(const char *workspace, const char *domain_root,
-    struct lz_ignored *ig, struct lz_mountplan *mp, struct lz_err *err)
+    struct lz_ignored *ig, struct lz_mountplan *mp, struct lz_view *view,
+    struct lz_err *err)
 {
 	struct lz_buf enc = LZ_BUF_INIT;
-	char *src = NULL, *target = NULL;
 	const char *p;
-	size_t i, n;
+	size_t i;
 	int wfd = -1, dfd = -1, rc = 0, isdir;
 
+	memset(view, 0, sizeof *view);
 	if ((rc = lz_ignored_fit(workspace, ig, err)) != 0)
 		return rc;
 	wfd = open(workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -539,38 +660,49 @@ lz_ignored_prepare(const char *workspace, const char *domain_root,
 		goto out;
 	for (i = 0; i < ig->paths.n; i++) {
 		p = ig->paths.v[i];
-		n = strlen(p);
-		isdir = p[n - 1] == '/';
+		isdir = p[strlen(p) - 1] == '/';
 		lz_buf_reset(&enc);
 		lz_buf_adds(&enc, "ignored/");
-		for (; n > (size_t)isdir; n--, p++) {
-			if (*p == '/')
-				lz_buf_adds(&enc, "%2F");
-			else if (*p == '%')
-				lz_buf_adds(&enc, "%25");
-			else
-				lz_buf_addch(&enc, *p);
-		}
-		p = ig->paths.v[i];
+		lz_view_storage_name(&enc, p);
 		if ((rc = ig_make(dfd, enc.buf, isdir, "Domain storage",
 		    err)) != 0 || (rc = ig_make(wfd, p, isdir,
 		    "ignored path", err)) != 0)
 			goto out;
-		src = lz_xasprintf("%s/%s", domain_root, enc.buf);
-		target = lz_xasprintf("/workspace/%.*s", (int)(strlen(p) -
-		    (size_t)isdir), p);
-		lz_mountplan_add(mp, LZ_MOUNT_BIND, src, target, 0,
-		    "Ignored Workspace State (SR-13)");
-		free(src);
-		free(target);
-		src = target = NULL;
 	}
+	if (ig->paths.n == 0)
+		goto out;
+	/* The sandbox's /workspace becomes the view the shim composes. */
+	for (i = 0; i < mp->n; i++) {
+		if (mp->v[i].kind == LZ_MOUNT_BIND &&
+		    strcmp(mp->v[i].target, "/workspace") == 0)
+			break;
+	}
+	if (i == mp->n)
+		LZ_BUG("the mount plan has no /workspace");
+	if ((rc = ig_write_list(dfd, domain_root, ig, err)) != 0)
+		goto out;
+	if (mkdirat(dfd, LZ_VIEW_DIR, 0700) != 0 && errno != EEXIST) {
+		rc = lz_err_set(err, LZ_ESYS, "cannot create '%s/" LZ_VIEW_DIR
+		    "': %s", domain_root, strerror(errno));
+		goto out;
+	}
+	view->workspace = lz_xstrdup(workspace);
+	view->view = lz_xasprintf("%s/" LZ_VIEW_DIR, domain_root);
+	view->storage = lz_xasprintf("%s/ignored", domain_root);
+	view->list = lz_xasprintf("%s/" LZ_VIEW_LIST, domain_root);
+	free(mp->v[i].source);
+	mp->v[i].source = lz_xstrdup(view->view);
+	free(mp->v[i].why);
+	mp->v[i].why = lz_xasprintf("workspace, with %zu paths of Ignored "
+	    "Workspace State bound in (SR-13)", ig->paths.n);
 out:
 	if (wfd >= 0)
 		close(wfd);
 	if (dfd >= 0)
 		close(dfd);
 	lz_buf_release(&enc);
+	if (rc != 0)
+		lz_view_release(view);
 	return rc;
 }
 

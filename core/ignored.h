@@ -7,7 +7,8 @@
  *
  * Paths are relative to the workspace, normalised, without "..", never .git
  * or beneath it; a directory ends with '/' ("node_modules/"), a file does
- * not (".env").
+ * not (".env"). The sandbox sees them through the workspace view of
+ * ws-view.h: one mount however many paths there are.
  *
  * Covered: (1) what libgit2's status walk reports as ignored, with ignored
  * directories collapsed ("build/", no walk inside them); (2) concrete
@@ -37,14 +38,21 @@
 
 #include "core/mountplan.h"
 #include "core/tokens.h"
+#include "core/ws-view.h"
 #include "core/util.h"
 
 /*
- * The most Ignored Workspace State mounts a sandbox gets. Measured with
- * runsc under podman (journal.md, tests/bench/ignored-mounts.sh): the
- * cost per mount is in start time and the gofer's memory.
+ * The most paths of Ignored Workspace State a sandbox gets: binds inside
+ * podman's namespace (ws-view.h), measured at 64 to 4096 with
+ * tests/bench/ignored-mounts.sh (journal.md).
  */
-#define LZ_IGNORED_MAX_MOUNTS 1024
+#define LZ_IGNORED_MAX_MOUNTS 4096
+/*
+ * The most rule lines (not empty, not comments) of the ignore files a
+ * scan reads; past it lz_ignored_scan fails, naming the way back: libgit2
+ * checks each path against every rule, so a flood costs minutes.
+ */
+#define LZ_IGNORED_MAX_RULES (2 * LZ_IGNORED_MAX_MOUNTS)
 
 #define LZ_IGNORED_RECORD "ignored.json"
 #define LZ_IGNORED_OLD "ignored.old-"	/* ignored/ moved aside by a reset */
@@ -59,7 +67,10 @@ struct lz_ignored {
 #define LZ_IGNORED_INIT { LZ_TOKENS_INIT, LZ_TOKENS_INIT, NULL, \
 	LZ_TOKENS_INIT }
 
-/* Computes the ignored paths of workspace (canonical Git top level). */
+/*
+ * Computes the ignored paths of workspace (canonical Git top level).
+ * LZ_EINVAL past LZ_IGNORED_MAX_RULES rules.
+ */
 int lz_ignored_scan(const char *workspace, struct lz_ignored *out,
     struct lz_err *err);
 /*
@@ -82,17 +93,22 @@ int lz_ignored_fit(const char *workspace, struct lz_ignored *ig,
     struct lz_err *err);
 
 /*
- * For each path: creates its Domain storage <domain_root>/ignored/<path
- * with '%' as %25 and '/' as %2F> (a directory, or an empty file), creates
- * the host mount point when absent (a directory, or an empty file for a
- * file entry: an empty .env appears on the host), and appends a bind of
- * the storage over /workspace/<path>. Every path is opened component by
- * component with openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS): a symlink
- * on the way is refused (LZ_EUNSAFE); a kernel without openat2 fails
- * closed. It calls lz_ignored_fit first.
+ * For each path: creates its Domain storage <domain_root>/ignored/<name>
+ * (lz_view_storage_name: a directory, or an empty file) and the host
+ * mount point when absent (a directory, or an empty file for a file
+ * entry: an empty .env appears on the host). Every path is opened
+ * component by component with openat2(RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS): a symlink on the way is refused (LZ_EUNSAFE); a
+ * kernel without openat2 fails closed. Then, when there is any path, the
+ * sandbox's /workspace in mp (it must have one) is switched to the view
+ * <domain_root>/view the runtime shim composes, the list
+ * <domain_root>/view.json is written, and view is filled for the
+ * "lazaret.view" annotation (ws-view.h); with no path, view stays empty.
+ * It calls lz_ignored_fit first.
  */
 int lz_ignored_prepare(const char *workspace, const char *domain_root,
-    struct lz_ignored *ig, struct lz_mountplan *mp, struct lz_err *err);
+    struct lz_ignored *ig, struct lz_mountplan *mp, struct lz_view *view,
+    struct lz_err *err);
 void lz_ignored_release(struct lz_ignored *ig);
 
 /*

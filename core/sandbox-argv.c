@@ -10,6 +10,7 @@
 #include "core/anchor-annot.h"
 #include "core/domain.h"
 #include "core/sandbox-argv.h"
+#include "core/ws-view.h"
 
 static void	 pushf(struct lz_tokens *t, const char *fmt, ...)
 		     __attribute__((format(printf, 2, 3)));
@@ -219,6 +220,10 @@ lz_sandbox_argv_run(const char *podman, const struct lz_sandbox_spec *s,
 	if (s->anchors != NULL) {
 		lz_tokens_push(out, "--annotation");
 		pushf(out, LZ_ANCHOR_ANNOTATION "=%s", s->anchors);
+	}
+	if (s->view != NULL) {
+		lz_tokens_push(out, "--annotation");
+		pushf(out, LZ_VIEW_ANNOTATION "=%s", s->view);
 	}
 	lz_tokens_push(out, "--runtime");
 	lz_tokens_push(out, s->runtime);

@@ -23,6 +23,7 @@
 #include "core/netpolicy.h"
 #include "core/sandbox.h"
 #include "core/spawn.h"
+#include "core/ws-view.h"
 
 #define ANCHOR_UMOUNT_WHAT "State Anchor unmount (podman unshare)"
 
@@ -281,24 +282,32 @@ anchors_value(const struct lz_mountplan *plan, const char *domain_root,
 }
 
 /*
- * The unmount helper's argv in t; 0 when nothing of ours can be mounted
- * (no anchors directory), and then t stays empty.
+ * The unmount helper's argv in t: the anchors' overlays and the workspace
+ * view (ws-view.h); 0 when nothing of ours can be mounted (neither
+ * directory exists), and then t stays empty.
  */
 static int
 umount_argv(const struct lz_sandbox_ctx *c, const char *domain_root,
     struct lz_tokens *t)
 {
 	char *dir = lz_xasprintf("%s/anchors", domain_root);
+	char *view = lz_xasprintf("%s/" LZ_VIEW_DIR, domain_root);
+	int anchors = access(dir, F_OK) == 0 || errno != ENOENT;
+	int ws = access(view, F_OK) == 0 || errno != ENOENT;
 
-	if (access(dir, F_OK) != 0 && errno == ENOENT) {
-		free(dir);
-		return 0;
+	if (anchors || ws)
+		helper_argv(c, "umount", t);
+	if (anchors) {
+		lz_tokens_push(t, "-u");
+		lz_tokens_push(t, dir);
 	}
-	helper_argv(c, "umount", t);
-	lz_tokens_push(t, "-u");
-	lz_tokens_push(t, dir);
+	if (ws) {
+		lz_tokens_push(t, "-w");
+		lz_tokens_push(t, view);
+	}
 	free(dir);
-	return 1;
+	free(view);
+	return anchors || ws;
 }
 
 /* The 64-hex container ID podman printed, taken from out. */

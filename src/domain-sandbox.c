@@ -184,10 +184,13 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	struct lz_ignored ig;
 	struct lz_buf policy = LZ_BUF_INIT, tampered = LZ_BUF_INIT;
 	struct lz_err meta = LZ_ERR_INIT;
+	struct lz_view view;
 	char *shim = NULL, *resolv = NULL, *log = NULL, *pidfile = NULL;
+	char *view_annot = NULL;
 	int rc, have_ctx = 0;
 
 	memset(&ig, 0, sizeof ig);
+	memset(&view, 0, sizeof view);
 	rc = make_control_dirs(c, err);
 	if (rc != 0)
 		goto out;
@@ -209,9 +212,11 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 			rc = lz_ignored_merge(c->domain.root, &ig, err);
 		if (rc == 0)
 			rc = lz_ignored_prepare(c->domain.workspace,
-			    c->domain.root, &ig, &mp, err);
+			    c->domain.root, &ig, &mp, &view, err);
 		if (rc != 0)
 			goto out;
+		if (view.view != NULL)
+			view_annot = lz_view_annot_encode(&view);
 	}
 	/* After every anchor, so it lies over the /etc anchor. */
 	lz_mountplan_add(&mp, LZ_MOUNT_BIND, resolv, "/etc/resolv.conf", 1,
@@ -231,6 +236,7 @@ lz_domain_up(const struct lz_client *c, const char *self, char **container,
 	spec.runtime = shim;
 	spec.image = c->profile->image;
 	spec.plan = &mp;
+	spec.view = view_annot;
 	spec.env = NULL;	/* passed per session, from the client */
 	spec.network = "none";	/* replaced by container:<sidecar ID> */
 	spec.netpolicy = policy.buf;
@@ -247,6 +253,8 @@ out:
 	if (have_ctx)
 		lz_sandbox_ctx_release(&ctx);
 	lz_ignored_release(&ig);
+	lz_view_release(&view);
+	free(view_annot);
 	lz_mountplan_release(&mp);
 	free(shim);
 	free(log);

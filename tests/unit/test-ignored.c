@@ -3,7 +3,7 @@
  * repositories in a temporary directory: ignored directories collapsed,
  * concrete .gitignore entries covered even when absent, globs uncovered,
  * nested .gitignore, the union that never shrinks, a symlinked path
- * refused, the mount cap and its advice, collapsing under untracked
+ * refused, the workspace view and its list, the mount cap and its advice, collapsing under untracked
  * directories, the record (version 1 read, version 2 written) and the
  * reset of the state with its recovery.
  */
@@ -109,31 +109,55 @@ test_scan(void **state)
 	lz_ignored_release(&ig);
 }
 
+/* The plan's /workspace, as lz_mountplan_build makes it. */
+static void
+plan_ws(struct lz_mountplan *mp)
+{
+	lz_mountplan_add(mp, LZ_MOUNT_BIND, ws, "/workspace", 0, "workspace");
+}
+
 static void
 test_prepare_and_union(void **state)
 {
 	struct lz_ignored ig = LZ_IGNORED_INIT;
 	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
+	struct lz_tokens rels = LZ_TOKENS_INIT;
 	struct lz_err e = LZ_ERR_INIT;
-	char p[512];
+	struct lz_view v;
+	char p[512], *annot;
 	struct stat st;
-	size_t i;
+	struct lz_view back;
 
 	(void)state;
 	put_ws(".gitignore", "node_modules/\n.env\n/build/\n");
 	put_ws("build/secret", "s");
 	scan(&ig);
 	assert_int_equal(lz_ignored_merge(root, &ig, &e), 0);
-	if (lz_ignored_prepare(ws, root, &ig, &mp, &e) != 0)
+	plan_ws(&mp);
+	if (lz_ignored_prepare(ws, root, &ig, &mp, &v, &e) != 0)
 		fail_msg("prepare: %s", e.msg);
-	assert_int_equal(mp.n, 3);
-	for (i = 0; i < mp.n; i++)
-		assert_int_equal(mp.v[i].readonly, 0);
-	assert_string_equal(mp.v[0].target, "/workspace/.env");
-	assert_string_equal(mp.v[1].target, "/workspace/build");
-	assert_string_equal(mp.v[2].target, "/workspace/node_modules");
+	/* One mount: /workspace is the view the shim composes. */
+	assert_int_equal(mp.n, 1);
+	snprintf(p, sizeof p, "%s/view", root);
+	assert_string_equal(mp.v[0].source, p);
+	assert_string_equal(v.view, p);
+	assert_string_equal(v.workspace, ws);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(lz_view_list_read(&v, &rels, &e), 0);
+	assert_int_equal(rels.n, 3);
+	assert_string_equal(rels.v[0], ".env");
+	assert_string_equal(rels.v[1], "build/");
+	assert_string_equal(rels.v[2], "node_modules/");
+	lz_tokens_release(&rels);
+	annot = lz_view_annot_encode(&v);
+	assert_int_equal(lz_view_annot_decode(annot, &back, &e), 0);
+	assert_string_equal(back.list, v.list);
+	assert_string_equal(back.storage, v.storage);
+	lz_view_release(&back);
+	free(annot);
+	lz_view_release(&v);
 	snprintf(p, sizeof p, "%s/ignored/node_modules", root);
-	assert_string_equal(mp.v[2].source, p);
 	assert_int_equal(stat(p, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	snprintf(p, sizeof p, "%s/ignored/.env", root);
@@ -172,6 +196,7 @@ test_symlink_refused(void **state)
 	struct lz_ignored ig = LZ_IGNORED_INIT;
 	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
 	struct lz_err e = LZ_ERR_INIT;
+	struct lz_view v;
 	char link[512];
 
 	(void)state;
@@ -180,10 +205,13 @@ test_symlink_refused(void **state)
 	assert_int_equal(symlink("/tmp", link), 0);
 	scan(&ig);
 	lz_tokens_push(&ig.paths, "node_modules/");
-	assert_int_equal(lz_ignored_prepare(ws, root, &ig, &mp, &e),
+	plan_ws(&mp);
+	assert_int_equal(lz_ignored_prepare(ws, root, &ig, &mp, &v, &e),
 	    LZ_EUNSAFE);
 	assert_non_null(strstr(e.msg, "symlink"));
-	assert_int_equal(mp.n, 0);
+	assert_int_equal(mp.n, 1);
+	assert_string_equal(mp.v[0].source, ws);
+	lz_mountplan_release(&mp);
 	lz_err_release(&e);
 	lz_ignored_release(&ig);
 }
@@ -195,6 +223,7 @@ test_cap(void **state)
 	struct lz_ignored ig = LZ_IGNORED_INIT;
 	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
 	struct lz_err e = LZ_ERR_INIT;
+	struct lz_view v;
 	char name[32], want[64];
 	int i;
 
@@ -207,7 +236,7 @@ test_cap(void **state)
 		ig.added[i] = i == 0 ? 2000 : 1000;
 	}
 	lz_tokens_push(&ig.stale, "d0001/");
-	assert_int_equal(lz_ignored_prepare(ws, root, &ig, &mp, &e),
+	assert_int_equal(lz_ignored_prepare(ws, root, &ig, &mp, &v, &e),
 	    LZ_EINVAL);
 	snprintf(want, sizeof want, "%d ignored paths",
 	    LZ_IGNORED_MAX_MOUNTS + 1);
