@@ -68,8 +68,8 @@ leftovers() {
 	n=$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)
 	[ "$n" = 0 ] || { echo "containers: $n"; return 1; }
 	[ ! -S "$rt/control.sock" ] || { echo "socket left"; return 1; }
-	! podman unshare grep -q "$droot/anchors" /proc/self/mountinfo ||
-	    { echo "anchor mounts left"; return 1; }
+	! podman unshare grep -Eq "$droot/(anchors|view)" /proc/self/mountinfo ||
+	    { echo "anchor or workspace view mounts left"; return 1; }
 }
 # wait_gone: waits up to 30 s for leftovers to find nothing.
 wait_gone() {
@@ -142,8 +142,23 @@ lz_domain_project() {
 	lz_domain_id_ok "$id" || { finish; exit 1; }
 	rt=$XDG_RUNTIME_DIR/lazaret/$id
 	droot=$XDG_DATA_HOME/lazaret/domains/$id
-	lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
-	lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
+	lz_cleanup_hooks+=("lz_domain_remove $id")
+}
+
+# lz_domain_remove ID: at exit, the Domain ID of this account goes: its
+# teardown waited for (up to 30 s), containers removed, its anchors and
+# workspace view unmounted, its Domain Root removed.
+lz_domain_remove() {
+	local id=$1 i root
+	lz_domain_id_ok "$id" || return 0
+	root=$XDG_DATA_HOME/lazaret/domains/$id
+	for i in $(seq 1 150); do
+		flock -n "$XDG_RUNTIME_DIR/lazaret/$id/lifecycle.lock" true 2>/dev/null && break
+		sleep 0.2
+	done
+	podman ps -a -q --filter "label=lazaret.domain=$id" | xargs -r podman rm -f -t 0 >/dev/null 2>&1
+	podman unshare "$LAZARET" __anchor umount -u "$root/anchors" -w "$root/view" >/dev/null 2>&1
+	podman unshare rm -rf "$root"
 }
 
 # lz_keep_domain: starts the Domain of lz_domain_project with a session

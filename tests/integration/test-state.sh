@@ -230,9 +230,8 @@ lz_make_project "$proj2"
 id2=$(cd "$proj2" && "$LAZARET" domain show --json | jq -r .domain_id)
 lz_domain_id_ok "$id2" || { finish; exit 1; }
 droot2=$XDG_DATA_HOME/lazaret/domains/$id2
-lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id2 | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
-lz_cleanup_hooks+=("podman unshare rm -rf '$droot2'")
-(cd "$proj2" && run "$LAZARET" run -- sh -c 'echo b > /usr/local/bin/b-tool; echo e > /etc/b-mark; mkdir -p node_modules/q; echo q > node_modules/q/f')
+lz_cleanup_hooks+=("lz_domain_remove $id2")
+run env -C "$proj2" "$LAZARET" run -- sh -c 'echo b > /usr/local/bin/b-tool; echo e > /etc/b-mark; mkdir -p node_modules/q; echo q > node_modules/q/f'
 [ "$LZ_RC" = 0 ] || fail "Domain B: launch failed: $LZ_ERR"
 for i in $(seq 1 100); do flock -n "$XDG_RUNTIME_DIR/lazaret/$id2/lifecycle.lock" true && break; sleep 0.1; done
 before=$(tree_sum "$droot2")
@@ -297,8 +296,7 @@ expect "the Domain verifies after the repairs" 0 "0 problems"
 idm=$("$LAZARET" domain show -p mig --json | jq -r .domain_id)
 lz_domain_id_ok "$idm" || { finish; exit 1; }
 drootm=$XDG_DATA_HOME/lazaret/domains/$idm
-lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$idm | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
-lz_cleanup_hooks+=("podman unshare rm -rf '$drootm'")
+lz_cleanup_hooks+=("lz_domain_remove $idm")
 run "$LAZARET" run -p mig -- sh -c 'echo keep > /usr/local/keep'
 [ "$LZ_RC" = 0 ] || fail "profile mig: launch failed: $LZ_ERR"
 for i in $(seq 1 100); do flock -n "$XDG_RUNTIME_DIR/lazaret/$idm/lifecycle.lock" true && break; sleep 0.1; done
