@@ -591,8 +591,8 @@ lz_scan_lookup(int upperfd, int lowerfd, const char *rel, int *where,
 	    NULL, "/", &save)) {
 		last = save == NULL || *save == '\0';
 		if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0) {
-			rc = lz_err_set(err, LZ_EINVAL, "'%s' has a '.' or '..' "
-			    "component", rel);
+			rc = lz_err_set(err, LZ_EINVAL, "'%s' has a '.' or "
+			    "'..' component", rel);
 			goto out;
 		}
 		has_u = u >= 0 && fstatat(u, comp, &st, AT_SYMLINK_NOFOLLOW) ==

@@ -83,7 +83,8 @@ struct lz_scan_group {
 	char kind;		/* 'E' existing, 'A' new, 'O' opaque */
 	unsigned long long files[LZ_CHANGE_KINDS]; /* non-directories */
 	unsigned long long dirs;	/* directories added beneath */
-	unsigned long long bytes;	/* st_size of what was added or changed */
+	unsigned long long bytes;	/* st_size of what was added or
+					 * changed */
 	char *sample[LZ_SCAN_SAMPLES];	/* first names, relative to dir */
 	size_t nsample;
 };

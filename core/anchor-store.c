@@ -29,8 +29,6 @@ static int	 empty_dir_at(int fd, const char *rel);
 static int	 recover(int afd, const char *name, const char *shown,
 		     const char *fault, struct lz_tokens *removed,
 		     struct lz_err *err);
-static void	 problem(struct lz_tokens *t, const char *fmt, ...)
-		     __attribute__((format(printf, 2, 3)));
 
 int
 lz_anchor_dir_open(int rootfd, int create)
@@ -104,8 +102,8 @@ list_leftovers(int fd, unsigned gen, struct lz_tokens *out)
 		return;
 	}
 	while ((d = readdir(dir)) != NULL) {
-		if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0 &&
-		    !keep(d->d_name, gen))
+		if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") !=
+		    0 && !keep(d->d_name, gen))
 			lz_tokens_push(out, d->d_name);
 	}
 	closedir(dir);
@@ -137,7 +135,8 @@ empty_dir_at(int fd, const char *rel)
 		return 0;
 	}
 	while ((d = readdir(dir)) != NULL)
-		n += strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0;
+		n += strcmp(d->d_name, ".") != 0 &&
+		    strcmp(d->d_name, "..") != 0;
 	closedir(dir);
 	return n == 0;
 }
@@ -154,8 +153,8 @@ read_one(int afd, const char *name, const struct lz_tokens *persist,
 	a->name = lz_xstrdup(name);
 	fd = lz_open_beneath(afd, name, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0) {
-		a->problem = lz_xasprintf("anchors/%s is not a directory (or is "
-		    "a symlink): %s; move it out of the Domain Root", name,
+		a->problem = lz_xasprintf("anchors/%s is not a directory (or "
+		    "is a symlink): %s; move it out of the Domain Root", name,
 		    strerror(errno));
 		return;
 	}
@@ -169,9 +168,9 @@ read_one(int afd, const char *name, const struct lz_tokens *persist,
 		a->path = legacy_path(name, persist);
 	}
 	if (lz_anchor_read_current(fd, name, &a->gen, &err) != 0) {
-		a->problem = lz_xasprintf("%s; 'lazaret state reset %s' switches "
-		    "it to a new empty generation", err.msg, a->path ? a->path :
-		    "--all");
+		a->problem = lz_xasprintf("%s; 'lazaret state reset %s' "
+		    "switches it to a new empty generation", err.msg,
+		    a->path ? a->path : "--all");
 		a->gen = 0;
 		goto out;
 	}
@@ -266,19 +265,6 @@ lz_anchor_set_release(struct lz_anchor_set *s)
 	memset(s, 0, sizeof *s);
 }
 
-static void
-problem(struct lz_tokens *t, const char *fmt, ...)
-{
-	struct lz_buf b = LZ_BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	lz_buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	lz_tokens_push(t, b.buf);
-	lz_buf_release(&b);
-}
-
 void
 lz_anchor_check(int anchorsfd, const struct lz_anchor_info *a,
     const struct lz_mountinfo *mi, const char *droot,
@@ -293,19 +279,20 @@ lz_anchor_check(int anchorsfd, const struct lz_anchor_info *a,
 	int fd, sub;
 
 	if (a->problem != NULL) {
-		problem(problems, "anchors/%s: %s", a->name, a->problem);
+		lz_tokens_pushf(problems, "anchors/%s: %s", a->name,
+		    a->problem);
 		return;
 	}
 	if ((fd = lz_open_beneath(anchorsfd, a->name, O_RDONLY | O_DIRECTORY,
 	    0)) < 0)
 		return;
 	if (a->legacy)
-		problem(notes, "anchors/%s: no path record (made by an older "
-		    "Lazaret); the next launch writes it%s", a->name, a->path ?
-		    "" : " (its path is ambiguous until then)");
+		lz_tokens_pushf(notes, "anchors/%s: no path record (made by an "
+		    "older Lazaret); the next launch writes it%s", a->name,
+		    a->path ? "" : " (its path is ambiguous until then)");
 	if (a->gen == 0)
-		problem(notes, "anchors/%s: no generation yet (the next launch "
-		    "makes gen-1)", a->name);
+		lz_tokens_pushf(notes, "anchors/%s: no generation yet (the "
+		    "next launch makes gen-1)", a->name);
 	for (i = 0; i < sizeof private / sizeof *private; i++) {
 		if (a->gen == 0 && i > 0)
 			break;
@@ -314,10 +301,10 @@ lz_anchor_check(int anchorsfd, const struct lz_anchor_info *a,
 		    O_DIRECTORY, 0);
 		if (sub < 0 || fstat(sub, &st) != 0 ||
 		    lz_pathcheck_private_dir(&st, rel, &err) != 0)
-			problem(problems, "anchors/%s/%s: not a private "
-			    "directory of yours (%s); 'lazaret state reset %s' "
-			    "rebuilds it", a->name, rel, err.msg ? err.msg :
-			    strerror(errno), fix);
+			lz_tokens_pushf(problems, "anchors/%s/%s: not a "
+			    "private directory of yours (%s); 'lazaret state "
+			    "reset %s' rebuilds it", a->name, rel, err.msg ?
+			    err.msg : strerror(errno), fix);
 		lz_err_release(&err);
 		if (sub >= 0)
 			close(sub);
@@ -325,32 +312,33 @@ lz_anchor_check(int anchorsfd, const struct lz_anchor_info *a,
 	if (a->gen > 0) {
 		snprintf(rel, sizeof rel, "gen-%u/upper", a->gen);
 		if (!is_dir_at(fd, rel))
-			problem(problems, "anchors/%s/%s: not a directory; "
-			    "'lazaret state reset %s' starts the anchor afresh",
-			    a->name, rel, fix);
+			lz_tokens_pushf(problems, "anchors/%s/%s: not a "
+			    "directory; 'lazaret state reset %s' starts the "
+			    "anchor afresh", a->name, rel, fix);
 	}
 	if (!is_dir_at(fd, "lower-empty") || !empty_dir_at(fd, "lower-empty"))
-		problem(problems, "anchors/%s/lower-empty: not an empty "
-		    "directory (it is the lower layer where the image lacks "
-		    "the path); remove what is in it", a->name);
+		lz_tokens_pushf(problems, "anchors/%s/lower-empty: not an "
+		    "empty directory (it is the lower layer where the image "
+		    "lacks the path); remove what is in it", a->name);
 	if (!is_dir_at(fd, "merged"))
-		problem(problems, "anchors/%s/merged: not a directory; remove "
-		    "it (the next launch makes it)", a->name);
+		lz_tokens_pushf(problems, "anchors/%s/merged: not a directory; "
+		    "remove it (the next launch makes it)", a->name);
 	dir = lz_xasprintf("%s/anchors/%s", droot, a->name);
 	for (i = 0; mi != NULL && i < mi->n; i++) {
 		mp = mi->v[i].mountpoint;
 		n = strlen(dir);
 		if (strncmp(mp, dir, n) == 0 && (mp[n] == '/' || mp[n] == '\0'))
-			problem(problems, "%s: a %s mount is there (is the "
-			    "Domain running? else 'podman unshare umount %s')",
-			    mp, mi->v[i].fstype, mp);
+			lz_tokens_pushf(problems, "%s: a %s mount is there (is "
+			    "the Domain running? else 'podman unshare umount "
+			    "%s')", mp, mi->v[i].fstype, mp);
 	}
 	if (!empty_dir_at(fd, "merged"))
-		problem(notes, "anchors/%s/merged: not empty while unmounted "
-		    "(what is there is hidden under the overlay)", a->name);
+		lz_tokens_pushf(notes, "anchors/%s/merged: not empty while "
+		    "unmounted (what is there is hidden under the overlay)",
+		    a->name);
 	for (i = 0; i < a->leftovers.n; i++)
-		problem(notes, "anchors/%s/%s: left by an interrupted reset",
-		    a->name, a->leftovers.v[i]);
+		lz_tokens_pushf(notes, "anchors/%s/%s: left by an interrupted "
+		    "reset", a->name, a->leftovers.v[i]);
 	free(dir);
 	close(fd);
 }
@@ -440,8 +428,8 @@ recover(int afd, const char *name, const char *shown, const char *fault,
 	int fd, rc;
 
 	if ((fd = lz_open_beneath(afd, name, O_RDONLY | O_DIRECTORY, 0)) < 0)
-		return lz_err_set(err, LZ_EUNSAFE, "cannot open '%s': %s", shown,
-		    strerror(errno));
+		return lz_err_set(err, LZ_EUNSAFE, "cannot open '%s': %s",
+		    shown, strerror(errno));
 	rc = lz_anchor_read_current(fd, shown, &gen, err);
 	snprintf(rel, sizeof rel, "gen-%u/upper", gen);
 	if (rc == 0 && (gen == 0 || !is_dir_at(fd, rel)))

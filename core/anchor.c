@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/anchor.h"
+#include "core/fileio.h"
 #include "core/pathcheck.h"
 #include "core/rundir.h"
 
@@ -130,22 +131,15 @@ out:
 int
 lz_anchor_write_path(int dirfd, const char *path, struct lz_err *err)
 {
-	size_t len = strlen(path);
-	int fd, rc = 0;
+	char *text = lz_xasprintf("%s\n", path);
+	int rc;
 
-	(void)unlinkat(dirfd, PATH_RECORD ".tmp", 0);
-	fd = openat(dirfd, PATH_RECORD ".tmp", O_WRONLY | O_CREAT | O_EXCL |
-	    O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, path, len) != (ssize_t)len ||
-	    write(fd, "\n", 1) != 1 || fsync(fd) != 0 || close(fd) != 0 ||
-	    (fd = -1, renameat(dirfd, PATH_RECORD ".tmp", dirfd,
-	    PATH_RECORD) != 0) || fsync(dirfd) != 0) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot record the path of State "
-		    "Anchor '%s': %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		(void)unlinkat(dirfd, PATH_RECORD ".tmp", 0);
-	}
+	rc = lz_file_replace(dirfd, PATH_RECORD, text, strlen(text), 0600,
+	    PATH_RECORD, err);
+	if (rc != 0)
+		lz_err_prefix(err, rc, "cannot record the path of State Anchor "
+		    "'%s'", path);
+	free(text);
 	return rc;
 }
 
@@ -189,8 +183,8 @@ lz_anchor_adopt(int anchorsfd, const char *shown, const char *path,
 		rc = 0;
 	}
 	if (mkdirat(anchorsfd, name, 0700) != 0 && errno != EEXIST) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot create '%s/%s': %s", shown,
-		    name, strerror(errno));
+		rc = lz_err_set(err, LZ_ESYS, "cannot create '%s/%s': %s",
+		    shown, name, strerror(errno));
 		goto out;
 	}
 	if ((fd = lz_open_beneath(anchorsfd, name, O_RDONLY | O_DIRECTORY,

@@ -159,7 +159,8 @@ proc_one(const char *pid, const char *dir, struct lz_tokens *out)
 		while (what == NULL && (d = readdir(fds)) != NULL) {
 			snprintf(path, sizeof path, "/proc/%s/fd/%s", pid,
 			    d->d_name);
-			if ((n = readlink(path, target, sizeof target - 1)) <= 0)
+			n = readlink(path, target, sizeof target - 1);
+			if (n <= 0)
 				continue;
 			target[n] = '\0';
 			if (at_or_beneath(target, dir))

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "core/domain-meta.h"
+#include "core/fileio.h"
 #include "core/rundir.h"
 
 #define META_MAX (64 * 1024)
@@ -47,47 +48,35 @@ lz_domain_meta_write(const struct lz_domain *d, const char *image,
 {
 	struct lz_domain_meta old;
 	char *path = lz_xasprintf("%s/" LZ_DOMAIN_META_FILE, d->root);
-	char *tmp = lz_xasprintf("%s/." LZ_DOMAIN_META_FILE ".tmp", d->root);
 	char *text = NULL;
-	json_t *o;
-	int fd = -1, rootfd, rc = 0;
-	size_t len;
+	json_t *o = NULL;
+	int rootfd, rc = 0;
 
 	memset(&old, 0, sizeof old);
 	rootfd = open(d->root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (rootfd >= 0) {
-		lz_domain_meta_read(rootfd, d->id, &old);
-		close(rootfd);
+	if (rootfd < 0) {
+		rc = lz_err_set(err, LZ_ESYS, "cannot open '%s': %s", d->root,
+		    strerror(errno));
+		goto out;
 	}
+	lz_domain_meta_read(rootfd, d->id, &old);
 	o = json_pack("{s:i,s:s,s:s,s:s,s:s,s:I,s:I}", "version", 1,
 	    "domain_id", d->id, "profile", d->profile, "workspace",
 	    d->workspace, "image", image, "created", (json_int_t)(old.created ?
 	    old.created : birth_time(d->root, now)), "last_used",
 	    (json_int_t)now);
 	if (o == NULL || (text = json_dumps(o, JSON_INDENT(1) |
-	    JSON_SORT_KEYS)) == NULL) {
+	    JSON_SORT_KEYS)) == NULL)
 		rc = lz_err_set(err, LZ_EINVAL, "cannot encode '%s' (profile, "
 		    "workspace or image is not UTF-8)", path);
-		goto out;
-	}
-	len = strlen(text);
-	(void)unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0600);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len ||
-	    write(fd, "\n", 1) != 1 || fsync(fd) != 0 || close(fd) != 0 ||
-	    (fd = -1, rename(tmp, path) != 0)) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s': %s", path,
-		    strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		(void)unlink(tmp);
-	}
+	else
+		rc = lz_file_replace(rootfd, LZ_DOMAIN_META_FILE, text,
+		    strlen(text), 0600, path, err);
+	close(rootfd);
 out:
 	json_decref(o);
 	free(text);
 	free(path);
-	free(tmp);
 	lz_domain_meta_release(&old);
 	return rc;
 }

@@ -18,6 +18,7 @@
 
 #include "core/domain.h"
 #include "core/fault.h"
+#include "core/fileio.h"
 #include "core/ignored.h"
 #include "core/pathcheck.h"
 #include "core/rmtree.h"
@@ -40,8 +41,10 @@ static long ig_find(const struct lz_tokens *t, const char *p);
 static int ig_idx_cmp(const void *a, const void *b, void *t);
 static int ig_write(const char *domain_root, const struct lz_ignored *ig,
     struct lz_err *err);
-static int ig_write_list(int dfd, const char *domain_root,
+static int ig_write_list(const char *domain_root,
     const struct lz_ignored *ig, struct lz_err *err);
+static int ig_write_json(const char *domain_root, const char *name,
+    json_t *j, size_t flags, struct lz_err *err);
 
 /* 1 for ".gitignore" and "dir/.gitignore". */
 static int
@@ -283,7 +286,8 @@ lz_ignored_scan(const char *workspace, struct lz_ignored *out,
 	n = git_index_entrycount(index);
 	for (i = 0; i < n && rc == 0; i++) {
 		ie = git_index_get_byindex(index, i);
-		if (ig_is_rules(ie->path) && strcmp(ie->path, ".gitignore") != 0)
+		if (ig_is_rules(ie->path) && strcmp(ie->path,
+		    ".gitignore") != 0)
 			rc = ig_count(workspace, ie->path, &lines, err);
 	}
 	if (rc != 0)
@@ -304,7 +308,8 @@ lz_ignored_scan(const char *workspace, struct lz_ignored *out,
 		} else if ((s->status & GIT_STATUS_WT_NEW) &&
 		    ig_is_rules(p)) {
 			dir = lz_xstrndup(p, strlen(p) - strlen(".gitignore"));
-			rc = ig_rules(repo, workspace, dir, p, &lines, out, err);
+			rc = ig_rules(repo, workspace, dir, p, &lines, out,
+			    err);
 			free(dir);
 			if (rc != 0)
 				goto out;
@@ -401,39 +406,45 @@ ig_find(const struct lz_tokens *t, const char *p)
 	return hit != NULL ? (long)(hit - t->v) : -1;
 }
 
-/* Writes the record of ig (version 2) atomically. */
+/* Writes the JSON text of j as name in domain_root, in one step. */
+static int
+ig_write_json(const char *domain_root, const char *name, json_t *j,
+    size_t flags, struct lz_err *err)
+{
+	char *path = lz_xasprintf("%s/%s", domain_root, name);
+	char *text = json_dumps(j, flags);
+	int fd, rc;
+
+	fd = open(domain_root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		rc = lz_err_set(err, LZ_ESYS, "cannot open '%s': %s",
+		    domain_root, strerror(errno));
+	else {
+		rc = lz_file_replace(fd, name, text, strlen(text), 0600, path,
+		    err);
+		close(fd);
+	}
+	free(text);
+	free(path);
+	return rc;
+}
+
+/* Writes the record of ig (version 2). */
 static int
 ig_write(const char *domain_root, const struct lz_ignored *ig,
     struct lz_err *err)
 {
-	char *path = lz_xasprintf("%s/" LZ_IGNORED_RECORD, domain_root);
-	char *tmp = lz_xasprintf("%s/." LZ_IGNORED_RECORD ".tmp", domain_root);
 	json_t *arr = json_array(), *doc;
-	char *text;
-	size_t i, len;
-	int fd, rc = 0;
+	size_t i;
+	int rc;
 
 	for (i = 0; i < ig->paths.n; i++)
 		json_array_append_new(arr, json_pack("{s:s,s:I}", "path",
 		    ig->paths.v[i], "added", (json_int_t)ig->added[i]));
 	doc = json_pack("{s:i,s:o}", "version", 2, "paths", arr);
-	text = json_dumps(doc, JSON_INDENT(1));
-	len = strlen(text);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-	    0600);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len ||
-	    write(fd, "\n", 1) != 1 || fsync(fd) != 0 || close(fd) != 0 ||
-	    (fd = -1, rename(tmp, path) != 0)) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s': %s", path,
-		    strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		unlink(tmp);
-	}
-	free(text);
+	rc = ig_write_json(domain_root, LZ_IGNORED_RECORD, doc, JSON_INDENT(1),
+	    err);
 	json_decref(doc);
-	free(path);
-	free(tmp);
 	return rc;
 }
 
@@ -533,8 +544,8 @@ lz_ignored_state_recover(int rootfd, struct lz_tokens *removed,
 	}
 	rewinddir(dir);
 	while ((d = readdir(dir)) != NULL) {
-		if (strncmp(d->d_name, LZ_IGNORED_OLD, strlen(LZ_IGNORED_OLD)) ==
-		    0)
+		if (strncmp(d->d_name, LZ_IGNORED_OLD,
+		    strlen(LZ_IGNORED_OLD)) == 0)
 			lz_tokens_push(&old, d->d_name);
 	}
 	closedir(dir);
@@ -606,32 +617,17 @@ out:
 
 /* Writes <domain_root>/view.json, the paths the shim binds (ws-view.h). */
 static int
-ig_write_list(int dfd, const char *domain_root, const struct lz_ignored *ig,
+ig_write_list(const char *domain_root, const struct lz_ignored *ig,
     struct lz_err *err)
 {
 	json_t *a = json_array();
-	char *text;
-	size_t i, len;
-	int fd, rc = 0;
+	size_t i;
+	int rc;
 
 	for (i = 0; i < ig->paths.n; i++)
 		json_array_append_new(a, json_string(ig->paths.v[i]));
-	text = json_dumps(a, JSON_COMPACT);
+	rc = ig_write_json(domain_root, LZ_VIEW_LIST, a, JSON_COMPACT, err);
 	json_decref(a);
-	len = strlen(text);
-	(void)unlinkat(dfd, "." LZ_VIEW_LIST ".tmp", 0);
-	fd = openat(dfd, "." LZ_VIEW_LIST ".tmp", O_WRONLY | O_CREAT | O_EXCL |
-	    O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) != 0 ||
-	    close(fd) != 0 || (fd = -1, renameat(dfd, "." LZ_VIEW_LIST ".tmp",
-	    dfd, LZ_VIEW_LIST) != 0)) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s/" LZ_VIEW_LIST
-		    "': %s", domain_root, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		(void)unlinkat(dfd, "." LZ_VIEW_LIST ".tmp", 0);
-	}
-	free(text);
 	return rc;
 }
 
@@ -679,7 +675,7 @@ lz_ignored_prepare(const char *workspace, const char *domain_root,
 	}
 	if (i == mp->n)
 		LZ_BUG("the mount plan has no /workspace");
-	if ((rc = ig_write_list(dfd, domain_root, ig, err)) != 0)
+	if ((rc = ig_write_list(domain_root, ig, err)) != 0)
 		goto out;
 	if (mkdirat(dfd, LZ_VIEW_DIR, 0700) != 0 && errno != EEXIST) {
 		rc = lz_err_set(err, LZ_ESYS, "cannot create '%s/" LZ_VIEW_DIR

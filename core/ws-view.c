@@ -25,7 +25,8 @@
 #define UMOUNT_ROUNDS 64
 
 static int	 rel_ok(const char *rel);
-static int	 bind_one(int sfd, int vfd, const char *rel, struct lz_err *err);
+static int	 bind_one(int sfd, int vfd, const char *rel,
+		     struct lz_err *err);
 static int	 at_or_beneath(const char *path, const char *dir);
 
 void
@@ -81,8 +82,8 @@ lz_view_annot_decode(const char *value, struct lz_view *v,
 		if (s == NULL || s[0] != '/') {
 			json_decref(j);
 			return lz_err_set(err, LZ_EINVAL, "annotation '"
-			    LZ_VIEW_ANNOTATION "': field %zu is not an absolute "
-			    "path", i);
+			    LZ_VIEW_ANNOTATION "': field %zu is not an "
+			    "absolute path", i);
 		}
 		f[i] = lz_xstrdup(s);
 	}
@@ -148,8 +149,8 @@ lz_view_list_read(const struct lz_view *v, struct lz_tokens *rels,
 	}
 	json_array_foreach(a, i, e) {
 		if (!json_is_string(e) || !rel_ok(json_string_value(e))) {
-			rc = lz_err_set(err, LZ_EINVAL, "'%s': entry %zu is not "
-			    "a clean relative path", v->list, i);
+			rc = lz_err_set(err, LZ_EINVAL, "'%s': entry %zu is "
+			    "not a clean relative path", v->list, i);
 			goto out;
 		}
 		lz_tokens_push(rels, json_string_value(e));
@@ -187,8 +188,8 @@ bind_one(int sfd, int vfd, const char *rel, struct lz_err *err)
 	snprintf(from, sizeof from, "/proc/self/fd/%d", src);
 	snprintf(to, sizeof to, "/proc/self/fd/%d", dst);
 	if (mount(from, to, NULL, MS_BIND, NULL) != 0)
-		rc = lz_err_set(err, LZ_ESYS, "cannot bind the Ignored Workspace "
-		    "State of '%s': %s", target, strerror(errno));
+		rc = lz_err_set(err, LZ_ESYS, "cannot bind the Ignored "
+		    "Workspace State of '%s': %s", target, strerror(errno));
 out:
 	if (src >= 0)
 		close(src);
@@ -211,8 +212,9 @@ lz_view_mount(const struct lz_view *v, const struct lz_tokens *rels,
 	if ((rc = lz_view_umount(v->view, &k, err)) != 0)
 		return rc;
 	if (mount(v->workspace, v->view, NULL, MS_BIND | MS_REC, NULL) != 0)
-		return lz_err_set(err, LZ_ESYS, "cannot bind the workspace '%s' "
-		    "on '%s': %s", v->workspace, v->view, strerror(errno));
+		return lz_err_set(err, LZ_ESYS, "cannot bind the workspace "
+		    "'%s' on '%s': %s", v->workspace, v->view,
+		    strerror(errno));
 	vfd = open(v->view, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	sfd = open(v->storage, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (vfd < 0 || sfd < 0) {

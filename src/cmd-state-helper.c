@@ -62,19 +62,6 @@ get_env(const char *name)
 	return getenv(name);
 }
 
-int
-lz_state_helper_fail(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("lazaret: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
-
 static void
 print(json_t *j)
 {
@@ -112,8 +99,8 @@ setup(struct lz_state_helper *h, const char *id, struct lz_err *err)
 	h->droot = realpath(path, NULL);
 	free(path);
 	if (h->droot == NULL)
-		return lz_err_set(err, LZ_ESYS, "cannot resolve the Domain Root "
-		    "of %s: %s", id, strerror(errno));
+		return lz_err_set(err, LZ_ESYS, "cannot resolve the Domain "
+		    "Root of %s: %s", id, strerror(errno));
 	h->anchorsfd = lz_anchor_dir_open(h->rootfd, 0);
 	return lz_anchor_set_read(h->rootfd, h->persist.n ? &h->persist : NULL,
 	    &h->set, err);
@@ -228,7 +215,7 @@ quiesce(struct lz_state_helper *h, struct lz_quiet *q, json_t *o)
 		goto out;
 	for (i = 0; i < q->busy.n; i++)
 		lz_buf_addf(&why, "\n  %s", q->busy.v[i]);
-	rc = lz_state_helper_fail(rc == LZ_EBUSY ? LZ_EXIT_BUSY :
+	rc = lz_cmd_fail(rc == LZ_EBUSY ? LZ_EXIT_BUSY :
 	    LZ_EXIT_FAILURE, "%s%s", err.msg ? err.msg : "cannot lock the "
 	    "Domain", why.buf);
 out:
@@ -258,8 +245,8 @@ recover_all(struct lz_state_helper *h, json_t *o)
 			json_array_append_new(rec, json_sprintf("not removed: "
 			    "%s", err.msg));
 		for (k = 0; k < removed.n; k++)
-			json_array_append_new(rec, json_sprintf("%s/%s (left by "
-			    "an interrupted reset)", shown, removed.v[k]));
+			json_array_append_new(rec, json_sprintf("%s/%s (left "
+			    "by an interrupted reset)", shown, removed.v[k]));
 		lz_tokens_release(&removed);
 		lz_tokens_release(&a->leftovers);
 		lz_err_release(&err);
@@ -361,7 +348,7 @@ do_reset(struct lz_state_helper *h)
 	for (k = 0; k < h->argc; k++) {
 		if (lz_anchor_set_find(&h->set, h->argv[k]) == NULL &&
 		    !lz_tokens_has(&h->persist, h->argv[k])) {
-			rc = lz_state_helper_fail(LZ_EXIT_USAGE, "'%s' is not a "
+			rc = lz_cmd_fail(LZ_EXIT_USAGE, "'%s' is not a "
 			    "State Anchor of Domain %s", h->argv[k], h->id);
 			goto out;
 		}
@@ -376,7 +363,7 @@ do_reset(struct lz_state_helper *h)
 	lz_anchor_set_release(&h->set);
 	if (lz_anchor_set_read(h->rootfd, h->persist.n ? &h->persist : NULL,
 	    &h->set, &err) != 0) {
-		rc = lz_state_helper_fail(LZ_EXIT_FAILURE, "%s", err.msg);
+		rc = lz_cmd_fail(LZ_EXIT_FAILURE, "%s", err.msg);
 		goto out;
 	}
 	for (i = 0; i < h->set.n; i++) {
@@ -388,7 +375,7 @@ do_reset(struct lz_state_helper *h)
 		rc = lz_anchor_reset(h->anchorsfd, a->name, shown, &gen, &err);
 		free(shown);
 		if (rc != 0) {
-			rc = lz_state_helper_fail(LZ_EXIT_FAILURE, "%s", err.msg);
+			rc = lz_cmd_fail(LZ_EXIT_FAILURE, "%s", err.msg);
 			goto out;
 		}
 		json_array_append_new(done, json_pack("{s:s?,s:s,s:i,s:i}",
@@ -428,7 +415,7 @@ reset_ignored(struct lz_state_helper *h, json_t *o)
 
 	rc = lz_ignored_state_reset(h->rootfd, h->flags & LZ_SH_FORGET, &err);
 	if (rc != 0)
-		rc = lz_state_helper_fail(LZ_EXIT_FAILURE, "%s", err.msg);
+		rc = lz_cmd_fail(LZ_EXIT_FAILURE, "%s", err.msg);
 	else
 		json_object_set_new(o, "ignored", json_pack("{s:b,s:b}",
 		    "emptied", 1, "forgot_paths", (h->flags & LZ_SH_FORGET) !=
@@ -503,7 +490,7 @@ cmd_state_helper_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		return lz_cmd_usage(&lz_cmd_state_helper);
 	}
 	if ((rc = setup(&h, id, &err)) != 0) {
-		rc = lz_state_helper_fail(rc == LZ_EINVAL || rc == LZ_ENOTFOUND ?
+		rc = lz_cmd_fail(rc == LZ_EINVAL || rc == LZ_ENOTFOUND ?
 		    LZ_EXIT_USAGE : LZ_EXIT_FAILURE, "%s", err.msg);
 		goto out;
 	}

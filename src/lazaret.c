@@ -30,6 +30,7 @@ static const struct lz_cmd *const cmd_table[] = {
 #define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])
 
 static void usage(FILE *f);
+static void verror(const char *fmt, va_list ap);
 
 static void
 usage(FILE *f)
@@ -50,16 +51,33 @@ usage(FILE *f)
 	    "terminal and runs 'lazaret run' otherwise.\n");
 }
 
+static void
+verror(const char *fmt, va_list ap)
+{
+	fputs("lazaret: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void
 lz_cmd_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("lazaret: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+int
+lz_cmd_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(fmt, ap);
+	va_end(ap);
+	return code;
 }
 
 int

@@ -179,8 +179,9 @@ lz_state_check_paths(const struct lz_state_dom *d,
 		} else if (!ok) {
 			lz_cmd_error("state: '%s' is not %sa State Anchor of "
 			    "Domain %s (its anchors:%s; 'persist = PATH' in "
-			    "the profile's section of %s adds one)", v, beneath ?
-			    "in " : "", d->id, list.len ? list.buf : " none",
+			    "the profile's section of %s adds one)", v,
+			    beneath ? "in " : "", d->id, list.len ? list.buf :
+			    " none",
 			    d->c.paths.config_file);
 			rc = LZ_EXIT_USAGE;
 		}
@@ -273,8 +274,9 @@ lz_state_run(const struct lz_state_dom *d, const char *self, const char *verb,
 		rc = res.status <= LZ_EXIT_BUSY ? res.status : LZ_EXIT_FAILURE;
 		/* podman unshare gives 255 for a helper killed by a signal. */
 		if (res.status == 255)
-			lz_cmd_error("the State Anchor helper was killed before "
-			    "it finished (podman unshare exit 255); run the "
+			lz_cmd_error("the State Anchor helper was killed "
+			    "before it finished (podman unshare exit 255); run "
+			    "the "
 			    "command again: a reset or verify first completes "
 			    "what was interrupted (OR-5)");
 		else if (res.status > LZ_EXIT_BUSY && res.err.len == 0)
@@ -400,8 +402,8 @@ lz_state_wait_quiet(const struct lz_state_dom *d, const char *self)
 		if (waited >= QUIET_WAIT_MS) {
 			lz_cmd_error("Domain %s is still held by process %ld "
 			    "after %d s: a launch or a teardown is under way; "
-			    "try again when it has finished ('lazaret ls' shows "
-			    "its sessions)", d->id, holder,
+			    "try again when it has finished ('lazaret ls' "
+			    "shows its sessions)", d->id, holder,
 			    QUIET_WAIT_MS / 1000);
 			rc = LZ_EXIT_BUSY;
 			break;

@@ -26,6 +26,14 @@
 #define DPKG_STATUS "/var/lib/dpkg/status"
 #define CAT_MAX (64 * 1024 * 1024)
 
+/* The descriptors of an anchor's two layers and of a lookup in them. */
+struct fds {
+	int up, low;	/* the upper and lower layers' roots */
+	int u, l;	/* what a lookup found in each */
+};
+#define FDS_INIT { -1, -1, -1, -1 }
+
+static void	 fds_close(struct fds *f);
 static int	 image_mount(struct lz_state_helper *h);
 static int	 podman(const char *verb, const char *image,
 		     struct lz_spawn_result *res);
@@ -51,6 +59,19 @@ static void	 single(int fd, int lowroot, const char *sub, int deleted,
 static json_t	*pkg_list(const struct lz_dpkg *d);
 static const struct lz_anchor_info *operand(struct lz_state_helper *h,
 		     const char *path, const char **rest);
+
+static void
+fds_close(struct fds *f)
+{
+	int *v[] = { &f->up, &f->low, &f->u, &f->l };
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof *v; i++) {
+		if (*v[i] >= 0)
+			close(*v[i]);
+		*v[i] = -1;
+	}
+}
 
 /* "podman image mount|unmount IMAGE" (we are in its namespace already). */
 static int
@@ -354,7 +375,8 @@ anchor_json(struct lz_state_helper *h, const struct lz_anchor_info *a,
 	struct stat st;
 	const char *how = "unavailable";
 	char *p, *prefix = NULL, *gen;
-	int up = -1, low = -1, u = -1, l = -1, where, flags = 0;
+	struct fds f = FDS_INIT;
+	int where, flags = 0;
 	json_t *o;
 	size_t i;
 
@@ -372,21 +394,22 @@ anchor_json(struct lz_state_helper *h, const struct lz_anchor_info *a,
 	    (stx.stx_mask & STATX_BTIME) ? json_integer(stx.stx_btime.tv_sec) :
 	    json_null());
 	free(gen);
-	if (a->problem == NULL && (up = upper_of(h, a)) < 0)
+	if (a->problem == NULL && (f.up = upper_of(h, a)) < 0)
 		json_object_set_new(o, "problem", json_string("the upper layer "
 		    "cannot be opened"));
-	if (up < 0)
+	if (f.up < 0)
 		goto out;
-	low = lower_of(h, a, mi, &how);
+	f.low = lower_of(h, a, mi, &how);
 	flags = (h->flags & LZ_SH_ENTRIES ? LZ_SCAN_KEEP : 0) |
 	    (h->flags & LZ_SH_GROUPS ? LZ_SCAN_GROUPS : 0);
 	if (*sub == '\0') {
-		if (lz_scan_tree(up, low, "", flags, &s, err) != 0)
+		if (lz_scan_tree(f.up, f.low, "", flags, &s, err) != 0)
 			goto fail;
 		goto done;
 	}
 	/* Below the anchor's root: start where the merge puts sub. */
-	if (lz_scan_lookup(up, low, sub, &where, &u, &l, NULL, err) != 0)
+	if (lz_scan_lookup(f.up, f.low, sub, &where, &f.u, &f.l, NULL,
+	    err) != 0)
 		goto fail;
 	json_object_set_new(o, "scope", json_string(p = shown(a->path, sub)));
 	free(p);
@@ -406,15 +429,16 @@ anchor_json(struct lz_state_helper *h, const struct lz_anchor_info *a,
 		goto fail;
 	}
 	if (where == LZ_LOOKUP_DELETED)
-		single(-1, low, sub, 1, &s);
-	else if (where == LZ_LOOKUP_UPPER && fstat(u, &st) == 0 &&
+		single(-1, f.low, sub, 1, &s);
+	else if (where == LZ_LOOKUP_UPPER && fstat(f.u, &st) == 0 &&
 	    !S_ISDIR(st.st_mode))
-		single(u, low, sub, 0, &s);
+		single(f.u, f.low, sub, 0, &s);
 	else if (where == LZ_LOOKUP_UPPER) {
-		close(up);
-		up = lz_open_beneath(u, ".", O_RDONLY | O_DIRECTORY, 0);
+		close(f.up);
+		f.up = lz_open_beneath(f.u, ".", O_RDONLY | O_DIRECTORY, 0);
 		prefix = lz_xasprintf("%s/", sub);
-		if (up < 0 || lz_scan_tree(up, l, prefix, flags, &s, err) != 0)
+		if (f.up < 0 || lz_scan_tree(f.up, f.l, prefix, flags, &s,
+		    err) != 0)
 			goto fail;
 	}
 done:
@@ -428,14 +452,7 @@ out:
 		json_object_set_new(o, "lower", json_string(how));
 	lz_scan_release(&s);
 	free(prefix);
-	if (up >= 0)
-		close(up);
-	if (low >= 0)
-		close(low);
-	if (u >= 0)
-		close(u);
-	if (l >= 0)
-		close(l);
+	fds_close(&f);
 	return o;
 }
 
@@ -514,7 +531,8 @@ packages_json(struct lz_state_helper *h, const struct lz_mountinfo *mi)
 	struct lz_buf bt = LZ_BUF_INIT, nt = LZ_BUF_INIT;
 	const struct lz_anchor_info *a;
 	const char *how = NULL, *rel, *why = NULL;
-	int up = -1, low = -1, where, u = -1, l = -1;
+	struct fds f = FDS_INIT;
+	int where;
 	json_t *o;
 
 	a = lz_anchor_set_cover(&h->set, DPKG_STATUS);
@@ -523,26 +541,28 @@ packages_json(struct lz_state_helper *h, const struct lz_mountinfo *mi)
 		goto out;
 	}
 	rel = DPKG_STATUS + strlen(a->path) + (strcmp(a->path, "/") != 0);
-	if ((up = upper_of(h, a)) < 0) {
+	if ((f.up = upper_of(h, a)) < 0) {
 		why = "the anchor's upper layer cannot be opened";
 		goto out;
 	}
-	low = lower_of(h, a, mi, &how);
-	if (low < 0) {
+	f.low = lower_of(h, a, mi, &how);
+	if (f.low < 0) {
 		why = h->image_error ? h->image_error : "the image has no "
 		    DPKG_STATUS;
 		goto out;
 	}
-	if (lz_scan_lookup(low, -1, rel, &where, &u, &l, NULL, NULL) != 0 ||
-	    where != LZ_LOOKUP_UPPER || read_view(u, &bt, LZ_DPKG_MAX) != 0) {
+	if (lz_scan_lookup(f.low, -1, rel, &where, &f.u, &f.l, NULL,
+	    NULL) != 0 || where != LZ_LOOKUP_UPPER || read_view(f.u, &bt,
+	    LZ_DPKG_MAX) != 0) {
 		why = "the image's " DPKG_STATUS " cannot be read";
 		goto out;
 	}
-	close(u);
-	u = -1;
-	if (lz_scan_lookup(up, low, rel, &where, &u, &l, NULL, NULL) != 0 ||
+	close(f.u);
+	f.u = -1;
+	if (lz_scan_lookup(f.up, f.low, rel, &where, &f.u, &f.l, NULL,
+	    NULL) != 0 ||
 	    (where != LZ_LOOKUP_UPPER && where != LZ_LOOKUP_LOWER) ||
-	    read_view(u >= 0 ? u : l, &nt, LZ_DPKG_MAX) != 0) {
+	    read_view(f.u >= 0 ? f.u : f.l, &nt, LZ_DPKG_MAX) != 0) {
 		why = DPKG_STATUS " of the sandbox cannot be read";
 		goto out;
 	}
@@ -563,14 +583,7 @@ out:
 	lz_dpkg_release(&ch);
 	lz_buf_release(&bt);
 	lz_buf_release(&nt);
-	if (up >= 0)
-		close(up);
-	if (low >= 0)
-		close(low);
-	if (u >= 0)
-		close(u);
-	if (l >= 0)
-		close(l);
+	fds_close(&f);
 	return o;
 }
 
@@ -604,18 +617,18 @@ lz_state_helper_scan(struct lz_state_helper *h, json_t **out)
 
 	*out = NULL;
 	if (lz_mountinfo_read(&mi, &err) != 0) {
-		rc = lz_state_helper_fail(LZ_EXIT_FAILURE, "%s", err.msg);
+		rc = lz_cmd_fail(LZ_EXIT_FAILURE, "%s", err.msg);
 		goto out;
 	}
 	for (k = 0; k < h->argc; k++) {
 		if ((a = operand(h, h->argv[k], &rest)) == NULL) {
-			rc = lz_state_helper_fail(LZ_EXIT_USAGE, "'%s' is not "
+			rc = lz_cmd_fail(LZ_EXIT_USAGE, "'%s' is not "
 			    "in a State Anchor of Domain %s on disk (see "
 			    "'lazaret state list')", h->argv[k], h->id);
 			goto out;
 		}
 		if ((one = anchor_json(h, a, rest, &mi, &err)) == NULL) {
-			rc = lz_state_helper_fail(LZ_EXIT_USAGE, "%s", err.msg ?
+			rc = lz_cmd_fail(LZ_EXIT_USAGE, "%s", err.msg ?
 			    err.msg : "cannot scan the anchor");
 			goto out;
 		}
@@ -647,21 +660,23 @@ lz_state_helper_cat(struct lz_state_helper *h)
 	const struct lz_anchor_info *a;
 	const char *rest, *how;
 	char *link = NULL, *v;
-	int up = -1, low = -1, u = -1, l = -1, where, rc = LZ_EXIT_OK, r;
+	struct fds f = FDS_INIT;
+	int where, rc = LZ_EXIT_OK, r;
 
 	if (h->argc != 1 || (a = operand(h, h->argv[0], &rest)) == NULL)
-		return lz_state_helper_fail(LZ_EXIT_USAGE, "--contents needs "
+		return lz_cmd_fail(LZ_EXIT_USAGE, "--contents needs "
 		    "one file in a State Anchor of Domain %s", h->id);
 	v = lz_visible(h->argv[0]);
-	if (lz_mountinfo_read(&mi, NULL) != 0 || (up = upper_of(h, a)) < 0) {
-		rc = lz_state_helper_fail(LZ_EXIT_FAILURE, "cannot open the "
+	if (lz_mountinfo_read(&mi, NULL) != 0 || (f.up = upper_of(h, a)) < 0) {
+		rc = lz_cmd_fail(LZ_EXIT_FAILURE, "cannot open the "
 		    "upper layer of '%s'", a->path);
 		goto out;
 	}
-	low = lower_of(h, a, &mi, &how);
-	if (lz_scan_lookup(up, low, rest, &where, &u, &l, &link, NULL) != 0 ||
+	f.low = lower_of(h, a, &mi, &how);
+	if (lz_scan_lookup(f.up, f.low, rest, &where, &f.u, &f.l, &link,
+	    NULL) != 0 ||
 	    where == LZ_LOOKUP_NONE || where == LZ_LOOKUP_DELETED) {
-		rc = lz_state_helper_fail(LZ_EXIT_USAGE, "'%s' does not exist "
+		rc = lz_cmd_fail(LZ_EXIT_USAGE, "'%s' does not exist "
 		    "in the sandbox's view%s", v, where == LZ_LOOKUP_DELETED ?
 		    " (the sandbox deleted it)" : "");
 		goto out;
@@ -669,15 +684,15 @@ lz_state_helper_cat(struct lz_state_helper *h)
 	if (where == LZ_LOOKUP_SYMLINK) {
 		char *t = lz_visible(link ? link : "?");
 
-		rc = lz_state_helper_fail(LZ_EXIT_UNSAFE, "'%s' is, or passes "
+		rc = lz_cmd_fail(LZ_EXIT_UNSAFE, "'%s' is, or passes "
 		    "through, a symbolic link (to '%s'); Lazaret never follows "
 		    "links in State Anchors", v, t);
 		free(t);
 		goto out;
 	}
-	r = read_view(u >= 0 ? u : l, &b, CAT_MAX);
+	r = read_view(f.u >= 0 ? f.u : f.l, &b, CAT_MAX);
 	if (r != 0) {
-		rc = lz_state_helper_fail(r > 0 ? LZ_EXIT_USAGE :
+		rc = lz_cmd_fail(r > 0 ? LZ_EXIT_USAGE :
 		    LZ_EXIT_FAILURE, r > 0 ? "'%s' is not a regular file" :
 		    "cannot read '%s' (larger than 64 MiB?)", v);
 		goto out;
@@ -689,14 +704,7 @@ out:
 	free(link);
 	lz_buf_release(&b);
 	lz_mountinfo_release(&mi);
-	if (up >= 0)
-		close(up);
-	if (low >= 0)
-		close(low);
-	if (u >= 0)
-		close(u);
-	if (l >= 0)
-		close(l);
+	fds_close(&f);
 	lz_state_helper_unmount(h);
 	return rc;
 }

@@ -53,8 +53,5 @@ int lz_state_helper_scan(struct lz_state_helper *h, json_t **out);
 int lz_state_helper_cat(struct lz_state_helper *h);
 /* Unmounts the image if the helper mounted it. */
 void lz_state_helper_unmount(struct lz_state_helper *h);
-/* Prints "lazaret: MSG" and returns code (an enum lz_exit value). */
-int lz_state_helper_fail(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -23,8 +23,9 @@
 
 static const char	*run_state(const struct lz_paths *p, const char *id);
 static json_t		*images(const struct lz_tokens *names);
-static json_t		*one(const struct lz_paths *p, const struct lz_config *cfg,
-			     const char *id, json_t *sizes, json_t *imgs);
+static json_t		*one(const struct lz_paths *p,
+			     const struct lz_config *cfg, const char *id,
+			     json_t *sizes, json_t *imgs);
 static void		 print_one(json_t *d);
 static void		 when(struct lz_buf *b, json_t *t);
 
@@ -200,8 +201,9 @@ print_one(json_t *d)
 		lz_buf_reset(&sz);
 		lz_state_size(&sz, (unsigned long long)json_integer_value(
 		    json_object_get(ig, "bytes")));
-		printf("  ignored    Ignored Workspace State %s, %lld entries\n",
-		    sz.buf, json_integer_value(json_object_get(ig, "entries")));
+		printf("  ignored    Ignored Workspace State %s, %lld "
+		    "entries\n", sz.buf, json_integer_value(json_object_get(ig,
+		    "entries")));
 	} else
 		printf("  sizes      unknown (podman unshare failed)\n");
 	lz_buf_release(&b);

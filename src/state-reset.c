@@ -173,9 +173,10 @@ show_scope(FILE *f, const struct lz_state_dom *d,
 		lz_state_size(&sz, (unsigned long long)json_integer_value(
 		    json_object_get(json_object_get(sizes, "ignored"),
 		    "bytes")));
-		fprintf(f, "reset       Ignored Workspace State: %s emptied%s\n",
-		    sz.buf, o->forget ? ", and its list of isolated paths "
-		    "forgotten" : " (the list of isolated paths stays)");
+		fprintf(f, "reset       Ignored Workspace State: %s "
+		    "emptied%s\n", sz.buf, o->forget ? ", and its list of "
+		    "isolated paths forgotten" : " (the list of isolated "
+		    "paths stays)");
 	}
 	fprintf(f, "kept        the workspace, the image%s%s%s\n", o->ignored ?
 	    "" : ", Ignored Workspace State", kept.len ? ", State Anchors" :
@@ -217,8 +218,9 @@ show_forget(FILE *f, const struct lz_state_dom *d)
 		if (lz_tokens_has(&now.paths, rec.v[i]))
 			continue;
 		if (n++ == 0)
-			fprintf(f, "the next launch SHARES these host paths with the "
-			    "sandbox (the ignore rules no longer name them):\n");
+			fprintf(f, "the next launch SHARES these host paths "
+			    "with the sandbox (the ignore rules no longer name "
+			    "them):\n");
 		host = lz_xasprintf("%s/%s", d->workspace, rec.v[i]);
 		v = lz_visible(rec.v[i]);
 		if (lstat(host, &st) == 0)
@@ -232,8 +234,8 @@ show_forget(FILE *f, const struct lz_state_dom *d)
 		free(v);
 	}
 	if (n == 0)
-		fprintf(f, "the ignore rules still name every recorded path: the "
-		    "next launch isolates the same %zu paths\n", rec.n);
+		fprintf(f, "the ignore rules still name every recorded path: "
+		    "the next launch isolates the same %zu paths\n", rec.n);
 out:
 	lz_ignored_release(&now);
 	lz_tokens_release(&rec);

@@ -168,6 +168,7 @@ print_packages(json_t *p)
 {
 	static const char *const k[] = { "added", "removed", "changed" };
 	static const char mark[] = "+-~";
+	const char *from, *arch;
 	json_t *e;
 	size_t i, j, n = 0;
 
@@ -182,15 +183,13 @@ print_packages(json_t *p)
 	for (i = 0; i < sizeof k / sizeof *k; i++) {
 		json_array_foreach(json_object_get(p, k[i]), j, e) {
 			n++;
+			from = json_string_value(json_object_get(e, "from"));
+			arch = json_string_value(json_object_get(e, "arch"));
 			printf("  %c %s %s%s%s (%s)\n", mark[i],
 			    json_string_value(json_object_get(e, "name")),
-			    json_is_string(json_object_get(e, "from")) ?
-			    json_string_value(json_object_get(e, "from")) : "",
-			    json_is_string(json_object_get(e, "from")) ? " -> " :
-			    "", json_string_value(json_object_get(e, "version")),
-			    *json_string_value(json_object_get(e, "arch")) ?
-			    json_string_value(json_object_get(e, "arch")) :
-			    "no architecture");
+			    from ? from : "", from ? " -> " : "",
+			    json_string_value(json_object_get(e, "version")),
+			    arch && *arch ? arch : "no architecture");
 		}
 	}
 	if (n == 0)

@@ -2,17 +2,19 @@
 # ignored-mounts.sh: what Ignored Workspace State mounts cost under runsc
 # and podman (issue 16, "at real scale"): for projects with N ignored
 # directories (each on the host with a file in it; default N = 0 64 256
-# 1024), the cold start of a known Domain ("lazaret run -- true" after its
-# last teardown) and, while a session keeps it up, the mounts the sandbox
-# sees, the binds of its workspace view in podman's namespace
+# 1024 4096), the cold start of a known Domain ("lazaret run -- true"
+# after its last teardown) and, while a session keeps it up, the mounts
+# the sandbox sees, the binds of its workspace view in podman's namespace
 # (core/ws-view.h) and the memory (PSS) of its runsc processes (sandbox,
-# gofer) and of the conmons (sandbox and sidecar). Then a 200-package monorepo fixture (each package with a tracked
-# package.json and ignored node_modules/ and dist/: 401 mounts). Run as the
+# gofer) and of the conmons (sandbox and sidecar). Then a 200-package
+# monorepo fixture (lz_monorepo: 400 ignored node_modules/ and dist/
+# beside tracked files, and the two top-level entries). Run as the
 # unprivileged account that has the default image; not a test:
 #
 #   tests/bench/ignored-mounts.sh [-r RUNS] [-b BINDIR] [N...]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../integration/fixtures.sh"
 runs=3
 bindir=/usr/local/bin
 while getopts r:b: o; do
@@ -23,7 +25,7 @@ while getopts r:b: o; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || set -- 0 64 256 1024
+[ $# -gt 0 ] || set -- 0 64 256 1024 4096
 lz=$bindir/lazaret
 tmp=$(mktemp -d /tmp/lz-bench-ign.XXXXXX)
 roots=()
@@ -47,23 +49,6 @@ project() {
 		mkdir -p "$d/d$i" && echo host > "$d/d$i/host-file"
 	done
 	git -C "$d" add f .gitignore
-	git -C "$d" -c user.name=b -c user.email=b@example.invalid commit -qm b
-}
-# monorepo DIR N: N packages, each with a tracked package.json and, on the
-# host, node_modules/ and dist/ (ignored by the top-level rules).
-monorepo() {
-	local d=$1 n=$2 i p
-	mkdir -p "$d" && git -C "$d" init -q
-	printf 'node_modules/\ndist/\n' > "$d/.gitignore"
-	for i in $(seq -f %03g 1 "$n"); do
-		p=$d/packages/p$i
-		mkdir -p "$p/src" "$p/node_modules/dep" "$p/dist"
-		echo '{}' > "$p/package.json"
-		echo 'x' > "$p/src/index.js"
-		echo host > "$p/node_modules/dep/host-file"
-		echo host > "$p/dist/host-file"
-	done
-	git -C "$d" add .gitignore packages
 	git -C "$d" -c user.name=b -c user.email=b@example.invalid commit -qm b
 }
 settle() {
@@ -130,5 +115,5 @@ for n in "$@"; do
 	project "$tmp/p$n" "$n"
 	measure "$tmp/p$n" "$n ignored directories"
 done
-monorepo "$tmp/mono" 200
+lz_monorepo "$tmp/mono" 200
 measure "$tmp/mono" "monorepo, 200 packages"

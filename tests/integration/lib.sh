@@ -16,6 +16,8 @@ LZ_OUT=""
 LZ_ERR=""
 LZ_RC=0
 
+. "$LZ_ROOT/tests/integration/fixtures.sh"
+
 LZ_TMP=$(mktemp -d "/tmp/lz-it-$LZ_TEST_NAME.XXXXXX")
 chmod 700 "$LZ_TMP"
 lz_cleanup_hooks=()

@@ -77,18 +77,7 @@ git checkout -q -- .gitignore
 
 # 4. A 200-package monorepo: 400 ignored paths beside tracked files.
 mono=$LZ_TMP/mono
-mkdir -p "$mono" && git -C "$mono" init -q
-printf 'node_modules/\ndist/\n' > "$mono/.gitignore"
-for i in $(seq -f %03g 1 200); do
-	p=$mono/packages/p$i
-	mkdir -p "$p/src" "$p/node_modules/dep" "$p/dist"
-	echo '{}' > "$p/package.json"
-	echo "src $i" > "$p/src/index.js"
-	echo host > "$p/node_modules/dep/host-file"
-	echo host > "$p/dist/host-file"
-done
-git -C "$mono" add .gitignore packages
-git -C "$mono" -c user.name=t -c user.email=t@example.invalid commit -qm mono
+lz_monorepo "$mono" 200
 idm=$(cd "$mono" && "$LAZARET" domain show --json | jq -r .domain_id)
 lz_domain_id_ok "$idm" || { finish; exit 1; }
 drootm=$XDG_DATA_HOME/lazaret/domains/$idm

@@ -3,9 +3,9 @@
  * repositories in a temporary directory: ignored directories collapsed,
  * concrete .gitignore entries covered even when absent, globs uncovered,
  * nested .gitignore, the union that never shrinks, a symlinked path
- * refused, the workspace view and its list, the mount cap and its advice, collapsing under untracked
- * directories, the record (version 1 read, version 2 written) and the
- * reset of the state with its recovery.
+ * refused, the workspace view and its list, the mount cap and its advice,
+ * collapsing under untracked directories, the record (version 1 read,
+ * version 2 written) and the reset of the state with its recovery.
  */
 #include <fcntl.h>
 #include <setjmp.h>
