@@ -18,6 +18,7 @@
 #include "core/pathcheck.h"
 #include "core/rundir.h"
 #include "core/visible.h"
+#include "core/ws-view.h"
 
 static int	 at_or_beneath(const char *path, const char *dir);
 static int	 option_uses(const char *opts, const char *dir);
@@ -28,6 +29,8 @@ static void	 proc_one(const char *pid, const char *dir,
 static char	*comm_of(const char *pid);
 static int	 containers(const struct lz_sandbox_ctx *ctx, const char *id,
 		     struct lz_tokens *out, struct lz_err *err);
+static size_t	 stale_mounts(const struct lz_mountinfo *mi,
+		     const char *droot);
 
 static int
 at_or_beneath(const char *path, const char *dir)
@@ -241,6 +244,28 @@ lz_quiet_release(struct lz_quiet *q)
 	lz_tokens_release(&q->busy);
 }
 
+/*
+ * Mounts Lazaret itself makes under the Domain Root droot and recovery
+ * takes away: overlays beneath anchors/ and anything at or beneath view.
+ */
+static size_t
+stale_mounts(const struct lz_mountinfo *mi, const char *droot)
+{
+	char *anchors = lz_xasprintf("%s/anchors", droot);
+	char *view = lz_xasprintf("%s/" LZ_VIEW_DIR, droot);
+	size_t i, n = 0;
+
+	for (i = 0; i < mi->n; i++) {
+		if ((strcmp(mi->v[i].fstype, "overlay") == 0 &&
+		    at_or_beneath(mi->v[i].mountpoint, anchors)) ||
+		    at_or_beneath(mi->v[i].mountpoint, view))
+			n++;
+	}
+	free(anchors);
+	free(view);
+	return n;
+}
+
 /* Containers of the Domain, by name (or ID), into out. */
 static int
 containers(const struct lz_sandbox_ctx *ctx, const char *id,
@@ -269,7 +294,7 @@ lz_domain_quiesce(const char *xdg_runtime, const char *id, const char *droot,
 	char *sub = lz_xasprintf("lazaret/%s", id);
 	char *rt = lz_xasprintf("%s/%s", xdg_runtime, sub);
 	char *sock = lz_xasprintf("%s/control.sock", rt);
-	size_t i;
+	size_t i, stale;
 	int dir = -1, rc;
 
 	if ((dir = lz_rundir_ensure(xdg_runtime, 0, sub, err)) < 0) {
@@ -291,13 +316,25 @@ lz_domain_quiesce(const char *xdg_runtime, const char *id, const char *droot,
 		rc = LZ_EBUSY;
 		goto out;
 	}
-	/* Holding the lock, no coordinator lives: containers are stale. */
+	/* A socket nobody answers on is a dead coordinator's (as a starter
+	 * does, holding the lock). */
+	if (unlinkat(dir, "control.sock", 0) == 0)
+		lz_tokens_push(&q->recovered, "the control socket of a "
+		    "coordinator that died");
+	/* Holding the lock, no coordinator lives: containers, and overlays
+	 * or a workspace view of ours left mounted, are stale. */
 	if ((rc = containers(ctx, id, &left, err)) != 0)
 		goto out;
-	if (left.n > 0) {
+	if ((rc = lz_mountinfo_read(&mi, err)) != 0)
+		goto out;
+	stale = stale_mounts(&mi, droot);
+	if (left.n > 0 || stale > 0) {
 		for (i = 0; i < left.n; i++)
 			lz_tokens_pushf(&q->recovered, "container %s",
 			    left.v[i]);
+		if (stale > 0)
+			lz_tokens_pushf(&q->recovered, "%zu mounts of State "
+			    "Anchors or of the workspace view", stale);
 		if ((rc = lz_sandbox_stop(ctx, id, droot, err)) != 0)
 			goto out;
 		lz_tokens_release(&left);
@@ -307,6 +344,7 @@ lz_domain_quiesce(const char *xdg_runtime, const char *id, const char *droot,
 			lz_tokens_pushf(&q->busy, "container %s is still there "
 			    "after removal", left.v[i]);
 	}
+	lz_mountinfo_release(&mi);
 	if ((rc = lz_mountinfo_read(&mi, err)) != 0)
 		goto out;
 	lz_busy_mounts(&mi, droot, &q->busy);

@@ -50,10 +50,10 @@ struct lz_quiet {
  * directory xdg_runtime/lazaret/<id>) is inactive, for a reset or a
  * verify: takes its lifecycle lock without waiting (the caller has waited
  * for an ending Domain), then finds no coordinator on the control socket;
- * removes containers of the Domain left by a coordinator that died (what
- * every starter does, FR-7; they are named in q->recovered) and checks
- * that none is left; then no mount (namespace mountinfo) and no process
- * uses droot. On LZ_EBUSY q->busy says what is in the way and the lock is
+ * removes containers of the Domain, and its anchor overlays and workspace
+ * view, left by a coordinator that died (what every starter does, FR-7;
+ * named in q->recovered) and checks that no container is left; then that
+ * no mount (namespace mountinfo) and no process uses droot. On LZ_EBUSY q->busy says what is in the way and the lock is
  * released; on success the caller holds q->lockfd until it is done.
  */
 int lz_domain_quiesce(const char *xdg_runtime, const char *id,

@@ -137,10 +137,14 @@ one(const struct lz_paths *p, const struct lz_config *cfg, const char *id,
 	    json_null());
 	json_object_set_new(o, "last_used", m.last_used ?
 	    json_integer(m.last_used) : json_null());
-	json_object_set_new(o, "anchors", json_incref(s ? json_object_get(s,
-	    "anchors") : json_array()) ?: json_array());
-	json_object_set_new(o, "ignored", s ? json_incref(json_object_get(s,
-	    "ignored")) : json_null());
+	v = json_object_get(s, "anchors");
+	json_object_set_new(o, "anchors", v ? json_incref(v) : json_array());
+	v = json_object_get(s, "ignored");
+	json_object_set_new(o, "ignored", v ? json_incref(v) : json_null());
+	if (s == NULL || json_is_string(json_object_get(s, "error")))
+		json_object_set_new(o, "sizes_error", json_string(s ?
+		    json_string_value(json_object_get(s, "error")) : "the State "
+		    "Anchor helper did not run (see above)"));
 	lz_domain_meta_release(&m);
 	return o;
 }
@@ -205,7 +209,8 @@ print_one(json_t *d)
 		    "entries\n", sz.buf, json_integer_value(json_object_get(ig,
 		    "entries")));
 	} else
-		printf("  sizes      unknown (podman unshare failed)\n");
+		printf("  sizes      unknown: %s\n", json_string_value(
+		    json_object_get(d, "sizes_error")) ?: "?");
 	lz_buf_release(&b);
 	lz_buf_release(&sz);
 }

@@ -135,6 +135,17 @@ st inspect /usr
 expect "inspect works on a running Domain (the running overlay's lower)" 0 "lower layer of the running sandbox"
 kill "$keeper"; wait "$keeper" 2>/dev/null
 wait_gone || fail "teardown after the keeper: $(leftovers)"
+# A coordinator killed with SIGKILL leaves its sandbox, sidecar and
+# mounts: verify (like a starter, FR-7) removes them first and says so.
+lz_keep_domain || fail "the keeper session did not start"
+kill -9 "$(cat "$rt/coordinator.pid")"
+wait "$keeper" 2>/dev/null
+for i in $(seq 1 100); do flock -n "$rt/lifecycle.lock" true && break; sleep 0.1; done
+st verify
+expect "verify after a crash: leftovers removed first" 0 "container lz-$id"
+expect "and the mounts" 0 "mounts of State Anchors or of the workspace view"
+leftovers >/dev/null && pass "nothing of the crashed Domain is left" ||
+    fail "after verify: $(leftovers)"
 
 # 5. Another process holds the lifecycle lock: waited for 10 s, refused.
 flock -o "$rt/lifecycle.lock" sleep 30 & holder=$!
