@@ -60,7 +60,7 @@ lz_dpkg_parse(const char *text, size_t len, struct lz_dpkg *out,
 	struct lz_dpkg_pkg p = { NULL, NULL, NULL, NULL };
 	char *status = NULL, *v;
 	const char *line = text, *end = text + len, *nl, *word;
-	size_t n;
+	size_t n, i, k;
 
 	if (len > LZ_DPKG_MAX)
 		return lz_err_set(err, LZ_EINVAL, "the dpkg status file is "
@@ -73,7 +73,7 @@ lz_dpkg_parse(const char *text, size_t len, struct lz_dpkg *out,
 			/* End of a paragraph. */
 			word = status != NULL ? strrchr(status, ' ') : NULL;
 			word = word != NULL ? word + 1 : status;
-			if (p.name != NULL && word != NULL &&
+			if (p.name != NULL && *p.name != '\0' && word != NULL &&
 			    strcmp(word, "installed") == 0) {
 				if (p.arch == NULL)
 					p.arch = lz_xstrdup("");
@@ -108,6 +108,19 @@ lz_dpkg_parse(const char *text, size_t len, struct lz_dpkg *out,
 	}
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof *out->v, pkg_cmp);
+	/* A package listed twice counts once (the diff walks both lists in
+	 * step, so each must hold a package at most once). */
+	for (i = 0, k = 0; i < out->n; i++) {
+		if (k > 0 && pkg_cmp(&out->v[k - 1], &out->v[i]) == 0) {
+			free(out->v[i].name);
+			free(out->v[i].arch);
+			free(out->v[i].version);
+			free(out->v[i].old);
+			continue;
+		}
+		out->v[k++] = out->v[i];
+	}
+	out->n = k;
 	return 0;
 }
 

@@ -9,7 +9,8 @@
  * A package counts as installed when the last word of its Status field is
  * "installed" ("install ok installed", "hold ok installed"). Packages are
  * told apart by name and architecture ("libc6:amd64"), as dpkg does for
- * multi-arch.
+ * multi-arch; one listed twice counts once, one with an empty name not at
+ * all.
  */
 #ifndef LZ_DPKG_H
 #define LZ_DPKG_H

@@ -540,7 +540,7 @@ packages_json(struct lz_state_helper *h, const struct lz_mountinfo *mi)
 		why = "no State Anchor holds " DPKG_STATUS;
 		goto out;
 	}
-	rel = DPKG_STATUS + strlen(a->path) + (strcmp(a->path, "/") != 0);
+	rel = &DPKG_STATUS[strlen(a->path) + (strcmp(a->path, "/") != 0)];
 	if ((f.up = upper_of(h, a)) < 0) {
 		why = "the anchor's upper layer cannot be opened";
 		goto out;

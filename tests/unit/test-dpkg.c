@@ -31,6 +31,11 @@ static const char now[] =
     "Architecture: all\n\n"
     "Package: half\nStatus: install ok half-configured\nVersion: 1\n";
 
+static const char dup[] =
+    "Package: a\nStatus: install ok installed\n\n"
+    "Package: a\nStatus: install ok installed\nVersion: 2\n\n"
+    "Package: \nStatus: install ok installed\n";
+
 static void
 test_parse(void **state)
 {
@@ -46,6 +51,11 @@ test_parse(void **state)
 	lz_dpkg_release(&d);
 	assert_int_equal(lz_dpkg_parse("", 0, &d, NULL), 0);
 	assert_int_equal(d.n, 0);
+	/* Twice listed counts once; an empty name not at all. */
+	assert_int_equal(lz_dpkg_parse(dup, strlen(dup), &d, NULL), 0);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.v[0].name, "a");
+	lz_dpkg_release(&d);
 }
 
 static void
