@@ -87,6 +87,9 @@ done
 [ -x /usr/bin/python3 ] || missing "/usr/bin/python3 (listeners) not installed"
 [ -x "$BIN/lazaret" ] && [ -x "$BIN/lazaret-runsc" ] ||
     missing "lazaret binaries not found in '$BIN'"
+# podman creates a missing XDG_CONFIG_HOME ("creating locker directory:
+# mkdir ...: permission denied" in root's $T): the account's, made first.
+mkdir -p "$T/config" && chown "$UID_:$GID_" "$T/config"
 as_user podman image exists localhost/lazaret/base:bookworm 2>/dev/null ||
     missing "base image missing for $USER_ (scripts/setup.sh)"
 SIDECAR_IMAGE=localhost/lazaret/netpolicy:$("$BIN/lazaret" --version | cut -d' ' -f2)
