@@ -10,19 +10,73 @@
 
 #include "core/anchor-annot.h"
 #include "core/anchor-mount.h"
+#include "core/ws-view.h"
 
 #define CONFIG_MAX (16 * 1024 * 1024)	/* config.json larger: refused */
 
 static int	 mount_one(const char *root, char *const *f,
 		     struct lz_err *err);
+static int	 mount_view(const char *value, struct lz_err *err);
+
+char *
+lz_annot_encode(json_t *j)
+{
+	unsigned char *out;
+	char *text;
+	size_t len;
+
+	text = json_dumps(j, JSON_COMPACT);
+	if (text == NULL)
+		LZ_BUG("cannot encode an annotation");
+	len = strlen(text);
+	out = lz_xmalloc(4 * ((len + 2) / 3) + 1);
+	EVP_EncodeBlock(out, (const unsigned char *)text, (int)len);
+	free(text);
+	return (char *)out;
+}
+
+json_t *
+lz_annot_decode(const char *value, const char *name, struct lz_err *err)
+{
+	json_error_t je;
+	json_t *j;
+	unsigned char *raw;
+	size_t len = strlen(value), i;
+	int n;
+
+	if (len == 0 || len % 4 != 0 || len > CONFIG_MAX ||
+	    strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789+/=") != len) {
+		lz_err_set(err, LZ_EINVAL, "annotation '%s' is not base64",
+		    name);
+		return NULL;
+	}
+	raw = lz_xmalloc(len / 4 * 3 + 1);
+	n = EVP_DecodeBlock(raw, (const unsigned char *)value, (int)len);
+	if (n < 0) {
+		free(raw);
+		lz_err_set(err, LZ_EINVAL, "annotation '%s' is not base64",
+		    name);
+		return NULL;
+	}
+	/* EVP_DecodeBlock counts the padding as zero bytes. */
+	for (i = len; i > 0 && value[i - 1] == '=' && n > 0; i--)
+		n--;
+	j = json_loadb((const char *)raw, (size_t)n, JSON_REJECT_DUPLICATES,
+	    &je);
+	free(raw);
+	if (j == NULL)
+		lz_err_set(err, LZ_EINVAL, "annotation '%s' is not JSON: %s",
+		    name, je.text);
+	return j;
+}
 
 char *
 lz_anchor_annot_encode(const struct lz_tokens *fields)
 {
 	json_t *all = json_array(), *one = NULL;
-	unsigned char *out;
-	char *text;
-	size_t i, len;
+	char *out;
+	size_t i;
 
 	for (i = 0; i < fields->n; i++) {
 		if (i % LZ_ANCHOR_FIELDS == 0) {
@@ -31,50 +85,21 @@ lz_anchor_annot_encode(const struct lz_tokens *fields)
 		}
 		json_array_append_new(one, json_string(fields->v[i]));
 	}
-	text = json_dumps(all, JSON_COMPACT);
+	out = lz_annot_encode(all);
 	json_decref(all);
-	if (text == NULL)
-		LZ_BUG("cannot encode the State Anchors annotation");
-	len = strlen(text);
-	out = lz_xmalloc(4 * ((len + 2) / 3) + 1);
-	EVP_EncodeBlock(out, (const unsigned char *)text, (int)len);
-	free(text);
-	return (char *)out;
+	return out;
 }
 
 int
 lz_anchor_annot_decode(const char *value, struct lz_tokens *fields,
     struct lz_err *err)
 {
-	json_error_t je;
-	json_t *all = NULL, *one, *f;
-	unsigned char *raw;
-	size_t len = strlen(value), i, j;
-	int n, rc = 0;
+	json_t *all, *one, *f;
+	size_t i, j;
+	int rc = 0;
 
-	if (len == 0 || len % 4 != 0 || len > CONFIG_MAX ||
-	    strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789+/=") != len)
-		return lz_err_set(err, LZ_EINVAL, "annotation '"
-		    LZ_ANCHOR_ANNOTATION "' is not base64");
-	raw = lz_xmalloc(len / 4 * 3 + 1);
-	n = EVP_DecodeBlock(raw, (const unsigned char *)value, (int)len);
-	if (n < 0) {
-		free(raw);
-		return lz_err_set(err, LZ_EINVAL, "annotation '"
-		    LZ_ANCHOR_ANNOTATION "' is not base64");
-	}
-	/* EVP_DecodeBlock counts the padding as zero bytes. */
-	for (i = len; i > 0 && value[i - 1] == '=' && n > 0; i--)
-		n--;
-	all = json_loadb((const char *)raw, (size_t)n, JSON_REJECT_DUPLICATES,
-	    &je);
-	free(raw);
-	if (all == NULL) {
-		rc = lz_err_set(err, LZ_EINVAL, "annotation '"
-		    LZ_ANCHOR_ANNOTATION "' is not JSON: %s", je.text);
-		goto out;
-	}
+	if ((all = lz_annot_decode(value, LZ_ANCHOR_ANNOTATION, err)) == NULL)
+		return LZ_EINVAL;
 	if (!json_is_array(all) || json_array_size(all) > LZ_ANCHOR_MAX) {
 		rc = lz_err_set(err, LZ_EINVAL, "annotation '"
 		    LZ_ANCHOR_ANNOTATION "' is not an array of at most %d "
@@ -133,6 +158,24 @@ mount_one(const char *root, char *const *f, struct lz_err *err)
 	return rc;
 }
 
+/* The workspace view of the "lazaret.view" annotation (ws-view.h). */
+static int
+mount_view(const char *value, struct lz_err *err)
+{
+	struct lz_tokens rels = LZ_TOKENS_INIT;
+	struct lz_view v;
+	size_t n;
+	int rc;
+
+	if ((rc = lz_view_annot_decode(value, &v, err)) != 0)
+		return rc;
+	if ((rc = lz_view_list_read(&v, &rels, err)) == 0)
+		rc = lz_view_mount(&v, &rels, &n, err);
+	lz_tokens_release(&rels);
+	lz_view_release(&v);
+	return rc;
+}
+
 int
 lz_anchor_annot_mount(const char *bundle, size_t *n, struct lz_err *err)
 {
@@ -154,7 +197,7 @@ lz_anchor_annot_mount(const char *bundle, size_t *n, struct lz_err *err)
 	value = json_string_value(json_object_get(json_object_get(cfg,
 	    "annotations"), LZ_ANCHOR_ANNOTATION));
 	if (value == NULL)
-		goto out;
+		goto view;
 	root = json_string_value(json_object_get(json_object_get(cfg, "root"),
 	    "path"));
 	if (root == NULL || root[0] != '/') {
@@ -167,9 +210,14 @@ lz_anchor_annot_mount(const char *bundle, size_t *n, struct lz_err *err)
 		goto out;
 	for (i = 0; i + LZ_ANCHOR_FIELDS <= fields.n; i += LZ_ANCHOR_FIELDS) {
 		if ((rc = mount_one(root, fields.v + i, err)) != 0)
-			break;
+			goto out;
 		(*n)++;
 	}
+view:
+	value = json_string_value(json_object_get(json_object_get(cfg,
+	    "annotations"), LZ_VIEW_ANNOTATION));
+	if (value != NULL)
+		rc = mount_view(value, err);
 out:
 	lz_tokens_release(&fields);
 	json_decref(cfg);

@@ -16,12 +16,23 @@
 #ifndef LZ_ANCHOR_ANNOT_H
 #define LZ_ANCHOR_ANNOT_H
 
+#include <jansson.h>
+
 #include "core/tokens.h"
 #include "core/util.h"
 
 #define LZ_ANCHOR_ANNOTATION "lazaret.anchors"
 #define LZ_ANCHOR_FIELDS 5	/* PATH UPPER WORK MERGED LOWER_EMPTY */
 #define LZ_ANCHOR_MAX 64	/* more is a malformed annotation */
+
+/*
+ * An annotation's value for the JSON value j: base64 of its compact text
+ * (allocated), and back (NULL with the reason, naming annotation name,
+ * for anything but base64 of JSON). Shared with ws-view.h.
+ */
+char *lz_annot_encode(json_t *j);
+json_t *lz_annot_decode(const char *value, const char *name,
+    struct lz_err *err);
 
 /*
  * Encodes fields (LZ_ANCHOR_FIELDS strings per anchor, in order) as the
@@ -43,7 +54,8 @@ int lz_anchor_annot_decode(const char *value, struct lz_tokens *fields,
  * annotation, mounts every anchor over the container's root file system
  * (root.path), replacing an overlay left at MERGED by an earlier start,
  * whose lower layer was another container's. *n gets the number mounted.
- * A bundle without the annotation (plain "podman run --runtime
+ * Then, when it carries "lazaret.view", it composes the workspace view
+ * (ws-view.h). A bundle without either (plain "podman run --runtime
  * lazaret-runsc") mounts nothing.
  */
 int lz_anchor_annot_mount(const char *bundle, size_t *n, struct lz_err *err);

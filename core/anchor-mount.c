@@ -1,8 +1,8 @@
 /*
  * anchor-mount.c: State Anchor overlays inside podman's rootless namespace
  * and the mountinfo parser (anchor-mount.h). The only mount(2) and
- * umount2(2) calls of Lazaret are here; the caller (the "__anchor" helper)
- * has checked that it runs in a user namespace.
+ * umount2(2) calls of Lazaret are here and in ws-view.c; the caller (the
+ * "__anchor" helper, or the runtime shim) runs in podman's user namespace.
  */
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -51,6 +51,7 @@ lz_mountinfo_unescape(const char *s)
 static void
 entry_release(struct lz_mountinfo_entry *e)
 {
+	free(e->dev);
 	free(e->root);
 	free(e->mountpoint);
 	free(e->fstype);
@@ -114,6 +115,7 @@ parse_line(char *line, struct lz_mountinfo_entry *e)
 	 * one in its mount namespace. */
 	if ((f[3][0] != '/' && !ns_root(f[3])) || f[4][0] != '/')
 		return -1;
+	e->dev = lz_xstrdup(f[2]);
 	e->root = lz_mountinfo_unescape(f[3]);
 	e->mountpoint = lz_mountinfo_unescape(f[4]);
 	e->fstype = lz_mountinfo_unescape(f[dash + 1]);

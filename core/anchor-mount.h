@@ -31,6 +31,7 @@
 struct lz_mountinfo_entry {
 	unsigned id;
 	unsigned parent;
+	char *dev;		/* "major:minor" of its file system */
 	char *root;		/* root of the mount within its filesystem */
 	char *mountpoint;
 	char *fstype;

@@ -7,7 +7,8 @@
  *
  * Paths are relative to the workspace, normalised, without "..", never .git
  * or beneath it; a directory ends with '/' ("node_modules/"), a file does
- * not (".env").
+ * not (".env"). The sandbox sees them through the workspace view of
+ * ws-view.h: one mount however many paths there are.
  *
  * Covered: (1) what libgit2's status walk reports as ignored, with ignored
  * directories collapsed ("build/", no walk inside them); (2) concrete
@@ -25,29 +26,57 @@
  *
  * The set never shrinks: lz_ignored_merge unions it with the Domain's
  * trusted record <domain_root>/ignored.json, which only the developer
- * edits down.
+ * empties ("lazaret state reset --ignored --forget-paths"). The record
+ * (version 2) keeps when each path was first isolated:
+ *
+ *   {"version": 2, "paths": [{"path": "node_modules/", "added": UNIX}]}
+ *
+ * Version 1, a bare array of paths, is still read (added: 0, unknown).
  */
 #ifndef LZ_IGNORED_H
 #define LZ_IGNORED_H
 
 #include "core/mountplan.h"
 #include "core/tokens.h"
+#include "core/ws-view.h"
 #include "core/util.h"
 
-#define LZ_IGNORED_MAX_MOUNTS 64
+/*
+ * The most paths of Ignored Workspace State a sandbox gets: binds inside
+ * podman's namespace (ws-view.h), measured at 64 to 4096 with
+ * tests/bench/ignored-mounts.sh (journal.md).
+ */
+#define LZ_IGNORED_MAX_MOUNTS 4096
+/*
+ * The most rule lines (not empty, not comments) of the ignore files a
+ * scan reads; past it lz_ignored_scan fails, naming the way back: libgit2
+ * checks each path against every rule, so a flood costs minutes.
+ */
+#define LZ_IGNORED_MAX_RULES (2 * LZ_IGNORED_MAX_MOUNTS)
+
+#define LZ_IGNORED_RECORD "ignored.json"
+#define LZ_IGNORED_OLD "ignored.old-"	/* ignored/ moved aside by a reset */
 
 struct lz_ignored {
 	struct lz_tokens paths;		/* isolated, sorted, no duplicates */
 	struct lz_tokens uncovered;	/* "dir/.gitignore: *.o" lines */
+	long long *added;		/* per path: first isolated (unix s);
+					 * set by lz_ignored_merge, else NULL */
+	struct lz_tokens stale;		/* recorded, but no rule names them */
 };
-#define LZ_IGNORED_INIT { LZ_TOKENS_INIT, LZ_TOKENS_INIT }
+#define LZ_IGNORED_INIT { LZ_TOKENS_INIT, LZ_TOKENS_INIT, NULL, \
+	LZ_TOKENS_INIT }
 
-/* Computes the ignored paths of workspace (canonical Git top level). */
+/*
+ * Computes the ignored paths of workspace (canonical Git top level).
+ * LZ_EINVAL past LZ_IGNORED_MAX_RULES rules.
+ */
 int lz_ignored_scan(const char *workspace, struct lz_ignored *out,
     struct lz_err *err);
 /*
  * Unions ig->paths with <domain_root>/ignored.json and writes the union
- * back atomically (temporary file, fsync, rename) when it grew.
+ * back atomically (temporary file, fsync, rename) when it grew; fills
+ * ig->added (now for the new ones).
  */
 int lz_ignored_merge(const char *domain_root, struct lz_ignored *ig,
     struct lz_err *err);
@@ -59,17 +88,55 @@ int lz_ignored_merge(const char *domain_root, struct lz_ignored *ig,
 int lz_ignored_load(const char *domain_root, struct lz_ignored *ig,
     struct lz_err *err);
 /*
- * For each path: creates its Domain storage <domain_root>/ignored/<path
- * with '%' as %25 and '/' as %2F> (a directory, or an empty file), creates
- * the host mount point when absent (a directory, or an empty file for a
- * file entry: an empty .env appears on the host), and appends a bind of
- * the storage over /workspace/<path>. Every path is opened component by
- * component with openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS): a symlink
- * on the way is refused (LZ_EUNSAFE); a kernel without openat2 fails
- * closed. More than LZ_IGNORED_MAX_MOUNTS paths is LZ_EINVAL.
+ * Makes ig fit LZ_IGNORED_MAX_MOUNTS: past it, paths below a directory of
+ * workspace that holds nothing Git tracks (no index entry under it) and
+ * that has at least two of them become that directory (its highest such
+ * ancestor). Isolation only grows: the sandbox sees nothing of the host
+ * there. When that is not enough, LZ_EINVAL with a message naming the
+ * paths recorded last (ig->added), how many only the record holds
+ * (ig->stale), and "lazaret state reset --ignored --forget-paths".
+ */
+int lz_ignored_fit(const char *workspace, struct lz_ignored *ig,
+    struct lz_err *err);
+
+/*
+ * For each path: creates its Domain storage <domain_root>/ignored/<name>
+ * (lz_view_storage_name: a directory, or an empty file) and the host
+ * mount point when absent (a directory, or an empty file for a file
+ * entry: an empty .env appears on the host). Every path is opened
+ * component by component with openat2(RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS): a symlink on the way is refused (LZ_EUNSAFE); a
+ * kernel without openat2 fails closed. Then, when there is any path, the
+ * sandbox's /workspace in mp (it must have one) is switched to the view
+ * <domain_root>/view the runtime shim composes, the list
+ * <domain_root>/view.json is written, and view is filled for the
+ * "lazaret.view" annotation (ws-view.h); with no path, view stays empty.
+ * It calls lz_ignored_fit first.
  */
 int lz_ignored_prepare(const char *workspace, const char *domain_root,
-    const struct lz_ignored *ig, struct lz_mountplan *mp, struct lz_err *err);
+    struct lz_ignored *ig, struct lz_mountplan *mp, struct lz_view *view,
+    struct lz_err *err);
 void lz_ignored_release(struct lz_ignored *ig);
+
+/*
+ * The record of <domain_root>: its paths and, in *added (allocated,
+ * parallel, 0 when unknown), when each was first isolated. No record:
+ * empty.
+ */
+int lz_ignored_record_read(const char *domain_root, struct lz_tokens *paths,
+    long long **added, struct lz_err *err);
+
+/*
+ * "state reset --ignored" in the Domain Root rootfd (inside podman's
+ * namespace, lifecycle lock held, Domain inactive): ignored/ is renamed
+ * to ignored.old-<time> in one step, then removed by descriptor
+ * (rmtree.h), so a kill at any point leaves either the old content or
+ * none in place; with forget the record goes too, and the next launch
+ * isolates only what the ignore rules then name.
+ */
+int lz_ignored_state_reset(int rootfd, int forget, struct lz_err *err);
+/* Removes the ignored.old-* an interrupted reset left (names to removed). */
+int lz_ignored_state_recover(int rootfd, struct lz_tokens *removed,
+    struct lz_err *err);
 
 #endif

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "core/pathcheck.h"
@@ -17,6 +19,8 @@
 static int open_private(int at, const char *name, const char *shown,
     int create, struct lz_err *err);
 static int make_parents(const char *base, struct lz_err *err);
+static int walk(const char *base, int create_base, int create,
+    const char *sub, struct lz_err *err);
 
 /* Opens name under at (or an absolute name) and checks it is private. */
 static int
@@ -75,6 +79,20 @@ int
 lz_rundir_ensure(const char *base, int create_base, const char *sub,
     struct lz_err *err)
 {
+	return walk(base, create_base, 1, sub, err);
+}
+
+int
+lz_rundir_open(const char *base, const char *sub, struct lz_err *err)
+{
+	return walk(base, 0, 0, sub, err);
+}
+
+/* lz_rundir_ensure, creating the components of sub only with create. */
+static int
+walk(const char *base, int create_base, int create, const char *sub,
+    struct lz_err *err)
+{
 	struct lz_buf shown = LZ_BUF_INIT;
 	char *copy = lz_xstrdup(sub), *tok, *save = NULL;
 	int fd, next;
@@ -94,7 +112,7 @@ lz_rundir_ensure(const char *base, int create_base, const char *sub,
 			goto out;
 		}
 		lz_buf_addf(&shown, "/%s", tok);
-		next = open_private(fd, tok, shown.buf, 1, err);
+		next = open_private(fd, tok, shown.buf, create, err);
 		close(fd);
 		fd = next;
 		if (fd < 0)
@@ -137,4 +155,30 @@ lz_rundir_lock(int dirfd, const char *path, int nonblock, struct lz_err *err)
 		    strerror(rc));
 	}
 	return fd;
+}
+
+long
+lz_rundir_lock_holder(int dirfd)
+{
+	struct stat st;
+	char *line = NULL, kind[16], id[64], want[64];
+	size_t cap = 0;
+	long pid, found = 0;
+	FILE *fp;
+
+	if (fstatat(dirfd, "lifecycle.lock", &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    (fp = fopen("/proc/locks", "re")) == NULL)
+		return 0;
+	/* "1: FLOCK  ADVISORY  WRITE 4242 fe:01:1234567 0 EOF" */
+	snprintf(want, sizeof want, "%02x:%02x:%lu", major(st.st_dev),
+	    minor(st.st_dev), (unsigned long)st.st_ino);
+	while (found == 0 && getline(&line, &cap, fp) > 0) {
+		if (sscanf(line, "%*d: %15s %*s %*s %ld %63s", kind, &pid,
+		    id) == 3 && strcmp(kind, "FLOCK") == 0 &&
+		    strcmp(id, want) == 0 && pid > 0)
+			found = pid;
+	}
+	free(line);
+	fclose(fp);
+	return found;
 }

@@ -22,11 +22,24 @@ int lz_rundir_ensure(const char *base, int create_base, const char *sub,
     struct lz_err *err);
 
 /*
+ * lz_rundir_ensure that creates nothing (base included): a missing
+ * component is LZ_ENOTFOUND. For the Domain Root of a Domain named on the
+ * command line, which must exist already.
+ */
+int lz_rundir_open(const char *base, const char *sub, struct lz_err *err);
+
+/*
  * Takes the lifecycle lock: flock(LOCK_EX) on "lifecycle.lock" inside the
  * directory dirfd. With nonblock, a lock held by another process gives
  * LZ_EBUSY at once. Returns the lock's fd (closing it releases the lock).
  */
 int lz_rundir_lock(int dirfd, const char *path, int nonblock,
     struct lz_err *err);
+
+/*
+ * The process holding the lifecycle lock of dirfd (from /proc/locks), or
+ * 0 when none is seen. For messages only: the lock itself decides.
+ */
+long lz_rundir_lock_holder(int dirfd);
 
 #endif

@@ -12,6 +12,7 @@
 #include "core/mailbox-mount.h"
 #include "core/netpolicy.h"
 #include "core/sandbox-argv.h"
+#include "core/ws-view.h"
 
 static void	 pushf(struct lz_tokens *t, const char *fmt, ...)
 		     __attribute__((format(printf, 2, 3)));
@@ -233,6 +234,10 @@ lz_sandbox_argv_run(const char *podman, const struct lz_sandbox_spec *s,
 		}
 		lz_tokens_push(out, "--annotation");
 		pushf(out, LZ_MAILBOX_ANNOTATION "=%s", s->mailbox);
+	}
+	if (s->view != NULL) {
+		lz_tokens_push(out, "--annotation");
+		pushf(out, LZ_VIEW_ANNOTATION "=%s", s->view);
 	}
 	lz_tokens_push(out, "--runtime");
 	lz_tokens_push(out, s->runtime);

@@ -7,6 +7,7 @@
  *
  *   PODMAN run -d --name lz-ID --label lazaret.domain=ID
  *     --label lazaret.role=sandbox [--annotation lazaret.anchors=VALUE]
+ *     [--annotation lazaret.view=VALUE]
  *     --runtime SHIM --pull=never
  *     --cgroupns=private --network=none --hostname lazaret --init
  *     [-e NAME=VALUE ...] [-e TERM=...] [-e TERMINFO=...]
@@ -102,6 +103,9 @@ struct lz_sandbox_spec {
 	/* The State Anchors for the runtime shim to mount: the value of
 	 * the "lazaret.anchors" annotation (anchor-annot.h), or NULL. */
 	const char *anchors;
+	/* The workspace view for the shim to compose: the value of the
+	 * "lazaret.view" annotation (ws-view.h), or NULL. */
+	const char *view;
 	/* Where podman writes the sidecar's process ID ("--pidfile", removed
 	 * first; absolute). */
 	const char *sidecar_pidfile;

@@ -24,6 +24,7 @@
 #include "core/hmac.h"
 #include "core/sandbox.h"
 #include "core/spawn.h"
+#include "core/ws-view.h"
 
 #define ANCHOR_UMOUNT_WHAT "State Anchor unmount (podman unshare)"
 
@@ -283,29 +284,38 @@ anchors_value(const struct lz_mountplan *plan, const char *domain_root,
 }
 
 /*
- * The unmount helper's argv in t; 0 when nothing of ours can be mounted
- * (no anchors directory), and then t stays empty.
+ * The unmount helper's argv in t: the anchors' overlays, the workspace
+ * view (ws-view.h) and the mailbox's tmpfs (mailbox-mount.h); 0 when
+ * nothing of ours can be mounted (none of them exists), and then t stays
+ * empty.
  */
 static int
 umount_argv(const struct lz_sandbox_ctx *c, const char *domain_root,
     struct lz_tokens *t)
 {
 	char *dir = lz_xasprintf("%s/anchors", domain_root);
+	char *view = lz_xasprintf("%s/" LZ_VIEW_DIR, domain_root);
 	int anchors = access(dir, F_OK) == 0 || errno != ENOENT;
+	int ws = access(view, F_OK) == 0 || errno != ENOENT;
 	int mailbox = c->mailbox != NULL && access(c->mailbox, F_OK) == 0;
 
-	if (anchors || mailbox)
+	if (anchors || ws || mailbox)
 		helper_argv(c, "umount", t);
 	if (anchors) {
 		lz_tokens_push(t, "-u");
 		lz_tokens_push(t, dir);
+	}
+	if (ws) {
+		lz_tokens_push(t, "-w");
+		lz_tokens_push(t, view);
 	}
 	if (mailbox) {
 		lz_tokens_push(t, "-m");
 		lz_tokens_push(t, c->mailbox);
 	}
 	free(dir);
-	return anchors || mailbox;
+	free(view);
+	return anchors || ws || mailbox;
 }
 
 /* The 64-hex container ID podman printed, taken from out. */
@@ -894,6 +904,19 @@ list_external(const struct lz_sandbox_ctx *c, struct lz_sandbox_list *out)
 	lz_spawn_result_release(&res);
 	lz_tokens_release(&t);
 	return rc;
+}
+
+int
+lz_sandbox_list_domain(const struct lz_sandbox_ctx *c, const char *domain_id,
+    struct lz_sandbox_list *out, struct lz_err *err)
+{
+	struct lz_sandbox_list all = LZ_SANDBOX_LIST_INIT;
+
+	if (list_external(c, &all) != 0)
+		return lz_sandbox_list(c, domain_id, out, err);
+	lz_sandbox_list_select(&all, domain_id, out);
+	lz_sandbox_list_release(&all);
+	return 0;
 }
 
 void

@@ -131,6 +131,14 @@ struct lz_sandbox_list {
  */
 int lz_sandbox_list(const struct lz_sandbox_ctx *c, const char *domain_id,
     struct lz_sandbox_list *out, struct lz_err *err);
+/*
+ * Every container of Domain domain_id, those podman keeps in storage only
+ * included ("podman ps -a --external", then lz_sandbox_list_select; the
+ * label listing when that fails), appended to out. "lazaret state"
+ * proves with it that no sandbox or sidecar of a Domain exists (SR-14).
+ */
+int lz_sandbox_list_domain(const struct lz_sandbox_ctx *c,
+    const char *domain_id, struct lz_sandbox_list *out, struct lz_err *err);
 /* Parses podman's "ps --format json" output (pure; unit-tested). */
 int lz_sandbox_list_parse(const char *json, struct lz_sandbox_list *out,
     struct lz_err *err);

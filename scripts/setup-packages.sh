@@ -10,10 +10,12 @@ clang libclang-rt-14-dev"
 LZ_PKG_RUNTIME="podman crun conmon catatonit fuse-overlayfs slirp4netns uidmap
 iproute2 debootstrap busybox-static sudo git ncurses-term"
 # jq reads JSON in the integration tests, python3 runs the network tests'
-# listeners, dpkg-dev builds their local APT repository. dnsmasq-base: the
+# listeners (and, with python3-jsonschema, validates "--json" outputs
+# against docs/schemas), dpkg-dev builds their local APT repository.
+# dnsmasq-base: the
 # binary only; the "dnsmasq" package would start a system resolver on port
 # 53 through its init script.
-LZ_PKG_TEST="tmux spin dnsmasq-base jq dpkg-dev python3"
+LZ_PKG_TEST="tmux spin dnsmasq-base jq dpkg-dev python3 python3-jsonschema"
 LZ_RUNSC_MIN="0.0~20240729"
 LZ_BACKPORTS_LIST=/etc/apt/sources.list.d/lazaret-bookworm-backports.sources
 

@@ -219,6 +219,8 @@ run_as_user() {
 	stage_bins "$stage/bin"
 	cp -r "$ROOT/tests/lib" "$ROOT/tests/integration" "$ROOT/tests/$dir" \
 	    "$stage/tests/"
+	# The JSON schemas the tests validate "--json" outputs against.
+	mkdir -p "$stage/docs" && cp -r "$ROOT/docs/schemas" "$stage/docs/"
 	chmod -R a+rX "$stage"
 	if ! lz_acct_id "$TEST_USER" || ! lz_acct_config "$stage/config"; then
 		echo "FAIL $suite: $LZ_ACCT_WHY"

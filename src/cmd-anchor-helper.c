@@ -6,10 +6,11 @@
  * Not for people: the usage is the contract with sandbox.c and the tests.
  * The logic is core/anchor-mount.c.
  *
- *   __anchor umount [-u DIR] [MERGED ...]
+ *   __anchor umount [-u DIR] [-w VIEW] [MERGED ...]
  *   __anchor status MERGED ...
  *
- * umount unmounts the named anchors and every overlay beneath DIR. status
+ * umount unmounts the named anchors, every overlay beneath DIR, and the
+ * workspace view VIEW with its binds (core/ws-view.h). status
  * prints "mounted MERGED FSTYPE UPPER" or "unmounted MERGED" per argument.
  * It refuses to run outside a user namespace, so it never unmounts
  * anything on the host as real root.
@@ -21,15 +22,17 @@
 
 #include "core/anchor-mount.h"
 #include "core/mailbox-mount.h"
+#include "core/ws-view.h"
 #include "src/cmd.h"
 
-static int	 do_umount(const char *dir, int argc, char **argv);
+static int	 do_umount(const char *dir, const char *view, int argc,
+		     char **argv);
 static int	 do_status(int argc, char **argv);
 static int	 cmd_anchor_helper_exec(struct lz_cmd_ctx *ctx, int argc,
 		     char **argv);
 
 static int
-do_umount(const char *dir, int argc, char **argv)
+do_umount(const char *dir, const char *view, int argc, char **argv)
 {
 	struct lz_err err = LZ_ERR_INIT;
 	size_t count = 0;
@@ -54,6 +57,14 @@ do_umount(const char *dir, int argc, char **argv)
 		}
 		if (count > 0)
 			printf("unmounted %zu under %s\n", count, dir);
+	}
+	if (view != NULL) {
+		if ((r = lz_view_umount(view, &count, &err)) != 0) {
+			lz_cmd_error("%s", err.msg);
+			rc = r;
+		}
+		if (count > 0)
+			printf("unmounted the workspace view %s\n", view);
 	}
 	lz_err_release(&err);
 	return rc == 0 ? LZ_EXIT_OK : LZ_EXIT_FAILURE;
@@ -94,7 +105,7 @@ static int
 cmd_anchor_helper_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 {
 	struct lz_err err = LZ_ERR_INIT;
-	const char *dir = NULL, *mailbox = NULL, *verb;
+	const char *dir = NULL, *view = NULL, *mailbox = NULL, *verb;
 	int ch, r;
 
 	(void)ctx;
@@ -102,10 +113,13 @@ cmd_anchor_helper_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		return lz_cmd_usage(&lz_cmd_anchor_helper);
 	verb = argv[1];
 	optind = 1;
-	while ((ch = getopt(argc - 1, argv + 1, "+u:m:")) != -1) {
+	while ((ch = getopt(argc - 1, argv + 1, "+u:w:m:")) != -1) {
 		switch (ch) {
 		case 'u':
 			dir = optarg;
+			break;
+		case 'w':
+			view = optarg;
 			break;
 		case 'm':
 			mailbox = optarg;
@@ -123,7 +137,7 @@ cmd_anchor_helper_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		return LZ_EXIT_UNSAFE;
 	}
 	if (strcmp(verb, "umount") == 0) {
-		r = do_umount(dir, argc, argv);
+		r = do_umount(dir, view, argc, argv);
 		if (mailbox != NULL && lz_mailbox_umount(mailbox, &err) != 0) {
 			lz_cmd_error("%s", err.msg);
 			lz_err_release(&err);
@@ -138,9 +152,8 @@ cmd_anchor_helper_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 
 const struct lz_cmd lz_cmd_anchor_helper = {
 	.name = "__anchor",
-	.usage = "umount [-u DIR] [-m MAILBOX] [MERGED...] | status MERGED... "
-	    "(internal: "
-	    "run by lazaret under podman unshare)",
+	.usage = "umount [-u DIR] [-w VIEW] [-m MAILBOX] [MERGED...] | status "
+	    "MERGED... (internal: run by lazaret under podman unshare)",
 	.summary = NULL,	/* hidden */
 	.flags = 0,
 	.exec = cmd_anchor_helper_exec,

@@ -58,10 +58,15 @@ extern const struct lz_cmd lz_cmd_domain;
 extern const struct lz_cmd lz_cmd_profile;
 extern const struct lz_cmd lz_cmd_run;
 extern const struct lz_cmd lz_cmd_sandbox_helper;
+extern const struct lz_cmd lz_cmd_state;
+extern const struct lz_cmd lz_cmd_state_helper;
 extern const struct lz_cmd lz_cmd_tui;
 
 /* Prints "lazaret: " and the message to stderr. */
 void lz_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* lz_cmd_error, then returns code (an enum lz_exit value). */
+int lz_cmd_fail(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Prints the usage line of cmd to stderr and returns LZ_EXIT_USAGE. */
 int lz_cmd_usage(const struct lz_cmd *cmd);
 

@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/anchor.h"
+#include "core/domain-meta.h"
 #include "core/gitsentry.h"
 #include "core/ignored.h"
 #include "core/mountplan.h"
@@ -265,21 +267,32 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	struct lz_sandbox_spec spec;
 	struct lz_ignored ig;
 	struct lz_buf policy = LZ_BUF_INIT, tampered = LZ_BUF_INIT;
+	struct lz_err meta = LZ_ERR_INIT;
+	struct lz_view view;
 	char *shim = NULL, *escalate = NULL, *resolv = NULL, *log = NULL;
-	char *pidfile = NULL, *sandbox_pid = NULL;
+	char *pidfile = NULL, *sandbox_pid = NULL, *view_annot = NULL;
 	int rc, have_ctx = 0;
 
 	memset(&ig, 0, sizeof ig);
+	memset(&view, 0, sizeof view);
 	rc = make_control_dirs(c, err);
 	if (rc == 0)
 		rc = write_identity(c, id, &keyfile, err);
 	if (rc != 0)
 		goto out;
-	/* The isolated paths first: Git Sentry leaves them alone. */
+	/* The record "lazaret state" reads (domain-meta.h): a warning only. */
+	if (lz_domain_meta_write(&c->domain, c->profile->image,
+	    (long long)time(NULL), &meta) != 0)
+		lz_buf_addf(warn, "%s ('lazaret state' will show the Domain's "
+		    "profile and workspace as unknown)\n", meta.msg);
+	/* The isolated paths first (fitted to the limit): Git Sentry leaves
+	 * them alone. */
 	if (c->profile->ignored_isolation) {
 		rc = lz_ignored_scan(c->domain.workspace, &ig, err);
 		if (rc == 0)
 			rc = lz_ignored_merge(c->domain.root, &ig, err);
+		if (rc == 0)
+			rc = lz_ignored_fit(c->domain.workspace, &ig, err);
 		if (rc != 0)
 			goto out;
 	}
@@ -292,9 +305,14 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	if ((rc = write_resolv(c, &resolv, err)) != 0 ||
 	    (rc = lz_domain_notice(c, &mp, err)) != 0)
 		goto out;
-	if (c->profile->ignored_isolation && (rc = lz_ignored_prepare(
-	    c->domain.workspace, c->domain.root, &ig, &mp, err)) != 0)
-		goto out;
+	if (c->profile->ignored_isolation) {
+		rc = lz_ignored_prepare(c->domain.workspace, c->domain.root,
+		    &ig, &mp, &view, err);
+		if (rc != 0)
+			goto out;
+		if (view.view != NULL)
+			view_annot = lz_view_annot_encode(&view);
+	}
 	/* After every anchor, so it lies over the /etc anchor. */
 	lz_mountplan_add(&mp, LZ_MOUNT_BIND, resolv, "/etc/resolv.conf", 1,
 	    "DNS resolvers (Lazaret's)");
@@ -320,6 +338,7 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	spec.runtime = shim;
 	spec.image = c->profile->image;
 	spec.plan = &mp;
+	spec.view = view_annot;
 	spec.env = NULL;	/* passed per session, from the client */
 	spec.network = "none";	/* replaced by container:<sidecar ID> */
 	spec.netpolicy = policy.buf;
@@ -352,6 +371,8 @@ out:
 	if (have_ctx)
 		lz_sandbox_ctx_release(&ctx);
 	lz_ignored_release(&ig);
+	lz_view_release(&view);
+	free(view_annot);
 	lz_mountplan_release(&mp);
 	free(shim);
 	free(escalate);
@@ -362,6 +383,7 @@ out:
 	free(resolv);
 	lz_buf_release(&policy);
 	lz_buf_release(&tampered);
+	lz_err_release(&meta);
 	return rc;
 }
 

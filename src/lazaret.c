@@ -24,11 +24,14 @@ static const struct lz_cmd *const cmd_table[] = {
 	&lz_cmd_profile,
 	&lz_cmd_run,
 	&lz_cmd_sandbox_helper,
+	&lz_cmd_state,
+	&lz_cmd_state_helper,
 	&lz_cmd_tui,
 };
 #define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])
 
 static void usage(FILE *f);
+static void verror(const char *fmt, va_list ap);
 static int run(const struct lz_cmd *cmd, struct lz_cmd_ctx *ctx, int argc,
     char **argv);
 
@@ -74,16 +77,33 @@ usage(FILE *f)
 	    "terminal and runs 'lazaret run' otherwise.\n");
 }
 
+static void
+verror(const char *fmt, va_list ap)
+{
+	fputs("lazaret: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void
 lz_cmd_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("lazaret: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+int
+lz_cmd_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(fmt, ap);
+	va_end(ap);
+	return code;
 }
 
 int

@@ -18,6 +18,8 @@ LZ_OUT=""
 LZ_ERR=""
 LZ_RC=0
 
+. "$LZ_ROOT/tests/integration/fixtures.sh"
+
 LZ_TMP=$(mktemp -d "/tmp/lz-it-$LZ_TEST_NAME.XXXXXX")
 chmod 700 "$LZ_TMP"
 lz_cleanup_hooks=()
@@ -70,8 +72,8 @@ leftovers() {
 	n=$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)
 	[ "$n" = 0 ] || { echo "containers: $n"; return 1; }
 	[ ! -S "$rt/control.sock" ] || { echo "socket left"; return 1; }
-	! podman unshare grep -q "$droot/anchors" /proc/self/mountinfo ||
-	    { echo "anchor mounts left"; return 1; }
+	! podman unshare grep -Eq "$droot/(anchors|view)" /proc/self/mountinfo ||
+	    { echo "anchor or workspace view mounts left"; return 1; }
 }
 # wait_gone: waits up to 30 s for leftovers to find nothing.
 wait_gone() {
@@ -81,6 +83,30 @@ wait_gone() {
 		sleep 0.2
 	done
 	return 1
+}
+
+# lz_apt_repo DIR: a local APT repository in DIR (no network) holding one
+# package, lzhello 1.0 (/usr/bin/lzhello prints "hello from lzhello"), for
+# a profile to offer read-only ("volume = DIR /repo ro"; see
+# lz_volume_line); LZ_APT_INSTALL is the sandbox's shell command that
+# installs it from /repo with apt-get.
+lz_apt_repo() {
+	local repo=$1
+	mkdir -p "$repo/pkg/DEBIAN" "$repo/pkg/usr/bin"
+	printf '#!/bin/sh\necho hello from lzhello\n' > "$repo/pkg/usr/bin/lzhello"
+	chmod 755 "$repo/pkg/usr/bin/lzhello"
+	printf 'Package: lzhello\nVersion: 1.0\nArchitecture: all\nMaintainer: t <t@example.invalid>\nDescription: test package\n' > "$repo/pkg/DEBIAN/control"
+	dpkg-deb --build --root-owner-group "$repo/pkg" "$repo/lzhello_1.0_all.deb" >/dev/null
+	(cd "$repo" && dpkg-scanpackages --multiversion . /dev/null 2>/dev/null > Packages)
+	chmod -R a+rX "$repo"
+	[ -s "$repo/Packages" ]
+}
+LZ_APT_OPTS='-o Dir::Etc::SourceList=/tmp/local.list -o Dir::Etc::SourceParts=- -o APT::Sandbox::User=root'
+LZ_APT_INSTALL="echo 'deb [trusted=yes] file:/repo ./' > /tmp/local.list && apt-get $LZ_APT_OPTS update >/dev/null 2>&1 && apt-get $LZ_APT_OPTS install -y lzhello >/dev/null 2>&1"
+# lz_volume_line DIR: the profile line offering DIR read-only at /repo
+# (spaces escaped as the config syntax wants).
+lz_volume_line() {
+	printf 'volume = %s /repo ro\n' "$(printf %s "$1" | sed 's/ /%20/g')"
 }
 
 # lz_require TOOL...: each must be installed. Under CI a missing one is a
@@ -99,6 +125,14 @@ lz_require() {
 	done
 }
 
+# lz_domain_id_ok ID: fails (and says so) unless ID is a Domain ID; guards
+# the clean-up hooks that remove a Domain Root by its ID.
+lz_domain_id_ok() {
+	[[ $1 =~ ^[0-9a-f]{16}$ ]] && return 0
+	fail "not a Domain ID: '$1'"
+	return 1
+}
+
 # lz_domain_project: a fresh project $proj in the account's real XDG
 # directories (podman keeps its storage there), its Domain's $id, $rt and
 # $droot, and cleanup of its containers and Domain Root at exit.
@@ -109,10 +143,26 @@ lz_domain_project() {
 	proj=$LZ_TMP/proj
 	lz_make_project "$proj"
 	id=$(cd "$proj" && "$LAZARET" domain show --json | jq -r .domain_id)
+	lz_domain_id_ok "$id" || { finish; exit 1; }
 	rt=$XDG_RUNTIME_DIR/lazaret/$id
 	droot=$XDG_DATA_HOME/lazaret/domains/$id
-	lz_cleanup_hooks+=("podman ps -a -q --filter label=lazaret.domain=$id | xargs -r podman rm -f -t 0 >/dev/null 2>&1")
-	lz_cleanup_hooks+=("podman unshare rm -rf '$droot'")
+	lz_cleanup_hooks+=("lz_domain_remove $id")
+}
+
+# lz_domain_remove ID: at exit, the Domain ID of this account goes: its
+# teardown waited for (up to 30 s), containers removed, its anchors and
+# workspace view unmounted, its Domain Root removed.
+lz_domain_remove() {
+	local id=$1 i root
+	lz_domain_id_ok "$id" || return 0
+	root=$XDG_DATA_HOME/lazaret/domains/$id
+	for i in $(seq 1 150); do
+		flock -n "$XDG_RUNTIME_DIR/lazaret/$id/lifecycle.lock" true 2>/dev/null && break
+		sleep 0.2
+	done
+	podman ps -a -q --filter "label=lazaret.domain=$id" | xargs -r podman rm -f -t 0 >/dev/null 2>&1
+	podman unshare "$LAZARET" __anchor umount -u "$root/anchors" -w "$root/view" >/dev/null 2>&1
+	podman unshare rm -rf "$root"
 }
 
 # lz_keep_domain: starts the Domain of lz_domain_project with a session

@@ -168,14 +168,7 @@ expect "FR-4: install a tool, delete a base file, useradd" 0 "done"
 # FR-4: a real package installed with apt-get from a local repository
 # (no network), offered as a read-only volume.
 repo=$LZ_TMP/repo
-mkdir -p "$repo/pkg/DEBIAN" "$repo/pkg/usr/bin"
-printf '#!/bin/sh\necho hello from lzhello\n' > "$repo/pkg/usr/bin/lzhello"
-chmod 755 "$repo/pkg/usr/bin/lzhello"
-printf 'Package: lzhello\nVersion: 1.0\nArchitecture: all\nMaintainer: t <t@example.invalid>\nDescription: test package\n' > "$repo/pkg/DEBIAN/control"
-dpkg-deb --build --root-owner-group "$repo/pkg" "$repo/lzhello_1.0_all.deb" >/dev/null
-(cd "$repo" && dpkg-scanpackages --multiversion . /dev/null 2>/dev/null > Packages)
-chmod -R a+rX "$repo"
-[ -s "$repo/Packages" ] || fail "FR-4: could not build the local APT repository"
+lz_apt_repo "$repo" || fail "FR-4: could not build the local APT repository"
 
 # FR-7: kill -9 the coordinator during a session; the next run recovers.
 cpid=$(cat "$rt/coordinator.pid" 2>/dev/null)
@@ -185,9 +178,9 @@ if [ -n "$cpid" ] && kill -9 "$cpid" 2>/dev/null; then
 else
 	fail "FR-7: no coordinator pid file in $rt"
 fi
-printf '[profile default]\nvolume = %s /repo ro\n' "$(printf %s "$repo" | sed 's/ /%20/g')" > "$XDG_CONFIG_HOME/lazaret/config.ini"
+{ echo '[profile default]'; lz_volume_line "$repo"; } > "$XDG_CONFIG_HOME/lazaret/config.ini"
 chmod 600 "$XDG_CONFIG_HOME/lazaret/config.ini"
-run "$LAZARET" run -- sh -c 'echo "deb [trusted=yes] file:/repo ./" > /tmp/local.list && apt-get -o Dir::Etc::SourceList=/tmp/local.list -o Dir::Etc::SourceParts=- -o APT::Sandbox::User=root update >/dev/null 2>&1 && apt-get -o Dir::Etc::SourceList=/tmp/local.list -o Dir::Etc::SourceParts=- -o APT::Sandbox::User=root install -y lzhello >/dev/null 2>&1 && lzhello'
+run "$LAZARET" run -- sh -c "$LZ_APT_INSTALL && lzhello"
 expect "FR-4: apt-get install from a local repository" 0 "hello from lzhello"
 rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
 wait_gone || fail "teardown before the restart check: $(leftovers)"

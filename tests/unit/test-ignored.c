@@ -3,7 +3,9 @@
  * repositories in a temporary directory: ignored directories collapsed,
  * concrete .gitignore entries covered even when absent, globs uncovered,
  * nested .gitignore, the union that never shrinks, a symlinked path
- * refused, and the mount cap.
+ * refused, the workspace view and its list, the mount cap and its advice,
+ * collapsing under untracked directories, the record (version 1 read,
+ * version 2 written) and the reset of the state with its recovery.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -107,31 +109,55 @@ test_scan(void **state)
 	lz_ignored_release(&ig);
 }
 
+/* The plan's /workspace, as lz_mountplan_build makes it. */
+static void
+plan_ws(struct lz_mountplan *mp)
+{
+	lz_mountplan_add(mp, LZ_MOUNT_BIND, ws, "/workspace", 0, "workspace");
+}
+
 static void
 test_prepare_and_union(void **state)
 {
 	struct lz_ignored ig = LZ_IGNORED_INIT;
 	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
+	struct lz_tokens rels = LZ_TOKENS_INIT;
 	struct lz_err e = LZ_ERR_INIT;
-	char p[512];
+	struct lz_view v;
+	char p[512], *annot;
 	struct stat st;
-	size_t i;
+	struct lz_view back;
 
 	(void)state;
 	put_ws(".gitignore", "node_modules/\n.env\n/build/\n");
 	put_ws("build/secret", "s");
 	scan(&ig);
 	assert_int_equal(lz_ignored_merge(root, &ig, &e), 0);
-	if (lz_ignored_prepare(ws, root, &ig, &mp, &e) != 0)
+	plan_ws(&mp);
+	if (lz_ignored_prepare(ws, root, &ig, &mp, &v, &e) != 0)
 		fail_msg("prepare: %s", e.msg);
-	assert_int_equal(mp.n, 3);
-	for (i = 0; i < mp.n; i++)
-		assert_int_equal(mp.v[i].readonly, 0);
-	assert_string_equal(mp.v[0].target, "/workspace/.env");
-	assert_string_equal(mp.v[1].target, "/workspace/build");
-	assert_string_equal(mp.v[2].target, "/workspace/node_modules");
+	/* One mount: /workspace is the view the shim composes. */
+	assert_int_equal(mp.n, 1);
+	snprintf(p, sizeof p, "%s/view", root);
+	assert_string_equal(mp.v[0].source, p);
+	assert_string_equal(v.view, p);
+	assert_string_equal(v.workspace, ws);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(lz_view_list_read(&v, &rels, &e), 0);
+	assert_int_equal(rels.n, 3);
+	assert_string_equal(rels.v[0], ".env");
+	assert_string_equal(rels.v[1], "build/");
+	assert_string_equal(rels.v[2], "node_modules/");
+	lz_tokens_release(&rels);
+	annot = lz_view_annot_encode(&v);
+	assert_int_equal(lz_view_annot_decode(annot, &back, &e), 0);
+	assert_string_equal(back.list, v.list);
+	assert_string_equal(back.storage, v.storage);
+	lz_view_release(&back);
+	free(annot);
+	lz_view_release(&v);
 	snprintf(p, sizeof p, "%s/ignored/node_modules", root);
-	assert_string_equal(mp.v[2].source, p);
 	assert_int_equal(stat(p, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	snprintf(p, sizeof p, "%s/ignored/.env", root);
@@ -170,6 +196,7 @@ test_symlink_refused(void **state)
 	struct lz_ignored ig = LZ_IGNORED_INIT;
 	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
 	struct lz_err e = LZ_ERR_INIT;
+	struct lz_view v;
 	char link[512];
 
 	(void)state;
@@ -178,34 +205,144 @@ test_symlink_refused(void **state)
 	assert_int_equal(symlink("/tmp", link), 0);
 	scan(&ig);
 	lz_tokens_push(&ig.paths, "node_modules/");
-	assert_int_equal(lz_ignored_prepare(ws, root, &ig, &mp, &e),
+	plan_ws(&mp);
+	assert_int_equal(lz_ignored_prepare(ws, root, &ig, &mp, &v, &e),
 	    LZ_EUNSAFE);
 	assert_non_null(strstr(e.msg, "symlink"));
-	assert_int_equal(mp.n, 0);
+	assert_int_equal(mp.n, 1);
+	assert_string_equal(mp.v[0].source, ws);
+	lz_mountplan_release(&mp);
 	lz_err_release(&e);
 	lz_ignored_release(&ig);
 }
 
+/* Past the cap with nothing to collapse: the error names the way out. */
 static void
 test_cap(void **state)
 {
 	struct lz_ignored ig = LZ_IGNORED_INIT;
 	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
 	struct lz_err e = LZ_ERR_INIT;
-	char name[32];
+	struct lz_view v;
+	char name[32], want[64];
 	int i;
 
 	(void)state;
+	ig.added = calloc(LZ_IGNORED_MAX_MOUNTS + 2, sizeof *ig.added);
 	for (i = 0; i < LZ_IGNORED_MAX_MOUNTS + 1; i++) {
-		snprintf(name, sizeof name, "d%d/", i);
+		snprintf(name, sizeof name, "d%04d/", i);
 		lz_tokens_push(&ig.paths, name);
+		/* d0000/ was isolated last: it pushed the count over. */
+		ig.added[i] = i == 0 ? 2000 : 1000;
 	}
-	assert_int_equal(lz_ignored_prepare(ws, root, &ig, &mp, &e),
+	lz_tokens_push(&ig.stale, "d0001/");
+	assert_int_equal(lz_ignored_prepare(ws, root, &ig, &mp, &v, &e),
 	    LZ_EINVAL);
-	assert_non_null(strstr(e.msg, "65"));
+	snprintf(want, sizeof want, "%d ignored paths",
+	    LZ_IGNORED_MAX_MOUNTS + 1);
+	assert_non_null(strstr(e.msg, want));
+	assert_non_null(strstr(e.msg, "pushed it over: 'd0000/'."));
+	assert_non_null(strstr(e.msg, "1 of the"));
+	assert_non_null(strstr(e.msg, "state reset --ignored --forget-paths"));
 	assert_non_null(strstr(e.msg, "ignored-isolation = off"));
+	assert_int_equal(mp.n, 0);
 	lz_err_release(&e);
 	lz_ignored_release(&ig);
+}
+
+/*
+ * Past the cap, paths under a directory that holds nothing tracked
+ * become that directory; one that holds a tracked file stays split.
+ */
+static void
+test_collapse(void **state)
+{
+	struct lz_ignored ig = LZ_IGNORED_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	char *add[] = { "git", "-C", ws, "add", "pkg/a/package.json", NULL };
+	char name[64];
+	int i;
+
+	(void)state;
+	put_ws("pkg/a/package.json", "{}\n");
+	lz_test_run(add);
+	ig.added = calloc(LZ_IGNORED_MAX_MOUNTS + 8, sizeof *ig.added);
+	for (i = 0; i < LZ_IGNORED_MAX_MOUNTS; i++) {
+		snprintf(name, sizeof name, "out/x%04d/", i);
+		lz_tokens_push(&ig.paths, name);
+	}
+	lz_tokens_push(&ig.paths, "pkg/a/dist/");
+	lz_tokens_push(&ig.paths, "pkg/a/node_modules/");
+	assert_int_equal(lz_ignored_fit(ws, &ig, &e), 0);
+	assert_int_equal(ig.paths.n, 3);
+	assert_true(has(&ig.paths, "out/"));
+	assert_true(has(&ig.paths, "pkg/a/dist/"));
+	assert_true(has(&ig.paths, "pkg/a/node_modules/"));
+	lz_ignored_release(&ig);
+}
+
+/* Version 1 records are read; the rewrite is version 2 with times. */
+static void
+test_record(void **state)
+{
+	struct lz_ignored ig = LZ_IGNORED_INIT;
+	struct lz_tokens rec = LZ_TOKENS_INIT;
+	long long *added = NULL;
+	char p[512];
+
+	(void)state;
+	lz_test_put(root, "ignored.json", "[\"old/\", \".env\"]\n");
+	put_ws(".gitignore", "node_modules/\n");
+	scan(&ig);
+	assert_int_equal(lz_ignored_merge(root, &ig, NULL), 0);
+	assert_int_equal(ig.paths.n, 3);
+	assert_int_equal(ig.stale.n, 2);
+	assert_true(has(&ig.stale, ".env"));
+	lz_ignored_release(&ig);
+	assert_int_equal(lz_ignored_record_read(root, &rec, &added, NULL), 0);
+	assert_int_equal(rec.n, 3);
+	assert_string_equal(rec.v[0], ".env");
+	assert_int_equal(added[0], 0);		/* from version 1: unknown */
+	assert_true(added[1] > 1000000000);	/* node_modules/: now */
+	lz_tokens_release(&rec);
+	free(added);
+	snprintf(p, sizeof p, "%s/ignored.json", root);
+	lz_test_put(root, "ignored.json", "{\"version\": 3, \"paths\": []}");
+	assert_int_equal(lz_ignored_record_read(root, &rec, &added, NULL),
+	    LZ_EINVAL);
+	unlink(p);
+	assert_int_equal(lz_ignored_record_read(root, &rec, &added, NULL), 0);
+	assert_int_equal(rec.n, 0);
+	free(added);
+}
+
+/* reset --ignored: content gone, record kept or forgotten; recovery. */
+static void
+test_state_reset(void **state)
+{
+	struct lz_tokens removed = LZ_TOKENS_INIT;
+	char p[512];
+	int fd;
+
+	(void)state;
+	lz_test_put(root, "ignored/node_modules/x/f", "f\n");
+	lz_test_put(root, "ignored.json", "[\"node_modules/\"]\n");
+	fd = open(root, O_RDONLY | O_DIRECTORY);
+	assert_int_equal(lz_ignored_state_reset(fd, 0, NULL), 0);
+	snprintf(p, sizeof p, "%s/ignored", root);
+	assert_int_not_equal(access(p, F_OK), 0);
+	snprintf(p, sizeof p, "%s/ignored.json", root);
+	assert_int_equal(access(p, F_OK), 0);
+	lz_test_put(root, "ignored/y", "y\n");
+	assert_int_equal(lz_ignored_state_reset(fd, 1, NULL), 0);
+	assert_int_not_equal(access(p, F_OK), 0);
+	lz_test_put(root, "ignored.old-12/z/z", "z\n");
+	assert_int_equal(lz_ignored_state_recover(fd, &removed, NULL), 0);
+	assert_int_equal(removed.n, 1);
+	snprintf(p, sizeof p, "%s/ignored.old-12", root);
+	assert_int_not_equal(access(p, F_OK), 0);
+	lz_tokens_release(&removed);
+	close(fd);
 }
 
 int
@@ -216,6 +353,9 @@ main(void)
 		cmocka_unit_test_setup(test_prepare_and_union, fresh),
 		cmocka_unit_test_setup(test_symlink_refused, fresh),
 		cmocka_unit_test_setup(test_cap, fresh),
+		cmocka_unit_test_setup(test_collapse, fresh),
+		cmocka_unit_test_setup(test_record, fresh),
+		cmocka_unit_test_setup(test_state_reset, fresh),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
