@@ -470,7 +470,8 @@ lz_prompt_text(struct lz_prompt *p, int cols, int body_rows, int64_t now,
 		push(body, bs, LZ_PROMPT_LABEL, "the agent's words (not "
 		    "checked by anyone):", 39);
 		if (p->req.why[0] == '\0')
-			push(body, bs, LZ_PROMPT_PLAIN, "     (none given)", 17);
+			push(body, bs, LZ_PROMPT_PLAIN, "     (none given)",
+			    17);
 		else
 			wrap(body, bs, LZ_PROMPT_PLAIN, "     ", "     ",
 			    p->req.why, cols, vis | LZ_VISIBLE_QUOTE,
@@ -481,8 +482,8 @@ lz_prompt_text(struct lz_prompt *p, int cols, int body_rows, int64_t now,
 		break;
 	case LZ_PROMPT_RULE:
 		if (p->rule_err != NULL) {
-			wrap(body, bs, LZ_PROMPT_WARN, "", "", p->rule_err, cols,
-			    PROSE, (size_t)-1, &dummy, &dummy);
+			wrap(body, bs, LZ_PROMPT_WARN, "", "", p->rule_err,
+			    cols, PROSE, (size_t)-1, &dummy, &dummy);
 			wrap(foot, fs, LZ_PROMPT_LABEL, "", "", "n or Escape: "
 			    "back", cols, PROSE, (size_t)-1, &dummy, &dummy);
 			break;
