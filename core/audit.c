@@ -386,7 +386,7 @@ lz_audit_entry_release(struct lz_audit_entry *e)
 /* "label: "QUOTED" "ARGS"" with each element escaped. */
 static void
 describe_argv(struct lz_buf *out, const char *label,
-    const struct lz_audit_entry *e)
+    const struct lz_audit_entry *e, int vis)
 {
 	size_t i;
 
@@ -394,7 +394,7 @@ describe_argv(struct lz_buf *out, const char *label,
 	for (i = 0; i < e->argv.n; i++) {
 		lz_buf_addch(out, ' ');
 		lz_visible_add(out, e->argv.v[i], strlen(e->argv.v[i]),
-		    LZ_VISIBLE_QUOTE);
+		    vis | LZ_VISIBLE_QUOTE);
 	}
 	if (e->cut)
 		lz_buf_addf(out, "  (each cut to %d bytes; sha256 %s)",
@@ -415,7 +415,8 @@ describe_str(struct lz_buf *out, const char *label, const char *text,
 }
 
 void
-lz_audit_describe(const struct lz_audit_entry *e, struct lz_buf *out)
+lz_audit_describe(const struct lz_audit_entry *e, int vis,
+    struct lz_buf *out)
 {
 	time_t sec = (time_t)(e->t / 1000);
 	struct tm tm;
@@ -427,27 +428,32 @@ lz_audit_describe(const struct lz_audit_entry *e, struct lz_buf *out)
 	    e->id);
 	switch (e->kind) {
 	case LZ_AUDIT_REQUEST:
-		lz_buf_addf(out, "  profile %s  session %.12s",
-		    e->profile ? e->profile : "?", e->session ? e->session :
-		    "?");
+		lz_buf_adds(out, "  profile ");
+		lz_visible_add(out, e->profile ? e->profile : "?",
+		    e->profile ? strlen(e->profile) : 1, vis);
+		lz_buf_adds(out, "  session ");
+		lz_visible_add(out, e->session ? e->session : "?",
+		    e->session ? strnlen(e->session, 12) : 1, vis);
 		if (e->pane > 0)
 			lz_buf_addf(out, " (pane %u)", e->pane);
 		lz_buf_addch(out, '\n');
-		describe_argv(out, "argv", e);
-		describe_str(out, "cwd", e->cwd, 0);
-		describe_str(out, "runs in", e->host_cwd, 0);
+		describe_argv(out, "argv", e, vis);
+		describe_str(out, "cwd", e->cwd, vis);
+		describe_str(out, "runs in", e->host_cwd, vis);
 		describe_str(out, "why (the agent's words)", e->why,
-		    LZ_VISIBLE_QUOTE);
-		describe_str(out, "session command", e->command, 0);
+		    vis | LZ_VISIBLE_QUOTE);
+		describe_str(out, "session command", e->command, vis);
 		break;
 	case LZ_AUDIT_DECISION:
+		/* decision and outcome are words of a known list. */
 		lz_buf_addf(out, "  %s by %s%s\n", e->decision,
 		    lz_audit_by_name(e->by), e->edited ? " (edited)" : "");
-		describe_str(out, "client", e->client, 0);
-		describe_str(out, "rule", e->rule, 0);
+		describe_str(out, "client", e->client, vis);
+		describe_str(out, "rule", e->rule, vis);
 		if (e->argv.n > 0)
-			describe_argv(out, "runs", e);
-		describe_str(out, "message", e->message, LZ_VISIBLE_QUOTE);
+			describe_argv(out, "runs", e, vis);
+		describe_str(out, "message", e->message,
+		    vis | LZ_VISIBLE_QUOTE);
 		break;
 	case LZ_AUDIT_RESULT:
 		lz_buf_addf(out, "  %s", e->outcome);
@@ -458,7 +464,7 @@ lz_audit_describe(const struct lz_audit_entry *e, struct lz_buf *out)
 		lz_buf_addf(out, ", %lld ms, stdout %llu B, stderr %llu B%s\n",
 		    e->duration_ms, e->stdout_bytes, e->stderr_bytes,
 		    e->truncated ? " (output truncated)" : "");
-		describe_str(out, "reason", e->reason, 0);
+		describe_str(out, "reason", e->reason, vis);
 		break;
 	}
 }

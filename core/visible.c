@@ -261,9 +261,6 @@ lz_visible_unescape(const char *s, size_t n, struct lz_buf *out,
 		if (i + 2 + want > n || hex_n(s + i + 2, want, &v) != 0)
 			return lz_err_set(err, LZ_EINVAL, "escape '\\%c' at "
 			    "byte %zu needs %zu hex digits", c, i, want);
-		if (v == 0)
-			return lz_err_set(err, LZ_EINVAL, "escape at byte %zu "
-			    "is NUL, which an argument cannot hold", i);
 		if (c == 'x')
 			lz_buf_addch(out, (char)v);
 		else if (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))

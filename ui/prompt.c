@@ -220,6 +220,9 @@ key_line(struct lz_prompt *p, const struct lz_key *k)
 		if (lz_visible_unescape(p->line.buf, p->line.len, &raw,
 		    &err) != 0)
 			snprintf(p->err, sizeof p->err, "%s", err.msg);
+		else if (memchr(raw.buf, '\0', raw.len) != NULL)
+			snprintf(p->err, sizeof p->err, "an element cannot "
+			    "hold a NUL (\\x00)");
 		else if (!lz_utf8_valid(raw.buf, raw.len))
 			snprintf(p->err, sizeof p->err, "the element would not "
 			    "be UTF-8: give whole characters");

@@ -187,6 +187,9 @@ test_edit(void **state)
 	assert_non_null(strstr(p.err, "unknown escape"));
 	assert_int_equal(type(&p, "\033", 600, &d), 0);
 	assert_string_equal(p.edit.v[1], "A\t");
+	assert_int_equal(type(&p, "\r\x15\\x00\r", 600, &d), 0);
+	assert_non_null(strstr(p.err, "NUL"));
+	assert_int_equal(type(&p, "\033", 600, &d), 0);
 	/* The editor shows what it holds: the element's escaped form. */
 	assert_int_equal(type(&p, "\r", 600, &d), 0);
 	assert_string_equal(p.line.buf, "A\\t");
