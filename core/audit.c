@@ -18,6 +18,7 @@
 
 #include "core/audit.h"
 #include "core/pathcheck.h"
+#include "core/tokens.h"
 #include "core/visible.h"
 #include "protocol/msg.h"
 
@@ -31,7 +32,6 @@ static const char *const decisions[] = { "approve", "approve-session",
 static const char *const outcomes[] = { "completed", "denied", "timed-out",
     "cancelled", "failed" };
 
-static json_t	*argv_json(const struct lz_tokens *t, size_t cut);
 static void	 argv_hash(const struct lz_tokens *t, char out[65]);
 static json_t	*entry_json(const struct lz_audit_entry *e, size_t cut);
 static int	 word_in(const char *w, const char *const *v, size_t n);
@@ -68,33 +68,10 @@ word_in(const char *w, const char *const *v, size_t n)
 	return -1;
 }
 
-/* The argv as a JSON array, each element cut to cut bytes (0: whole). */
-static json_t *
-argv_json(const struct lz_tokens *t, size_t cut)
-{
-	json_t *a = json_array(), *s;
-	size_t i, n;
-
-	for (i = 0; i < t->n; i++) {
-		n = strlen(t->v[i]);
-		if (cut > 0 && n > cut) {
-			n = cut;
-			/* Not inside a UTF-8 character. */
-			while (n > 0 && ((unsigned char)t->v[i][n] & 0xc0) ==
-			    0x80)
-				n--;
-		}
-		/* The coordinator's argv is UTF-8 (wire.md); else "". */
-		s = json_stringn(t->v[i], n);
-		json_array_append_new(a, s ? s : json_string(""));
-	}
-	return a;
-}
-
 static void
 argv_hash(const struct lz_tokens *t, char out[65])
 {
-	json_t *a = argv_json(t, 0);
+	json_t *a = lz_tokens_json(t, 0);
 	char *text = json_dumps(a, JSON_FLAGS);
 	unsigned char h[EVP_MAX_MD_SIZE];
 	unsigned int hl = 0;
@@ -127,7 +104,7 @@ entry_json(const struct lz_audit_entry *e, size_t cut)
 
 	if (e->argv.n > 0 && (e->kind == LZ_AUDIT_REQUEST ||
 	    e->kind == LZ_AUDIT_DECISION)) {
-		json_object_set_new(o, "argv", argv_json(&e->argv, cut));
+		json_object_set_new(o, "argv", lz_tokens_json(&e->argv, cut));
 		/* A record read back keeps the hash of what was whole. */
 		if (e->argv_sha256[0] == '\0')
 			argv_hash(&e->argv, hash);

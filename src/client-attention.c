@@ -17,11 +17,11 @@
 #include <jansson.h>
 
 #include "core/spawn.h"
+#include "core/tokens.h"
 #include "core/visible.h"
 #include "src/client-attention.h"
 
 static int	osc_777(void);
-static json_t	*argv_json(const struct lz_tokens *t, size_t cut);
 static void	feed(int fd, const char *buf, size_t len);
 
 /*
@@ -63,23 +63,6 @@ osc_777(void)
 	    (strncmp(term, "foot", 4) == 0 || strncmp(term, "rxvt", 4) == 0));
 }
 
-static json_t *
-argv_json(const struct lz_tokens *t, size_t cut)
-{
-	json_t *a = json_array(), *s;
-	size_t i, n;
-
-	for (i = 0; i < t->n; i++) {
-		n = strlen(t->v[i]);
-		if (cut > 0 && n > cut)
-			for (n = cut; n > 0 && ((unsigned char)t->v[i][n] &
-			    0xc0) == 0x80; n--)
-				;
-		s = json_stringn(t->v[i], n);
-		json_array_append_new(a, s ? s : json_string(""));
-	}
-	return a;
-}
 
 char *
 lz_attention_json(const struct lz_msg_prompt *m, int pane)
@@ -102,7 +85,7 @@ lz_attention_json(const struct lz_msg_prompt *m, int pane)
 		    "s:b}", "event", "escalation-request", "id", m->id,
 		    "session", m->session, "pane", pane, "profile",
 		    m->profile, "command", m->command, "argv",
-		    argv_json(&m->argv, cuts[i]), "cwd", m->cwd, "why", w,
+		    lz_tokens_json(&m->argv, cuts[i]), "cwd", m->cwd, "why", w,
 		    "timeout_ms", (json_int_t)m->timeout_ms,
 		    "cut", cuts[i] != 0);
 		text = o ? json_dumps(o, JSON_COMPACT) : NULL;

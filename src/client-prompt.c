@@ -139,19 +139,9 @@ lz_raw_prompt_keys(struct lz_raw_prompt *rp, const unsigned char *buf,
 	size_t used;
 
 	while (n > 0 && rp->n > 0) {
-		used = lz_key_next(buf, n, &k);
-		if (used == 0) {	/* a lone Escape */
-			memset(&k, 0, sizeof k);
-			k.b[0] = buf[0];
-			k.len = 1;
-			used = 1;
-		}
+		used = lz_key_take(buf, n, &k);
 		if (lz_prompt_key(&rp->q[0], &k, lz_spawn_now_ms(), &d) == 1) {
-			if (d.decision != LZ_DECISION_DENY)
-				lz_hostcmd_env_collect(
-				    &rp->c->profile->escalation_env, get_env,
-				    &d.env);
-			if (lz_msg_decision_add(frames, &d, &err) != 0) {
+			if (lz_client_decision(rp->c, &d, frames, &err) != 0) {
 				lz_cmd_error("%s", err.msg);
 				lz_err_release(&err);
 			}
@@ -219,6 +209,16 @@ lz_raw_prompt_draw(struct lz_raw_prompt *rp)
 	lz_write_all(rp->fd, out.buf, out.len);
 	lz_buf_release(&out);
 	return 0;
+}
+
+int
+lz_client_decision(const struct lz_client *c, struct lz_msg_decision *d,
+    struct lz_buf *frames, struct lz_err *err)
+{
+	if (d->decision != LZ_DECISION_DENY && c != NULL)
+		lz_hostcmd_env_collect(&c->profile->escalation_env, get_env,
+		    &d->env);
+	return lz_msg_decision_add(frames, d, err);
 }
 
 int

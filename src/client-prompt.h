@@ -53,4 +53,13 @@ int lz_raw_prompt_draw(struct lz_raw_prompt *rp);
 /* Milliseconds the caller's poll may sleep (-1: no limit). */
 int lz_raw_prompt_timeout(struct lz_raw_prompt *rp);
 
+/*
+ * Appends the DECISION frame of d to frames, TUI and raw session alike:
+ * an approval carries this client's values of the profile's
+ * escalation-env names (never the sandbox's). Fails like
+ * lz_msg_decision_add, appending nothing.
+ */
+int lz_client_decision(const struct lz_client *c, struct lz_msg_decision *d,
+    struct lz_buf *frames, struct lz_err *err);
+
 #endif

@@ -120,15 +120,9 @@ static size_t
 input_mode(struct tui *t, const unsigned char *buf, size_t n)
 {
 	struct lz_key k;
-	size_t used = lz_key_next(buf, n, &k);
+	/* A lone Escape (or a cut sequence) at the end of a read: a key. */
+	size_t used = lz_key_take(buf, n, &k);
 
-	if (used == 0) {
-		/* A lone Escape (or a cut sequence) at the end of a read. */
-		memset(&k, 0, sizeof k);
-		k.b[0] = buf[0];
-		k.len = 1;
-		used = 1;
-	}
 	if (t->mode == TUI_COPY)
 		tui_copy_key(t, &k);
 	else if (t->mode == TUI_SEARCH)

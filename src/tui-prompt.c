@@ -12,21 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hostcmd.h"
 #include "core/spawn.h"
+#include "src/client-prompt.h"
 #include "src/tui.h"
 
-static const char	*get_env(const char *name);
 static struct lz_prompt	*head(struct tui_pane *p);
 static void		 drop_head(struct tui *t, struct tui_pane *p);
 static void		 send_decision(struct tui *t, struct tui_pane *p,
 			     struct lz_msg_decision *d);
-
-static const char *
-get_env(const char *name)
-{
-	return getenv(name);
-}
 
 static struct lz_prompt *
 head(struct tui_pane *p)
@@ -139,10 +132,7 @@ send_decision(struct tui *t, struct tui_pane *p, struct lz_msg_decision *d)
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_buf frame = LZ_BUF_INIT;
 
-	if (d->decision != LZ_DECISION_DENY && t->c != NULL)
-		lz_hostcmd_env_collect(&t->c->profile->escalation_env,
-		    get_env, &d->env);
-	if (lz_msg_decision_add(&frame, d, &err) != 0) {
+	if (lz_client_decision(t->c, d, &frame, &err) != 0) {
 		tui_message(t, "pane %d: %s", tui_pane_number(t, p), err.msg);
 		lz_err_release(&err);
 		lz_buf_release(&frame);
@@ -162,14 +152,7 @@ tui_prompt_keys(struct tui *t, struct tui_pane *p, const unsigned char *buf,
 	size_t used;
 
 	while (n > 0 && head(p) != NULL) {
-		used = lz_key_next(buf, n, &k);
-		if (used == 0) {
-			/* A lone Escape at the end of what was read. */
-			memset(&k, 0, sizeof k);
-			k.b[0] = buf[0];
-			k.len = 1;
-			used = 1;
-		}
+		used = lz_key_take(buf, n, &k);
 		if (lz_prompt_key(head(p), &k, lz_spawn_now_ms(), &d) == 1) {
 			send_decision(t, p, &d);
 			lz_msg_decision_release(&d);
@@ -199,9 +182,7 @@ tui_prompt_paste(struct tui *t, struct tui_pane *p, const char *text,
 	}
 	/* Characters only: a newline or Escape in it ends nothing. */
 	while (n > 0) {
-		used = lz_key_next(s, n, &k);
-		if (used == 0)
-			used = 1;
+		used = lz_key_take(s, n, &k);
 		if ((k.len == 1 && k.b[0] >= 0x20 && k.b[0] < 0x7f) ||
 		    (k.len > 1 && k.b[0] >= 0xc2))
 			if (lz_prompt_key(h, &k, lz_spawn_now_ms(), &d) == 1)
@@ -267,6 +248,8 @@ tui_prompt_draw(struct tui *t, struct tui_pane *p)
 
 	if (h == NULL || p->rect.rows < 1)
 		return;
+	/* Numbers change as panes close: the one on the status line now. */
+	h->pane = tui_pane_number(t, p);
 	memset(&pens, 0, sizeof pens);
 	pens.frame.fg = t->conf->color[LZ_TUI_WAITING_FG];
 	pens.warn.fg = t->conf->color[LZ_TUI_WAITING_FG];

@@ -73,13 +73,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lz_prompt_init(&p, &m, &ctx, 0);
 	lz_render_init(&r, &term, 30, 90);
 	while (data < end) {
-		used = lz_key_next(data, (size_t)(end - data), &k);
-		if (used == 0) {
-			memset(&k, 0, sizeof k);
-			k.b[0] = data[0];
-			k.len = 1;
-			used = 1;
-		}
+		used = lz_key_take(data, (size_t)(end - data), &k);
 		data += used;
 		if (lz_prompt_key(&p, &k, 1000, &d) == 1)
 			lz_msg_decision_release(&d);

@@ -60,13 +60,7 @@ type(struct lz_prompt *p, const char *keys, int64_t now,
 	int rc = 0;
 
 	while (n > 0 && rc == 0) {
-		used = lz_key_next(s, n, &k);
-		if (used == 0) {	/* a lone Escape */
-			memset(&k, 0, sizeof k);
-			k.b[0] = s[0];
-			k.len = 1;
-			used = 1;
-		}
+		used = lz_key_take(s, n, &k);
 		rc = lz_prompt_key(p, &k, now, d);
 		s += used;
 		n -= used;
