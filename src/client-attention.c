@@ -129,6 +129,7 @@ lz_attention_raise(struct lz_attention *a, const struct lz_tui_conf *conf,
 	memset(&sp, 0, sizeof sp);
 	sp.argv = (const char *const *)conf->notify.v;
 	sp.stdio = LZ_SPAWN_PIPES;
+	sp.pdeathsig = SIGKILL;	/* it does not outlive the client */
 	if ((rc = lz_spawn_child(&sp, &c, err)) != 0)
 		return lz_err_prefix(err, rc, "[tui] notify");
 	/* Its output is not read: nothing of it reaches the terminal. */

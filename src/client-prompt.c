@@ -5,6 +5,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/hostcmd.h"
 #include "core/spawn.h"
@@ -102,7 +103,11 @@ lz_raw_prompt_frame(struct lz_raw_prompt *rp, const struct lz_frame *f)
 	if (!rp->have_term) {
 		/* Widths and the UTF-8 test follow the user's locale. */
 		setlocale(LC_CTYPE, "");
-		if (lz_term_load(&rp->term, NULL, rp->fd, &err) != 0) {
+		if (!isatty(rp->fd))
+			lz_err_set(&err, LZ_EINVAL, "standard output is not a "
+			    "terminal");
+		if (err.msg != NULL || lz_term_load(&rp->term, NULL, rp->fd,
+		    &err) != 0) {
 			/* No way to draw: the coordinator's timeout decides. */
 			lz_cmd_error("cannot show an escalation prompt: %s",
 			    err.msg);

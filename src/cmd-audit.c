@@ -78,8 +78,12 @@ cmd_audit_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	s.vis = strcmp(nl_langinfo(CODESET), "UTF-8") == 0 ? 0 :
 	    LZ_VISIBLE_ASCII;
 	rc = lz_audit_read(c.domain.root, show_one, &s, &warnings, &err);
-	for (p = warnings.buf; (nl = strchr(p, '\n')) != NULL; p = nl + 1)
-		lz_cmd_error("skipped a record: %.*s", (int)(nl - p), p);
+	/* A parser's message can quote the line: escaped too. */
+	for (p = warnings.buf; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		lz_buf_reset(&s.out);
+		lz_visible_add(&s.out, p, (size_t)(nl - p), s.vis);
+		lz_cmd_error("skipped a record: %s", s.out.buf);
+	}
 	if (rc != 0) {
 		lz_cmd_error("%s", err.msg);
 		rc = LZ_EXIT_FAILURE;

@@ -187,7 +187,8 @@ timeout(struct tui *t)
 
 	if (lz_keyin_pending(&t->keyin))
 		return 50;
-	if (wake >= 0 && !t->dirty)
+	/* A prompt's guard ends, or its notify command's time is up. */
+	if (wake >= 0 && wake < 1000 && !t->dirty)
 		return wake;
 	if (t->bench_quiet)
 		return -1;	/* nothing is drawn: wait for bytes */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/spawn.h"
+#include "core/visible.h"
 #include "src/client-prompt.h"
 #include "src/tui.h"
 
@@ -100,7 +101,9 @@ void
 tui_prompt_withdrawn(struct tui *t, struct tui_pane *p,
     const struct lz_frame *f)
 {
+	struct lz_buf prog = LZ_BUF_INIT;
 	struct lz_msg_withdrawn w;
+	const char *a0;
 	size_t i;
 
 	if (lz_msg_withdrawn_decode(f, &w, NULL) != 0)
@@ -108,10 +111,13 @@ tui_prompt_withdrawn(struct tui *t, struct tui_pane *p,
 	for (i = 0; i < p->nprompts; i++) {
 		if (strcmp(p->prompts[i].req.id, w.id) != 0)
 			continue;
+		/* The program's name is the sandbox's: escaped. */
+		a0 = p->prompts[i].req.argv.v[0];
+		lz_visible_add(&prog, a0, strnlen(a0, 40), LZ_VISIBLE_ASCII);
 		if (strcmp(w.why, "decided") != 0)
-			tui_message(t, "pane %d: the request for '%.40s' is "
-			    "gone (%s)", tui_pane_number(t, p),
-			    p->prompts[i].req.argv.v[0], w.why);
+			tui_message(t, "pane %d: the request for '%s' is gone "
+			    "(%s)", tui_pane_number(t, p), prog.buf, w.why);
+		lz_buf_release(&prog);
 		if (i == 0) {
 			drop_head(t, p);
 		} else {
