@@ -18,6 +18,7 @@
 
 #include "core/audit.h"
 #include "core/pathcheck.h"
+#include "core/tokens.h"
 #include "core/visible.h"
 #include "protocol/msg.h"
 
@@ -31,7 +32,6 @@ static const char *const decisions[] = { "approve", "approve-session",
 static const char *const outcomes[] = { "completed", "denied", "timed-out",
     "cancelled", "failed" };
 
-static json_t	*argv_json(const struct lz_tokens *t, size_t cut);
 static void	 argv_hash(const struct lz_tokens *t, char out[65]);
 static json_t	*entry_json(const struct lz_audit_entry *e, size_t cut);
 static int	 word_in(const char *w, const char *const *v, size_t n);
@@ -68,33 +68,10 @@ word_in(const char *w, const char *const *v, size_t n)
 	return -1;
 }
 
-/* The argv as a JSON array, each element cut to cut bytes (0: whole). */
-static json_t *
-argv_json(const struct lz_tokens *t, size_t cut)
-{
-	json_t *a = json_array(), *s;
-	size_t i, n;
-
-	for (i = 0; i < t->n; i++) {
-		n = strlen(t->v[i]);
-		if (cut > 0 && n > cut) {
-			n = cut;
-			/* Not inside a UTF-8 character. */
-			while (n > 0 && ((unsigned char)t->v[i][n] & 0xc0) ==
-			    0x80)
-				n--;
-		}
-		/* The coordinator's argv is UTF-8 (wire.md); else "". */
-		s = json_stringn(t->v[i], n);
-		json_array_append_new(a, s ? s : json_string(""));
-	}
-	return a;
-}
-
 static void
 argv_hash(const struct lz_tokens *t, char out[65])
 {
-	json_t *a = argv_json(t, 0);
+	json_t *a = lz_tokens_json(t, 0);
 	char *text = json_dumps(a, JSON_FLAGS);
 	unsigned char h[EVP_MAX_MD_SIZE];
 	unsigned int hl = 0;
@@ -127,7 +104,7 @@ entry_json(const struct lz_audit_entry *e, size_t cut)
 
 	if (e->argv.n > 0 && (e->kind == LZ_AUDIT_REQUEST ||
 	    e->kind == LZ_AUDIT_DECISION)) {
-		json_object_set_new(o, "argv", argv_json(&e->argv, cut));
+		json_object_set_new(o, "argv", lz_tokens_json(&e->argv, cut));
 		/* A record read back keeps the hash of what was whole. */
 		if (e->argv_sha256[0] == '\0')
 			argv_hash(&e->argv, hash);
@@ -386,7 +363,7 @@ lz_audit_entry_release(struct lz_audit_entry *e)
 /* "label: "QUOTED" "ARGS"" with each element escaped. */
 static void
 describe_argv(struct lz_buf *out, const char *label,
-    const struct lz_audit_entry *e)
+    const struct lz_audit_entry *e, int vis)
 {
 	size_t i;
 
@@ -394,7 +371,7 @@ describe_argv(struct lz_buf *out, const char *label,
 	for (i = 0; i < e->argv.n; i++) {
 		lz_buf_addch(out, ' ');
 		lz_visible_add(out, e->argv.v[i], strlen(e->argv.v[i]),
-		    LZ_VISIBLE_QUOTE);
+		    vis | LZ_VISIBLE_QUOTE);
 	}
 	if (e->cut)
 		lz_buf_addf(out, "  (each cut to %d bytes; sha256 %s)",
@@ -415,7 +392,8 @@ describe_str(struct lz_buf *out, const char *label, const char *text,
 }
 
 void
-lz_audit_describe(const struct lz_audit_entry *e, struct lz_buf *out)
+lz_audit_describe(const struct lz_audit_entry *e, int vis,
+    struct lz_buf *out)
 {
 	time_t sec = (time_t)(e->t / 1000);
 	struct tm tm;
@@ -427,27 +405,32 @@ lz_audit_describe(const struct lz_audit_entry *e, struct lz_buf *out)
 	    e->id);
 	switch (e->kind) {
 	case LZ_AUDIT_REQUEST:
-		lz_buf_addf(out, "  profile %s  session %.12s",
-		    e->profile ? e->profile : "?", e->session ? e->session :
-		    "?");
+		lz_buf_adds(out, "  profile ");
+		lz_visible_add(out, e->profile ? e->profile : "?",
+		    e->profile ? strlen(e->profile) : 1, vis);
+		lz_buf_adds(out, "  session ");
+		lz_visible_add(out, e->session ? e->session : "?",
+		    e->session ? strnlen(e->session, 12) : 1, vis);
 		if (e->pane > 0)
 			lz_buf_addf(out, " (pane %u)", e->pane);
 		lz_buf_addch(out, '\n');
-		describe_argv(out, "argv", e);
-		describe_str(out, "cwd", e->cwd, 0);
-		describe_str(out, "runs in", e->host_cwd, 0);
+		describe_argv(out, "argv", e, vis);
+		describe_str(out, "cwd", e->cwd, vis);
+		describe_str(out, "runs in", e->host_cwd, vis);
 		describe_str(out, "why (the agent's words)", e->why,
-		    LZ_VISIBLE_QUOTE);
-		describe_str(out, "session command", e->command, 0);
+		    vis | LZ_VISIBLE_QUOTE);
+		describe_str(out, "session command", e->command, vis);
 		break;
 	case LZ_AUDIT_DECISION:
+		/* decision and outcome are words of a known list. */
 		lz_buf_addf(out, "  %s by %s%s\n", e->decision,
 		    lz_audit_by_name(e->by), e->edited ? " (edited)" : "");
-		describe_str(out, "client", e->client, 0);
-		describe_str(out, "rule", e->rule, 0);
+		describe_str(out, "client", e->client, vis);
+		describe_str(out, "rule", e->rule, vis);
 		if (e->argv.n > 0)
-			describe_argv(out, "runs", e);
-		describe_str(out, "message", e->message, LZ_VISIBLE_QUOTE);
+			describe_argv(out, "runs", e, vis);
+		describe_str(out, "message", e->message,
+		    vis | LZ_VISIBLE_QUOTE);
 		break;
 	case LZ_AUDIT_RESULT:
 		lz_buf_addf(out, "  %s", e->outcome);
@@ -458,7 +441,7 @@ lz_audit_describe(const struct lz_audit_entry *e, struct lz_buf *out)
 		lz_buf_addf(out, ", %lld ms, stdout %llu B, stderr %llu B%s\n",
 		    e->duration_ms, e->stdout_bytes, e->stderr_bytes,
 		    e->truncated ? " (output truncated)" : "");
-		describe_str(out, "reason", e->reason, 0);
+		describe_str(out, "reason", e->reason, vis);
 		break;
 	}
 }

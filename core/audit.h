@@ -131,10 +131,12 @@ void lz_audit_entry_release(struct lz_audit_entry *e);
 /*
  * The human form of e for `lazaret audit`: a header line with the local
  * time, then indented lines; every string that came from the sandbox or
- * a person (argv, cwd, why, command, message) through core/visible.h, so
+ * a person (argv, cwd, why, command, message) through core/visible.h
+ * with vis_flags (LZ_VISIBLE_ASCII for a terminal that is not UTF-8), so
  * it is shown inert and whole.
  */
-void lz_audit_describe(const struct lz_audit_entry *e, struct lz_buf *out);
+void lz_audit_describe(const struct lz_audit_entry *e, int vis_flags,
+    struct lz_buf *out);
 
 /*
  * Calls fn for every record of the Domain's log, oldest first (audit.

@@ -125,8 +125,8 @@ read_all(int fd, struct lz_buf *out, struct lz_err *err)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return lz_err_set(err, LZ_ESYS, "cannot read the config "
-			    "file: %s", strerror(errno));
+			return lz_err_set(err, LZ_ESYS, "cannot read the "
+			    "config file: %s", strerror(errno));
 		if (out->len + (size_t)n > LZ_CONFIG_MAX_SIZE)
 			return lz_err_set(err, LZ_EINVAL, "the config file is "
 			    "over %d bytes", LZ_CONFIG_MAX_SIZE);

@@ -12,7 +12,6 @@
 #include "core/utf8.h"
 #include "core/visible.h"
 
-static int hexval(char c);
 static size_t hidden_at(const unsigned char *p, uint32_t *cp);
 /* jansson refuses invalid UTF-8 when making a string: use it as the check. */
 int
@@ -42,17 +41,6 @@ hidden_at(const unsigned char *p, uint32_t *cp)
 	return lz_visible_hidden(*cp) ? len : 0;
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 int
 lz_tokens_split(const char *value, struct lz_tokens *out, struct lz_err *err)
@@ -106,8 +94,8 @@ lz_tokens_split(const char *value, struct lz_tokens *out, struct lz_err *err)
 			lz_buf_addch(&tok, (char)*p);
 			continue;
 		}
-		hi = p[1] ? hexval((char)p[1]) : -1;
-		lo = hi >= 0 && p[2] ? hexval((char)p[2]) : -1;
+		hi = p[1] ? lz_hex_digit((char)p[1]) : -1;
+		lo = hi >= 0 && p[2] ? lz_hex_digit((char)p[2]) : -1;
 		if (hi < 0 || lo < 0) {
 			rc = lz_err_set(err, LZ_EINVAL, "bad escape '%.3s' "
 			    "(a '%%' must be followed by two hex digits; "
@@ -153,6 +141,24 @@ lz_tokens_quote(struct lz_buf *b, const char *s)
 		if (hid > 0)
 			hid--;
 	}
+}
+
+json_t *
+lz_tokens_json(const struct lz_tokens *t, size_t cut)
+{
+	json_t *a = json_array(), *s;
+	size_t i, n;
+
+	for (i = 0; i < t->n; i++) {
+		n = strlen(t->v[i]);
+		if (cut > 0 && n > cut)
+			for (n = cut; n > 0 && ((unsigned char)t->v[i][n] &
+			    0xc0) == 0x80; n--)
+				;
+		s = json_stringn(t->v[i], n);
+		json_array_append_new(a, s ? s : json_string(""));
+	}
+	return a;
 }
 
 void

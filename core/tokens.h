@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "core/util.h"
 
 /*
@@ -34,6 +36,13 @@ int lz_tokens_split(const char *value, struct lz_tokens *out,
 void lz_tokens_quote(struct lz_buf *b, const char *s);
 /* Appends every token, quoted, separated by single spaces. */
 void lz_tokens_join(struct lz_buf *b, const struct lz_tokens *t);
+
+/*
+ * A JSON array (a new reference) of t's strings, each cut to its first
+ * cut bytes (0: whole) at a character boundary; a string that is not
+ * UTF-8 becomes "". The audit log and the notify command's JSON use it.
+ */
+json_t *lz_tokens_json(const struct lz_tokens *t, size_t cut);
 
 /* 1 when the n bytes at s are valid UTF-8 (config text must be). */
 int lz_utf8_valid(const char *s, size_t n);

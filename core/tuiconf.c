@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/tokens.h"
 #include "core/tuiconf.h"
 
 static const char *const color_names[16] = {
@@ -21,6 +22,7 @@ static const struct {
 	{ "status-bg", LZ_TUI_STATUS_BG },
 	{ "border-fg", LZ_TUI_BORDER_FG },
 	{ "active-border-fg", LZ_TUI_ACTIVE_BORDER_FG },
+	{ "waiting-fg", LZ_TUI_WAITING_FG },
 };
 #define NCOLOR_KEYS (sizeof color_keys / sizeof color_keys[0])
 
@@ -53,7 +55,9 @@ lz_tui_conf_default(struct lz_tui_conf *t)
 	t->color[LZ_TUI_STATUS_BG] = 0x01000000u | 6;		/* cyan */
 	t->color[LZ_TUI_BORDER_FG] = 0x01000000u | 8;		/* grey */
 	t->color[LZ_TUI_ACTIVE_BORDER_FG] = 0x01000000u | 2;	/* green */
+	t->color[LZ_TUI_WAITING_FG] = 0x01000000u | 11;	/* bright yellow */
 	t->history = LZ_TUI_HISTORY_DEFAULT;
+	t->notify_osc = 1;
 }
 
 int
@@ -128,6 +132,25 @@ set_bind(struct lz_tui_conf *t, const char *value, struct lz_err *err)
 	return 0;
 }
 
+/* notify = ARGV (tokens.h syntax; a program, never a shell line). */
+static int
+set_notify(struct lz_tui_conf *t, const char *value, struct lz_err *err)
+{
+	struct lz_tokens argv = LZ_TOKENS_INIT;
+
+	if (lz_tokens_split(value, &argv, err) != 0)
+		return LZ_EINVAL;
+	if (argv.n == 0 || argv.v[0][0] == '\0') {
+		lz_tokens_release(&argv);
+		return lz_err_set(err, LZ_EINVAL, "notify needs a program to "
+		    "run, e.g. 'notify = notify-send Lazaret' (it gets the "
+		    "request as JSON on its stdin)");
+	}
+	lz_tokens_release(&t->notify);
+	t->notify = argv;
+	return 0;
+}
+
 int
 lz_tui_conf_set(struct lz_tui_conf *t, const char *key, const char *value,
     struct lz_err *err)
@@ -160,14 +183,25 @@ lz_tui_conf_set(struct lz_tui_conf *t, const char *key, const char *value,
 		t->history = v;
 		return 0;
 	}
+	if (strcmp(key, "notify-osc") == 0) {
+		if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
+			return lz_err_set(err, LZ_EINVAL, "notify-osc must be "
+			    "'on' (a desktop notification through the terminal "
+			    "when a request waits, the default) or 'off', not "
+			    "'%s'", value);
+		t->notify_osc = value[1] == 'n';
+		return 0;
+	}
+	if (strcmp(key, "notify") == 0)
+		return set_notify(t, value, err);
 	for (i = 0; i < NCOLOR_KEYS; i++) {
 		if (strcmp(key, color_keys[i].key) == 0)
 			return lz_tui_color_parse(value,
 			    &t->color[color_keys[i].which], err);
 	}
 	return lz_err_set(err, LZ_EINVAL, "unknown key '%s' in [tui] (known: "
-	    "prefix, bind, history, status-fg, status-bg, border-fg, "
-	    "active-border-fg)", key);
+	    "prefix, bind, history, notify, notify-osc, status-fg, "
+	    "status-bg, border-fg, active-border-fg, waiting-fg)", key);
 }
 
 enum lz_action
@@ -202,4 +236,5 @@ lz_tui_conf_release(struct lz_tui_conf *t)
 	free(t->binds);
 	t->binds = NULL;
 	t->nbinds = 0;
+	lz_tokens_release(&t->notify);
 }

@@ -9,6 +9,9 @@
  *   bind = v split-right        ; KEY ACTION, repeatable; "none" unbinds
  *   status-bg = #203040         ; default, a colour name, colour0-255, #rrggbb
  *   history = 10000             ; scrollback lines per pane
+ *   notify-osc = off            ; no OSC 9/777 desktop notification
+ *   notify = notify-send Lazaret ; ARGV run when a request waits (JSON
+ *                               ; on its stdin, no shell, 5 s limit)
  */
 #ifndef LZ_TUICONF_H
 #define LZ_TUICONF_H
@@ -17,6 +20,7 @@
 #include <stdint.h>
 
 #include "core/keyspec.h"
+#include "core/util.h"
 
 /*
  * Colours use the encoding of ui/grid.h: 0 is the terminal's default,
@@ -27,6 +31,7 @@ enum lz_tui_color {
 	LZ_TUI_STATUS_BG,
 	LZ_TUI_BORDER_FG,
 	LZ_TUI_ACTIVE_BORDER_FG,
+	LZ_TUI_WAITING_FG,	/* a pane with an escalation waiting */
 	LZ_TUI_COLOR_COUNT
 };
 
@@ -44,6 +49,12 @@ struct lz_tui_conf {
 	size_t nbinds;
 	uint32_t color[LZ_TUI_COLOR_COUNT];
 	size_t history;
+	/* Attention to a waiting escalation request: besides the bell, an
+	 * OSC 9 or OSC 777 desktop notification (notify-osc, on by
+	 * default) and an optional command (notify: an argv, never a
+	 * shell; empty when not set). */
+	int notify_osc;
+	struct lz_tokens notify;
 };
 
 /* The built-in settings. */

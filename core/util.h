@@ -99,6 +99,8 @@ int lz_write_all(int fd, const void *buf, size_t len);
 
 /* Lower-case hex of len bytes into out (2*len+1 bytes). */
 void lz_hex(const unsigned char *in, size_t len, char *out);
+/* The value of hex digit c (either case), or -1. */
+int lz_hex_digit(char c);
 
 /*
  * struct lz_tokens: a NULL-terminated vector of allocated strings (an

@@ -62,7 +62,6 @@ static const struct range hidden[] = {
 static locale_t	c_utf8(void);
 static int	in_table(uint32_t cp);
 static int	columns(uint32_t cp, locale_t loc);
-static int	hexval(char c);
 static int	hex_n(const char *s, size_t n, uint32_t *out);
 
 /*
@@ -201,17 +200,6 @@ lz_visible_str(const char *s, int flags)
 	return lz_buf_detach(&b);
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* The n hex digits at s; -1 unless all n are hex digits. */
 static int
@@ -222,7 +210,7 @@ hex_n(const char *s, size_t n, uint32_t *out)
 
 	*out = 0;
 	for (i = 0; i < n; i++) {
-		if ((v = hexval(s[i])) < 0)
+		if ((v = lz_hex_digit(s[i])) < 0)
 			return -1;
 		*out = *out << 4 | (uint32_t)v;
 	}
@@ -261,9 +249,6 @@ lz_visible_unescape(const char *s, size_t n, struct lz_buf *out,
 		if (i + 2 + want > n || hex_n(s + i + 2, want, &v) != 0)
 			return lz_err_set(err, LZ_EINVAL, "escape '\\%c' at "
 			    "byte %zu needs %zu hex digits", c, i, want);
-		if (v == 0)
-			return lz_err_set(err, LZ_EINVAL, "escape at byte %zu "
-			    "is NUL, which an argument cannot hold", i);
 		if (c == 'x')
 			lz_buf_addch(out, (char)v);
 		else if (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))

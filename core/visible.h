@@ -64,9 +64,9 @@ int lz_visible_width(uint32_t cp);
  * Reads an escaped form back (without the quotes of LZ_VISIBLE_QUOTE):
  * the inverse of lz_visible_add for every input. Appends the bytes to out.
  * Fails with LZ_EINVAL, saying where, on an unknown escape ("\q"), a cut
- * one, an escaped NUL (arguments cannot hold one) or a "\u" naming a
- * surrogate or a code point above U+10FFFF. Does not check that the
- * result is UTF-8 (the caller does where it must be).
+ * one, or a "\u" naming a surrogate or a code point above U+10FFFF. Does
+ * not check that the result is UTF-8 or free of NUL (the caller does
+ * where it must be: an argument cannot hold a NUL).
  */
 int lz_visible_unescape(const char *s, size_t n, struct lz_buf *out,
     struct lz_err *err);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/client-prompt.h"
 #include "src/client-session.h"
 #include "src/client-tty.h"
 #include "src/cmd.h"
@@ -26,6 +27,7 @@ struct sink {
 };
 
 static void write_all(const char *buf, size_t len, void *user);
+static void fresh_filter(struct lz_vtfilter **f, struct sink *s);
 static void emit(struct lz_vtfilter *f, struct sink *s, const void *buf,
     size_t len);
 
@@ -46,6 +48,19 @@ write_all(const char *buf, size_t len, void *user)
 
 	if (!s->broken && lz_write_all(s->fd, buf, len) != 0)
 		s->broken = 1;
+}
+
+/*
+ * After a prompt: output starts again on a filter of its own, so no
+ * sequence cut when the prompt came up joins the SNAPSHOT that follows.
+ */
+static void
+fresh_filter(struct lz_vtfilter **f, struct sink *s)
+{
+	if (*f == NULL)
+		return;
+	lz_vtfilter_free(*f);
+	*f = lz_vtfilter_new(write_all, s);
 }
 
 void
@@ -177,11 +192,13 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 	int status = -1, rc, sigfd, stdin_open = 1, eof, eof_sent = 0;
 	int peer_gone = 0, domain_failed = 0;
 	struct lz_escape esc = { 0 };
+	struct lz_raw_prompt rp;	/* escalation prompts (client-prompt.h) */
 	size_t k;
 	ssize_t n;
 
 	sigfd = lz_tty_signal_pipe();
 	lz_tty_size(0, &rows, &cols);
+	lz_raw_prompt_init(&rp, cc, c, 1, rows, cols);
 	if (attach != NULL) {
 		memset(&at, 0, sizeof at);
 		snprintf(at.session, sizeof at.session, "%s", attach);
@@ -220,12 +237,12 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		 */
 		pfd[0].fd = cc->fd;
 		pfd[0].events = POLLIN;
-		pfd[1].fd = stdin_open && !peer_gone && pending.len == 0 &&
-		    cc->credit > 0 ? 0 : -1;
+		pfd[1].fd = stdin_open && !peer_gone && ((pending.len == 0 &&
+		    cc->credit > 0) || lz_raw_prompt_up(&rp)) ? 0 : -1;
 		pfd[1].events = POLLIN;
 		pfd[2].fd = sigfd;
 		pfd[2].events = POLLIN;
-		if (poll(pfd, 3, -1) < 0) {
+		if (poll(pfd, 3, lz_raw_prompt_timeout(&rp)) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -235,6 +252,7 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 				if (sig == SIGWINCH && tty) {
 					lz_tty_size(0, &rows, &cols);
 					lz_frame_add_resize(&b, rows, cols);
+					lz_raw_prompt_resize(&rp, rows, cols);
 				} else if (sig != SIGWINCH) {
 					lz_tty_restore();
 					lz_err_set(&err, LZ_ESYS, "stopped by "
@@ -262,7 +280,13 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 					status = 0;
 					goto done;
 				}
-				lz_buf_add(&pending, keys.buf, keys.len);
+				/* A prompt up takes the keys (client-prompt.h). */
+				if (lz_raw_prompt_up(&rp))
+					lz_raw_prompt_keys(&rp, (const unsigned
+					    char *)keys.buf, keys.len, &b);
+				else
+					lz_buf_add(&pending, keys.buf,
+					    keys.len);
 			} else if (n > 0)
 				lz_buf_add(&pending, buf, (size_t)n);
 			else if (n == 0 || (errno != EINTR && errno != EAGAIN))
@@ -286,8 +310,11 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		if (b.len > 0 && !peer_gone && lz_conn_send(cc, &b, NULL) != 0)
 			peer_gone = 1;
 		lz_buf_reset(&b);
-		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
+		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+			if (lz_raw_prompt_draw(&rp) == 1)
+				fresh_filter(&fout, &out);
 			continue;
+		}
 		rc = lz_conn_fill(cc, &err);
 		if (rc < 0)
 			goto fail;
@@ -297,7 +324,15 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 			case LZ_FRAME_OUTPUT:
 			case LZ_FRAME_ATTACHED:
 			case LZ_FRAME_SNAPSHOT:
-				emit(fout, &out, f.payload, f.len);
+				/* Under a prompt the coordinator's pane keeps
+				 * it; a SNAPSHOT brings it back after. */
+				if (!lz_raw_prompt_up(&rp))
+					emit(fout, &out, f.payload, f.len);
+				break;
+			case LZ_FRAME_PROMPT:
+			case LZ_FRAME_WITHDRAWN:
+				if (tty)
+					lz_raw_prompt_frame(&rp, &f);
 				break;
 			case LZ_FRAME_STDERR:
 				emit(ferr, &errs, f.payload, f.len);
@@ -321,6 +356,8 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		}
 		if (rc < 0)
 			goto fail;
+		if (lz_raw_prompt_draw(&rp) == 1)
+			fresh_filter(&fout, &out);
 		if (eof) {
 			lz_err_set(&err, LZ_ESYS, "the coordinator went away "
 			    "(its log is coordinator.log in the Domain's "
@@ -334,6 +371,7 @@ fail:
 	status = domain_failed ? -2 : -1;
 done:
 	lz_tty_restore();
+	lz_raw_prompt_release(&rp);
 	lz_buf_release(&keys);
 	lz_buf_release(&pending);
 	lz_vtfilter_free(fout);

@@ -5,16 +5,20 @@
  * escaped (core/visible.h); --json prints the records as JSON lines.
  */
 #include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/audit.h"
+#include "core/visible.h"
 #include "src/client-setup.h"
 #include "src/cmd-opts.h"
 #include "src/cmd.h"
 
 struct show {
 	int json;
+	int vis;		/* LZ_VISIBLE_ASCII: not a UTF-8 locale */
 	size_t n;
 	struct lz_buf out;
 };
@@ -31,7 +35,7 @@ show_one(const struct lz_audit_entry *e, void *ctx)
 			return 0;
 		lz_buf_addch(&s->out, '\n');
 	} else
-		lz_audit_describe(e, &s->out);
+		lz_audit_describe(e, s->vis, &s->out);
 	fwrite(s->out.buf, 1, s->out.len, stdout);
 	s->n++;
 	return 0;
@@ -47,7 +51,7 @@ cmd_audit_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	struct lz_cmd_opts o = { NULL, NULL, ctx->json, 0 };
 	struct lz_buf warnings = LZ_BUF_INIT;
 	struct lz_err err = LZ_ERR_INIT;
-	struct show s = { 0, 0, LZ_BUF_INIT };
+	struct show s = { 0, 0, 0, LZ_BUF_INIT };
 	struct lz_client c;
 	const char *p, *nl;
 	int ch, rc;
@@ -70,9 +74,16 @@ cmd_audit_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	if (rc != LZ_EXIT_OK)
 		return rc;
 	s.json = o.json;
+	setlocale(LC_CTYPE, "");
+	s.vis = strcmp(nl_langinfo(CODESET), "UTF-8") == 0 ? 0 :
+	    LZ_VISIBLE_ASCII;
 	rc = lz_audit_read(c.domain.root, show_one, &s, &warnings, &err);
-	for (p = warnings.buf; (nl = strchr(p, '\n')) != NULL; p = nl + 1)
-		lz_cmd_error("skipped a record: %.*s", (int)(nl - p), p);
+	/* A parser's message can quote the line: escaped too. */
+	for (p = warnings.buf; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		lz_buf_reset(&s.out);
+		lz_visible_add(&s.out, p, (size_t)(nl - p), s.vis);
+		lz_cmd_error("skipped a record: %s", s.out.buf);
+	}
 	if (rc != 0) {
 		lz_cmd_error("%s", err.msg);
 		rc = LZ_EXIT_FAILURE;

@@ -246,16 +246,21 @@ withdraw(struct esc *e, const char *why)
 {
 	struct lz_msg_withdrawn w;
 	struct lz_buf b = LZ_BUF_INIT;
+	struct lz_reg_session *s;
 	struct lz_conn *c;
 
 	if (e->state != ESC_SHOWN)
 		return;
 	e->state = ESC_QUEUED;
-	if ((c = client_of(session_of(e))) == NULL)
+	if ((s = session_of(e)) == NULL || (c = client_of(s)) == NULL)
 		return;
 	snprintf(w.id, sizeof w.id, "%s", e->id);
 	snprintf(w.why, sizeof w.why, "%s", why);
 	lz_msg_withdrawn_add(&b, &w);
+	/* A raw session's client drew the prompt over its screen and kept
+	 * the output back: the pane's screen, after it, puts it right. */
+	if (s->tty)
+		lz_session_screen(s->glue, 0, LZ_FRAME_SNAPSHOT, &b);
 	lz_coord_send(c, &b);
 }
 

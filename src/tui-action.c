@@ -172,6 +172,11 @@ paste(struct tui *t)
 
 	if (p == NULL || t->paste.len == 0)
 		return;
+	/* A prompt up: the text goes to it, into a line only. */
+	if (tui_prompt_up(p)) {
+		tui_prompt_paste(t, p, t->paste.buf, t->paste.len);
+		return;
+	}
 	bracketed = lz_pane_props(p->pane)->bracketed_paste;
 	if (bracketed)
 		tui_pane_input(t, p, "\033[200~", 6);
@@ -264,7 +269,7 @@ tui_action(struct tui *t, enum lz_action a)
 		t->mode = TUI_HELP;
 		break;
 	case LZ_ACT_SEND_PREFIX:
-		if (p != NULL)
+		if (p != NULL && !tui_prompt_up(p))
 			tui_pane_input(t, p, t->conf->prefix.b,
 			    t->conf->prefix.len);
 		break;

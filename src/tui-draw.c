@@ -1,7 +1,7 @@
 /*
  * tui-draw.c: one frame: the panes (their mirrors, or the scrollback in
  * copy mode), the borders between them, the status line, then overlays on
- * top (help, session list; escalation prompts will go there too).
+ * top (escalation prompts over their panes, then help, session list).
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +22,19 @@ touches(struct lz_rect a, int row, int col)
 	    col >= a.col - 1 && col <= a.col + a.cols;
 }
 
+/* Whether (row, col) borders a pane with an escalation waiting. */
+static int
+waiting(struct tui *t, int row, int col)
+{
+	int i;
+
+	for (i = 0; i < t->npanes; i++)
+		if (tui_prompt_up(t->panes[i]) && t->panes[i]->rect.rows > 0 &&
+		    touches(t->panes[i]->rect, row, col))
+			return 1;
+	return 0;
+}
+
 static void
 border(int vertical, int row, int col, int len, void *user)
 {
@@ -36,7 +49,8 @@ border(int vertical, int row, int col, int len, void *user)
 	for (i = 0; i < len; i++) {
 		r = vertical ? row + i : row;
 		c = vertical ? col : col + i;
-		pen.fg = t->conf->color[touches(b->active, r, c) &&
+		pen.fg = t->conf->color[waiting(t, r, c) ?
+		    LZ_TUI_WAITING_FG : touches(b->active, r, c) &&
 		    t->npanes > 1 ? LZ_TUI_ACTIVE_BORDER_FG : LZ_TUI_BORDER_FG];
 		lz_render_text(&t->r, r, c, 1, ch, &pen);
 	}
@@ -64,8 +78,10 @@ pane_tabs(struct tui *t, struct lz_buf *b)
 		name = sp;
 		if (len > 16)
 			len = 16;
-		lz_buf_addf(b, "%s%d:%.*s%s", i ? " " : "", i + 1, len, name,
-		    i == t->active ? (t->layout.zoomed >= 0 ? "*Z" : "*") : "");
+		/* "!": an escalation waits for its human in that pane. */
+		lz_buf_addf(b, "%s%d:%.*s%s%s", i ? " " : "", i + 1, len, name,
+		    i == t->active ? (t->layout.zoomed >= 0 ? "*Z" : "*") : "",
+		    tui_prompt_up(p) ? "!" : "");
 	}
 }
 
@@ -76,7 +92,7 @@ status(struct tui *t)
 	    t->conf->color[LZ_TUI_STATUS_BG], 0 };
 	struct lz_buf left = LZ_BUF_INIT, right = LZ_BUF_INIT;
 	struct tui_pane *p = tui_active(t);
-	size_t detached = 0, i;
+	size_t detached = 0, i, waiting_n;
 	time_t now = time(NULL);
 	int row = t->rows - 1, used;
 
@@ -106,6 +122,9 @@ status(struct tui *t)
 		t->clock_minute = now / 60;
 		strftime(t->clock, sizeof t->clock, "%H:%M", localtime(&now));
 	}
+	if ((waiting_n = tui_prompts_waiting(t)) > 0)
+		lz_buf_addf(&right, " %zu request%s waiting |", waiting_n,
+		    waiting_n == 1 ? "" : "s");
 	if (t->c != NULL) {
 		lz_buf_addf(&right, " %zu session%s", t->nlist,
 		    t->nlist == 1 ? "" : "s");
@@ -154,7 +173,7 @@ tui_draw(struct tui *t)
 	lz_layout_borders(&t->layout, border, &b);
 	status(t);
 	lz_render_cursor(&t->r, 0, 0, 0);
-	if (act != NULL && act->rect.rows > 0) {
+	if (act != NULL && act->rect.rows > 0 && !tui_prompt_up(act)) {
 		pr = lz_pane_props(act->pane);
 		if (t->mode == TUI_COPY || t->mode == TUI_SEARCH)
 			lz_render_cursor(&t->r, act->rect.row + act->cy,
@@ -163,5 +182,8 @@ tui_draw(struct tui *t)
 			lz_render_cursor(&t->r, act->rect.row + pr->cursor_row,
 			    act->rect.col + pr->cursor_col, pr->cursor_visible);
 	}
+	/* Escalation prompts over their panes, under help and lists. */
+	for (i = 0; i < t->npanes; i++)
+		tui_prompt_draw(t, t->panes[i]);
 	tui_overlay_draw(t);
 }

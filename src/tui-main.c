@@ -71,6 +71,7 @@ tui_init(struct tui *t, struct lz_client *c, const char *self,
 	t->last_id = -1;
 	t->sigfd = -1;
 	t->ctl.fd = -1;
+	t->prompt_zoom = -1;
 	lz_layout_init(&t->layout);
 }
 
@@ -94,7 +95,11 @@ input_normal(struct tui *t, const unsigned char *buf, size_t n)
 	size_t used;
 
 	used = lz_keyin_feed(&t->keyin, t->conf, buf, n, &keys, &a);
-	if (keys.len > 0 && (p = tui_active(t)) != NULL) {
+	/* A pane showing an escalation prompt: its keys go to the prompt. */
+	if (keys.len > 0 && (p = tui_active(t)) != NULL && tui_prompt_up(p))
+		tui_prompt_keys(t, p, (const unsigned char *)keys.buf,
+		    keys.len);
+	else if (keys.len > 0 && (p = tui_active(t)) != NULL) {
 		lz_keys_translate((unsigned char *)keys.buf, keys.len,
 		    lz_pane_props(p->pane)->app_cursor, &tr);
 		tui_pane_input(t, p, tr.buf, tr.len);
@@ -115,15 +120,9 @@ static size_t
 input_mode(struct tui *t, const unsigned char *buf, size_t n)
 {
 	struct lz_key k;
-	size_t used = lz_key_next(buf, n, &k);
+	/* A lone Escape (or a cut sequence) at the end of a read: a key. */
+	size_t used = lz_key_take(buf, n, &k);
 
-	if (used == 0) {
-		/* A lone Escape (or a cut sequence) at the end of a read. */
-		memset(&k, 0, sizeof k);
-		k.b[0] = buf[0];
-		k.len = 1;
-		used = 1;
-	}
 	if (t->mode == TUI_COPY)
 		tui_copy_key(t, &k);
 	else if (t->mode == TUI_SEARCH)
@@ -184,9 +183,13 @@ static int
 timeout(struct tui *t)
 {
 	long left;
+	int wake = tui_prompt_wake(t);
 
 	if (lz_keyin_pending(&t->keyin))
 		return 50;
+	/* A prompt's guard ends, or its notify command's time is up. */
+	if (wake >= 0 && wake < 1000 && !t->dirty)
+		return wake;
 	if (t->bench_quiet)
 		return -1;	/* nothing is drawn: wait for bytes */
 	if (t->dirty && !t->flooding)
@@ -253,6 +256,7 @@ loop(struct tui *t)
 		tui_remove_ended(t);
 		if (t->npanes == 0)
 			t->quit = 1;
+		tui_prompt_fit(t);
 		now = time(NULL);
 		if (now != last_tick && !t->bench) {
 			last_tick = now;
@@ -306,6 +310,7 @@ tui_free(struct tui *t)
 	for (i = 0; i < t->npanes; i++)
 		tui_pane_free(t->panes[i]);
 	t->npanes = 0;
+	lz_attention_release(&t->attention);
 	for (i = 0; i < (int)t->nlist; i++)
 		free(t->list[i].command);
 	free(t->list);

@@ -232,6 +232,13 @@ pane_frame(struct tui *t, struct tui_pane *p, const struct lz_frame *f)
 		tui_message(t, "pane %d: %s", tui_pane_number(t, p), err.msg);
 		p->ended = 1;
 		break;
+	/* Escalation prompts over this pane (tui-prompt.c). */
+	case LZ_FRAME_PROMPT:
+		tui_prompt_add(t, p, f);
+		break;
+	case LZ_FRAME_WITHDRAWN:
+		tui_prompt_withdrawn(t, p, f);
+		break;
 	default:
 		break;
 	}
@@ -309,8 +316,8 @@ tui_pane_flush(struct tui *t, struct tui_pane *p)
 }
 
 /* A control frame for the pane's session, behind the queued input. */
-static void
-pane_control(struct tui *t, struct tui_pane *p, struct lz_buf *frame)
+void
+tui_pane_control(struct tui *t, struct tui_pane *p, struct lz_buf *frame)
 {
 	lz_buf_add(&p->sendq, frame->buf, frame->len);
 	lz_buf_release(frame);
@@ -361,7 +368,7 @@ tui_pane_resize(struct tui *t, struct tui_pane *p, struct lz_rect r)
 		else if (!p->ended) {
 			lz_frame_add_resize(&b, (unsigned)r.rows,
 			    (unsigned)r.cols);
-			pane_control(t, p, &b);
+			tui_pane_control(t, p, &b);
 		}
 	}
 	p->rect = r;
@@ -397,7 +404,7 @@ tui_pane_hangup(struct tui *t, struct tui_pane *p)
 	/* Input it never read is dropped: the session is ending. */
 	lz_buf_reset(&p->inq);
 	lz_frame_add(&b, LZ_FRAME_HANGUP, NULL, 0);
-	pane_control(t, p, &b);
+	tui_pane_control(t, p, &b);
 }
 
 void
@@ -414,6 +421,7 @@ tui_pane_free(struct tui_pane *p)
 			close(p->fd);
 	} else if (p->cc.fd >= 0)
 		lz_conn_close(&p->cc);
+	tui_prompt_free(p);
 	lz_pane_free(p->pane);
 	lz_buf_release(&p->inq);
 	lz_buf_release(&p->sendq);

@@ -12,7 +12,7 @@
  * a session connection, or a host pty in bench mode), tui-draw.c (layout,
  * borders, status line), tui-action.c (what bound keys do), tui-copy.c
  * (scrollback, search, selection, OSC 52), tui-overlay.c (help, session
- * list, questions).
+ * list, questions), tui-prompt.c (escalation prompts over their pane).
  */
 #ifndef LZ_TUI_H
 #define LZ_TUI_H
@@ -20,10 +20,12 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "src/client-attention.h"
 #include "src/client-conn.h"
 #include "ui/keys.h"
 #include "ui/layout.h"
 #include "ui/pane.h"
+#include "ui/prompt.h"
 #include "ui/render.h"
 #include "ui/term.h"
 
@@ -62,6 +64,10 @@ struct tui_pane {
 	int sel;			/* selection started */
 	long sel_line;
 	int sel_col;
+	/* Escalation prompts of this pane's session, the shown one first
+	 * (tui-prompt.c); while there is one it takes the pane's keys. */
+	struct lz_prompt *prompts;
+	size_t nprompts;
 };
 
 struct tui_listent {
@@ -118,6 +124,8 @@ struct tui {
 	int bench_quiet;		/* bench mode, detached: no drawing */
 	int last_status;		/* of the last session that ended */
 	struct lz_buf out;
+	struct lz_attention attention;	/* a waiting request's notify */
+	int prompt_zoom;		/* pane id zoomed for its prompt, -1 */
 };
 
 /* tui-main.c */
@@ -148,6 +156,9 @@ void tui_pane_input(struct tui *t, struct tui_pane *p, const void *buf,
     size_t len);
 /* Sends what the pane's queues hold, as far as it goes without blocking. */
 void tui_pane_flush(struct tui *t, struct tui_pane *p);
+/* A control frame for the pane's session, behind its queued input. */
+void tui_pane_control(struct tui *t, struct tui_pane *p,
+    struct lz_buf *frame);
 void tui_pane_resize(struct tui *t, struct tui_pane *p, struct lz_rect r);
 void tui_pane_detach(struct tui *t, struct tui_pane *p);
 void tui_pane_hangup(struct tui *t, struct tui_pane *p);
@@ -175,6 +186,28 @@ void tui_copy_key(struct tui *t, const struct lz_key *k);
 void tui_search_key(struct tui *t, const struct lz_key *k);
 /* Marks the selection in the back buffer (after the pane is drawn). */
 void tui_copy_draw(struct tui *t, struct tui_pane *p);
+
+/* tui-prompt.c */
+void tui_prompt_add(struct tui *t, struct tui_pane *p,
+    const struct lz_frame *f);
+void tui_prompt_withdrawn(struct tui *t, struct tui_pane *p,
+    const struct lz_frame *f);
+/* Whether the pane shows a prompt (its keys then go to it). */
+int tui_prompt_up(const struct tui_pane *p);
+size_t tui_prompts_waiting(const struct tui *t);
+/* Keys typed while the pane has the focus and a prompt. */
+void tui_prompt_keys(struct tui *t, struct tui_pane *p,
+    const unsigned char *buf, size_t n);
+/*
+ * Pasted text: only into a denial's message or an element being edited,
+ * never read as keys (the paste buffer holds what the sandbox printed).
+ */
+void tui_prompt_paste(struct tui *t, struct tui_pane *p, const char *text,
+    size_t n);
+void tui_prompt_fit(struct tui *t);
+int tui_prompt_wake(struct tui *t);
+void tui_prompt_draw(struct tui *t, struct tui_pane *p);
+void tui_prompt_free(struct tui_pane *p);
 
 /* tui-overlay.c */
 void tui_ask(struct tui *t, const char *question, void (*on_yes)(struct tui *));

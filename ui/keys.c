@@ -59,6 +59,20 @@ lz_key_next(const unsigned char *in, size_t n, struct lz_key *k)
 	return len;
 }
 
+size_t
+lz_key_take(const unsigned char *in, size_t n, struct lz_key *k)
+{
+	size_t used = lz_key_next(in, n, k);
+
+	if (used == 0 && n > 0) {
+		memset(k, 0, sizeof *k);
+		k->b[0] = in[0];
+		k->len = 1;
+		used = 1;
+	}
+	return used;
+}
+
 int
 lz_key_is(const struct lz_key *k, const char *name)
 {

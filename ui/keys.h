@@ -27,6 +27,13 @@ struct lz_keyin {
  */
 size_t lz_key_next(const unsigned char *in, size_t n, struct lz_key *k);
 
+/*
+ * lz_key_next for input that is all there is (the end of a read, a paste):
+ * a lone Escape or a cut sequence at the end is taken as one byte. Never
+ * returns 0 for n > 0.
+ */
+size_t lz_key_take(const unsigned char *in, size_t n, struct lz_key *k);
+
 /* Whether k is the key named name (core/keyspec.h's names). */
 int lz_key_is(const struct lz_key *k, const char *name);
 

@@ -10,7 +10,8 @@
 static void	frame(struct lz_render *r, struct lz_rect b, const char *title,
 		    const struct lz_pen *pen);
 static void	line(struct lz_render *r, int row, int col, int cols,
-		    const char *text, int style, const struct lz_prompt_pens *pens);
+		    const char *text, int style,
+		    const struct lz_prompt_pens *pens);
 
 static void
 frame(struct lz_render *r, struct lz_rect b, const char *title,

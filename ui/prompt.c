@@ -13,6 +13,11 @@
 #include "ui/keys.h"
 #include "ui/prompt.h"
 
+/* wrap()'s vis_flags: text as it is, exact; our own prose (breaks at
+ * spaces); otherwise core/visible.h flags to escape the text with. */
+#define EXACT (-1)
+#define PROSE (-2)
+
 static void	push(struct lz_tokens *t, int **style, int st, const char *s,
 		    size_t n);
 static void	wrap(struct lz_tokens *t, int **style, int st,
@@ -215,6 +220,9 @@ key_line(struct lz_prompt *p, const struct lz_key *k)
 		if (lz_visible_unescape(p->line.buf, p->line.len, &raw,
 		    &err) != 0)
 			snprintf(p->err, sizeof p->err, "%s", err.msg);
+		else if (memchr(raw.buf, '\0', raw.len) != NULL)
+			snprintf(p->err, sizeof p->err, "an element cannot "
+			    "hold a NUL (\\x00)");
 		else if (!lz_utf8_valid(raw.buf, raw.len))
 			snprintf(p->err, sizeof p->err, "the element would not "
 			    "be UTF-8: give whole characters");
@@ -347,8 +355,8 @@ push(struct lz_tokens *t, int **style, int st, const char *s, size_t n)
 }
 
 /*
- * Appends text, escaped with vis_flags (-1: already visible), in lines of
- * at most cols columns: the first after first, the others after cont.
+ * Appends text, escaped with vis_flags (or EXACT, PROSE), in lines of at
+ * most cols columns: the first after first, the others after cont.
  * mark: a byte offset of the escaped text whose line and column are
  * reported (the editor's cursor), or (size_t)-1.
  */
@@ -359,7 +367,7 @@ wrap(struct lz_tokens *t, int **style, int st, const char *first,
 {
 	struct lz_buf e = LZ_BUF_INIT, line = LZ_BUF_INIT;
 	const char *prefix = first;
-	size_t i = 0, len;
+	size_t i = 0, len, space_i, space_len;
 	uint32_t cp;
 	int used, w;
 
@@ -371,6 +379,7 @@ wrap(struct lz_tokens *t, int **style, int st, const char *first,
 		lz_buf_reset(&line);
 		lz_buf_adds(&line, prefix);
 		used = (int)strlen(prefix);
+		space_i = space_len = 0;
 		while (i <= e.len) {
 			if (i == mark) {
 				*mark_line = (int)t->n;
@@ -387,8 +396,20 @@ wrap(struct lz_tokens *t, int **style, int st, const char *first,
 					cp = cp << 6 | (e.buf[i + w] & 0x3f);
 			w = lz_visible_width(cp);
 			/* Always one character a line, whatever cols is. */
-			if (used + w > cols && used > (int)strlen(prefix))
+			if (used + w > cols && used > (int)strlen(prefix)) {
+				/* Our own prose breaks between words; the
+				 * sandbox's text anywhere, nothing dropped. */
+				if (vis_flags == PROSE && space_len > 0) {
+					line.len = space_len;
+					line.buf[line.len] = '\0';
+					i = space_i + 1;
+				}
 				break;
+			}
+			if (e.buf[i] == ' ' && vis_flags == PROSE) {
+				space_i = i;
+				space_len = line.len;
+			}
 			lz_buf_add(&line, e.buf + i, len);
 			used += w;
 			i += len;
@@ -429,7 +450,7 @@ lz_prompt_text(struct lz_prompt *p, int cols, int body_rows, int64_t now,
 	switch (p->view) {
 	case LZ_PROMPT_MAIN:
 		wrap(body, bs, LZ_PROMPT_PLAIN, "profile    ", "           ",
-		    p->req.profile, cols, -1, (size_t)-1, &dummy, &dummy);
+		    p->req.profile, cols, EXACT, (size_t)-1, &dummy, &dummy);
 		lz_buf_reset(&b);
 		if (p->pane > 0)
 			lz_buf_addf(&b, "pane %d: ", p->pane);
@@ -437,7 +458,7 @@ lz_prompt_text(struct lz_prompt *p, int cols, int body_rows, int64_t now,
 		    vis);
 		lz_buf_addf(&b, "  (%.8s)", p->req.session);
 		wrap(body, bs, LZ_PROMPT_PLAIN, "session    ", "           ",
-		    b.buf, cols, -1, (size_t)-1, &dummy, &dummy);
+		    b.buf, cols, EXACT, (size_t)-1, &dummy, &dummy);
 		wrap(body, bs, LZ_PROMPT_PLAIN, "directory  ", "           ",
 		    p->req.cwd, cols, vis, (size_t)-1, &dummy, &dummy);
 		snprintf(label, sizeof label, "command, %zu element%s, one a "
@@ -452,62 +473,63 @@ lz_prompt_text(struct lz_prompt *p, int cols, int body_rows, int64_t now,
 		push(body, bs, LZ_PROMPT_LABEL, "the agent's words (not "
 		    "checked by anyone):", 39);
 		if (p->req.why[0] == '\0')
-			push(body, bs, LZ_PROMPT_PLAIN, "     (none given)", 17);
+			push(body, bs, LZ_PROMPT_PLAIN, "     (none given)",
+			    17);
 		else
 			wrap(body, bs, LZ_PROMPT_PLAIN, "     ", "     ",
 			    p->req.why, cols, vis | LZ_VISIBLE_QUOTE,
 			    (size_t)-1, &dummy, &dummy);
 		wrap(foot, fs, LZ_PROMPT_LABEL, "", "", "a approve once   s "
 		    "approve for this session   r save as a rule   d deny   "
-		    "e edit", cols, -1, (size_t)-1, &dummy, &dummy);
+		    "e edit", cols, PROSE, (size_t)-1, &dummy, &dummy);
 		break;
 	case LZ_PROMPT_RULE:
 		if (p->rule_err != NULL) {
-			wrap(body, bs, LZ_PROMPT_WARN, "", "", p->rule_err, cols,
-			    -1, (size_t)-1, &dummy, &dummy);
+			wrap(body, bs, LZ_PROMPT_WARN, "", "", p->rule_err,
+			    cols, PROSE, (size_t)-1, &dummy, &dummy);
 			wrap(foot, fs, LZ_PROMPT_LABEL, "", "", "n or Escape: "
-			    "back", cols, -1, (size_t)-1, &dummy, &dummy);
+			    "back", cols, PROSE, (size_t)-1, &dummy, &dummy);
 			break;
 		}
 		wrap(body, bs, LZ_PROMPT_LABEL, "", "", "Save this rule? From "
-		    "now on this exact command runs without asking:", cols, -1,
-		    (size_t)-1, &dummy, &dummy);
+		    "now on this exact command runs without asking:", cols,
+		    PROSE, (size_t)-1, &dummy, &dummy);
 		wrap(body, bs, LZ_PROMPT_PLAIN, "  ", "  ", p->rule.buf, cols,
 		    vis, (size_t)-1, &dummy, &dummy);
 		lz_buf_reset(&b);
 		lz_buf_addf(&b, "applies to profile %s in every project",
 		    p->req.profile);
-		wrap(body, bs, LZ_PROMPT_WARN, "", "", b.buf, cols, -1,
+		wrap(body, bs, LZ_PROMPT_WARN, "", "", b.buf, cols, PROSE,
 		    (size_t)-1, &dummy, &dummy);
 		if (p->config != NULL)
 			wrap(body, bs, LZ_PROMPT_PLAIN, "appended to ", "  ",
 			    p->config, cols, vis, (size_t)-1, &dummy, &dummy);
 		wrap(foot, fs, LZ_PROMPT_LABEL, "", "", "y save the rule and "
-		    "run the command   n back", cols, -1, (size_t)-1, &dummy,
+		    "run the command   n back", cols, PROSE, (size_t)-1, &dummy,
 		    &dummy);
 		break;
 	case LZ_PROMPT_DENY:
 		wrap(body, bs, LZ_PROMPT_LABEL, "", "", "Deny. A message for "
-		    "the agent (optional):", cols, -1, (size_t)-1, &dummy,
+		    "the agent (optional):", cols, PROSE, (size_t)-1, &dummy,
 		    &dummy);
 		lz_buf_reset(&b);
 		lz_visible_add(&b, p->msg.buf, p->msg.len, vis);
-		wrap(body, bs, LZ_PROMPT_PLAIN, "> ", "  ", b.buf, cols, -1,
+		wrap(body, bs, LZ_PROMPT_PLAIN, "> ", "  ", b.buf, cols, EXACT,
 		    b.len, &out->cursor_line, &out->cursor_col);
 		wrap(foot, fs, LZ_PROMPT_LABEL, "", "", "Enter deny and send   "
-		    "Escape back", cols, -1, (size_t)-1, &dummy, &dummy);
+		    "Escape back", cols, PROSE, (size_t)-1, &dummy, &dummy);
 		break;
 	case LZ_PROMPT_EDIT:
 	case LZ_PROMPT_EDIT_LINE:
 		wrap(body, bs, LZ_PROMPT_LABEL, "", "", "Edit the command: it "
-		    "runs exactly as shown.", cols, -1, (size_t)-1, &dummy,
+		    "runs exactly as shown.", cols, PROSE, (size_t)-1, &dummy,
 		    &dummy);
 		for (i = 0; i < p->edit.n; i++) {
 			snprintf(label, sizeof label, "%s%3zu ", (int)i ==
 			    p->sel ? ">" : " ", i);
 			if ((int)i == p->sel && p->view == LZ_PROMPT_EDIT_LINE)
 				wrap(body, bs, LZ_PROMPT_SELECTED, label,
-				    "     ", p->line.buf, cols, -1, p->cur,
+				    "     ", p->line.buf, cols, EXACT, p->cur,
 				    &out->cursor_line, &out->cursor_col);
 			else
 				wrap(body, bs, (int)i == p->sel ?
@@ -519,13 +541,13 @@ lz_prompt_text(struct lz_prompt *p, int cols, int body_rows, int64_t now,
 		if (p->edit.n == 0)
 			push(body, bs, LZ_PROMPT_WARN, "  (no elements)", 15);
 		if (p->err[0] != '\0')
-			wrap(body, bs, LZ_PROMPT_WARN, "", "  ", p->err, cols, -1,
-			    (size_t)-1, &dummy, &dummy);
+			wrap(body, bs, LZ_PROMPT_WARN, "", "  ", p->err, cols,
+			    PROSE, (size_t)-1, &dummy, &dummy);
 		wrap(foot, fs, LZ_PROMPT_LABEL, "", "", p->view ==
 		    LZ_PROMPT_EDIT ? "Enter edit   i/o insert before/after   x "
 		    "delete   y run as shown   Escape back" : "escapes: \\\\ "
 		    "\\\" \\n \\t \\r \\xHH \\uHHHH   Enter keep   Escape drop",
-		    cols, -1, (size_t)-1, &dummy, &dummy);
+		    cols, PROSE, (size_t)-1, &dummy, &dummy);
 		break;
 	}
 
@@ -544,7 +566,7 @@ lz_prompt_text(struct lz_prompt *p, int cols, int body_rows, int64_t now,
 	else if (p->ignored > 0)
 		lz_buf_addf(&b, "   (%u key%s typed too early ignored)",
 		    p->ignored, p->ignored == 1 ? "" : "s");
-	wrap(foot, fs, LZ_PROMPT_PLAIN, "", "", b.buf, cols, -1, (size_t)-1,
+	wrap(foot, fs, LZ_PROMPT_PLAIN, "", "", b.buf, cols, PROSE, (size_t)-1,
 	    &dummy, &dummy);
 	lz_buf_release(&b);
 }

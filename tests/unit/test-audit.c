@@ -322,7 +322,7 @@ test_describe(void **state)
 	(void)state;
 	request(&e, id1);
 	roundtrip(&e, &back, &line);
-	lz_audit_describe(&back, &out);
+	lz_audit_describe(&back, 0, &out);
 	assert_non_null(strstr(out.buf, "    argv: \"git\" \"push\" "
 	    "\"\\x1b]0;owned\\x07\\u202eniam\"\n"));
 	assert_non_null(strstr(out.buf, "why (the agent's words): \"push it"

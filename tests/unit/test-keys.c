@@ -54,7 +54,10 @@ test_tui_config(void **state)
 	    "bind = d none\n"
 	    "status-bg = #102030\n"
 	    "border-fg = colour244\n"
-	    "history = 500\n";
+	    "history = 500\n"
+	    "notify-osc = off\n"
+	    "notify = /usr/bin/notify-send Lazaret%20asks\n"
+	    "waiting-fg = red\n";
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_config cfg;
 	struct lz_key k;
@@ -73,6 +76,15 @@ test_tui_config(void **state)
 	assert_int_equal(cfg.tui.color[LZ_TUI_STATUS_BG], 0x02102030u);
 	assert_int_equal(cfg.tui.color[LZ_TUI_BORDER_FG], 0x01000000u | 244);
 	assert_int_equal(cfg.tui.history, 500);
+	assert_false(cfg.tui.notify_osc);
+	assert_int_equal(cfg.tui.notify.n, 2);
+	assert_string_equal(cfg.tui.notify.v[1], "Lazaret asks");
+	assert_int_equal(cfg.tui.color[LZ_TUI_WAITING_FG], 0x01000000u | 1);
+	lz_config_release(&cfg);
+	/* The defaults: notifications on, no command. */
+	assert_int_equal(lz_config_load_buffer(&cfg, "t.ini", "", 0, &err), 0);
+	assert_true(cfg.tui.notify_osc);
+	assert_int_equal(cfg.tui.notify.n, 0);
 	lz_config_release(&cfg);
 }
 
@@ -103,6 +115,11 @@ test_tui_config_errors(void **state)
 	expect_error("[tui]\nhistory = -1\n", "history");
 	expect_error("[tui]\nhistory = 999999999\n", "0 to");
 	expect_error("[tui]\nfoo = 1\n", "unknown key 'foo' in [tui]");
+	expect_error("[tui]\n\nnotify-osc = yes\n", "t.ini:3: notify-osc "
+	    "must be 'on'");
+	expect_error("[tui]\nnotify = ''\n", "t.ini:2: notify needs a "
+	    "program");
+	expect_error("[tui]\nnotify = a%zz\n", "t.ini:2: bad escape");
 }
 
 static void

@@ -60,13 +60,7 @@ type(struct lz_prompt *p, const char *keys, int64_t now,
 	int rc = 0;
 
 	while (n > 0 && rc == 0) {
-		used = lz_key_next(s, n, &k);
-		if (used == 0) {	/* a lone Escape */
-			memset(&k, 0, sizeof k);
-			k.b[0] = s[0];
-			k.len = 1;
-			used = 1;
-		}
+		used = lz_key_take(s, n, &k);
 		rc = lz_prompt_key(p, &k, now, d);
 		s += used;
 		n -= used;
@@ -187,6 +181,9 @@ test_edit(void **state)
 	assert_non_null(strstr(p.err, "unknown escape"));
 	assert_int_equal(type(&p, "\033", 600, &d), 0);
 	assert_string_equal(p.edit.v[1], "A\t");
+	assert_int_equal(type(&p, "\r\x15\\x00\r", 600, &d), 0);
+	assert_non_null(strstr(p.err, "NUL"));
+	assert_int_equal(type(&p, "\033", 600, &d), 0);
 	/* The editor shows what it holds: the element's escaped form. */
 	assert_int_equal(type(&p, "\r", 600, &d), 0);
 	assert_string_equal(p.line.buf, "A\\t");
