@@ -315,17 +315,23 @@ lz_spawn_child(const struct lz_spawn_spec *sp, struct lz_spawn_child *out,
 		rc = lz_err_set(err, LZ_ESYS, "pipe: %s", strerror(errno));
 	c.report = rep[1] = fd_high(rep[1]);
 	/*
-	 * fork, not _Fork: the coordinator has libuv's thread pool (the Git
-	 * Sentry census), and only fork makes malloc and stdio usable in the
-	 * child of a threaded process, which the relay ("run") needs. libuv's
-	 * atfork handler remakes its signal pipe in the child before the
-	 * prologue, which then closes it with the rest.
+	 * A child that runs code of ours (sp->run: the relay, a supervisor)
+	 * needs malloc and stdio, which only fork leaves usable in the child
+	 * of a threaded process (the coordinator has libuv's thread pool for
+	 * the Git Sentry census). A child that only execs gets _Fork: no
+	 * atfork handlers. libuv's would remake its signal pipe in the child
+	 * under whatever low descriptor numbers are free, after closing the
+	 * ones it remembers, and in a process forked before (the relay) those
+	 * numbers are now its own pty's: the exec'd child lost its terminal
+	 * (TIOCSCTTY: ENOTTY). After fork, child_run closes libuv's new pipe
+	 * with the rest.
 	 */
-	if (rc == 0 && (pid = fork()) < 0)
+	if (rc == 0 && (pid = sp->run != NULL ? fork() : _Fork()) < 0)
 		rc = lz_err_set(err, LZ_ESYS, "fork: %s", strerror(errno));
 	if (rc == 0 && pid == 0) {
 		/* A daemon is a grandchild: nobody's child, no terminal. */
-		if (sp->daemon && (mid = fork()) != 0)
+		if (sp->daemon && (mid = sp->run != NULL ? fork() :
+		    _Fork()) != 0)
 			_exit(mid < 0 ? 127 : 0);
 		child_run(sp, path, envp, &c);
 	}
