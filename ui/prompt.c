@@ -18,6 +18,8 @@
 #define EXACT (-1)
 #define PROSE (-2)
 
+/* A literal line (its length counted, never written by hand). */
+#define pushs(t, style, st, s)	push((t), (style), (st), (s), strlen(s))
 static void	push(struct lz_tokens *t, int **style, int st, const char *s,
 		    size_t n);
 static void	wrap(struct lz_tokens *t, int **style, int st,
@@ -470,11 +472,10 @@ lz_prompt_text(struct lz_prompt *p, int cols, int body_rows, int64_t now,
 			    p->req.argv.v[i], cols, vis | LZ_VISIBLE_QUOTE,
 			    (size_t)-1, &dummy, &dummy);
 		}
-		push(body, bs, LZ_PROMPT_LABEL, "the agent's words (not "
-		    "checked by anyone):", 39);
+		pushs(body, bs, LZ_PROMPT_LABEL, "the agent's words (not "
+		    "checked by anyone):");
 		if (p->req.why[0] == '\0')
-			push(body, bs, LZ_PROMPT_PLAIN, "     (none given)",
-			    17);
+			pushs(body, bs, LZ_PROMPT_PLAIN, "     (none given)");
 		else
 			wrap(body, bs, LZ_PROMPT_PLAIN, "     ", "     ",
 			    p->req.why, cols, vis | LZ_VISIBLE_QUOTE,
@@ -539,7 +540,7 @@ lz_prompt_text(struct lz_prompt *p, int cols, int body_rows, int64_t now,
 				    &dummy);
 		}
 		if (p->edit.n == 0)
-			push(body, bs, LZ_PROMPT_WARN, "  (no elements)", 15);
+			pushs(body, bs, LZ_PROMPT_WARN, "  (no elements)");
 		if (p->err[0] != '\0')
 			wrap(body, bs, LZ_PROMPT_WARN, "", "  ", p->err, cols,
 			    PROSE, (size_t)-1, &dummy, &dummy);

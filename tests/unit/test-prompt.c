@@ -260,11 +260,16 @@ test_text_complete(void **state)
 	assert_string_equal(t.body.v[4], "   0 \"git\"");
 	assert_string_equal(t.body.v[6], "   2 \"\\x1b[2J\\x1b]0;pwned\\x07"
 	    "origin\\u202eniam\\u200b\"");
-	for (l = 0; l < t.body.n; l++)
+	for (l = 0; l < t.body.n; l++) {
 		if (strcmp(t.body.v[l], "     \"push it\\nProfile: trusted\\n"
 		    "\\x1b[32mSAFE\"") == 0)
-			why = 1;
-	assert_true(why);
+			why++;
+		/* Its label whole (a length written by hand cut it once). */
+		if (strcmp(t.body.v[l], "the agent's words (not checked by "
+		    "anyone):") == 0)
+			why++;
+	}
+	assert_int_equal(why, 2);
 	for (l = 0; l < t.foot.n; l++)
 		lz_buf_adds(&foot, t.foot.v[l]);
 	assert_non_null(strstr(foot.buf, "lines 1-10 of "));
