@@ -15,6 +15,11 @@ mbps() {
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
 }
+# figure NAME VALUE UNIT higher|lower: one result line in the form ab.sh
+# reads (NAME without spaces; which way is better last).
+figure() {
+	echo "figure $1 $2 $3 $4"
+}
 # tmux_detached SOCK CPU FILE: MB/s of a detached tmux 200x50 pane that
 # cats FILE, from the server's start to `tmux wait done`, pinned to CPU.
 tmux_detached() {

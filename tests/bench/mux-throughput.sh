@@ -15,7 +15,8 @@
 #   tests/bench/mux-throughput.sh [-c CPU] [-n RUNS] [-m MB] [-b BINDIR] [-e]
 #
 # Prints each run, the medians and the ratios (lazaret / tmux; the goal for
-# detached and attached is >= 1.5). Not a test: run it on purpose.
+# detached and attached is >= 1.5), and the medians as lib.sh's figure
+# lines (for ab.sh). Not a test: run it on purpose.
 set -euo pipefail
 cpu=1
 runs=3
@@ -92,6 +93,8 @@ compare() {
 	a=$(median <"$tmp/a"); b=$(median <"$tmp/b")
 	printf '%-9s %-6s %12s %12s   ratio %s\n' "$name" median "$a" "$b" \
 	    "$(ratio "$a" "$b")"
+	figure "$name.lazaret" "$a" MB/s higher
+	figure "$name.tmux" "$b" MB/s higher
 }
 
 echo "stream: $size bytes, 200x50, CPU $cpu, $runs runs each," \
