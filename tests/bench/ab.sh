@@ -65,8 +65,8 @@ live() {
 	for d in "${XDG_RUNTIME_DIR:?}"/lazaret/*/; do
 		[ -d "$d" ] || continue
 		pid=$(cat "$d/coordinator.pid" 2>/dev/null) || pid=
-		if [ -n "$pid" ] && grep -qa lazaret "/proc/$pid/cmdline" \
-		    2>/dev/null; then
+		if [ -n "$pid" ] && [ -O "/proc/$pid" ] &&
+		    grep -qa lazaret "/proc/$pid/cmdline" 2>/dev/null; then
 			printf 'coordinator %s; ' "$pid"
 		fi
 		[ -S "$d/control.sock" ] && printf 'socket %s; ' "$d"
@@ -83,7 +83,8 @@ end_domains() {
 	local d pid i left
 	for d in "${XDG_RUNTIME_DIR:?}"/lazaret/*/; do
 		pid=$(cat "$d/coordinator.pid" 2>/dev/null) || continue
-		grep -qa lazaret "/proc/$pid/cmdline" 2>/dev/null &&
+		[ -O "/proc/$pid" ] &&
+		    grep -qa lazaret "/proc/$pid/cmdline" 2>/dev/null &&
 		    kill -TERM "$pid" 2>/dev/null || true
 	done
 	for i in $(seq 1 600); do
