@@ -103,7 +103,11 @@ run() {
 	end_domains
 	l0=$(load)
 	t0=$(date +%s)
-	bash "$bench" -b "${dirs[$b]}" "$@" >"$log" 2>&1 || rc=$?
+	# In a process group of its own, so that an interrupted A/B ends it.
+	setsid bash "$bench" -b "${dirs[$b]}" "$@" >"$log" 2>&1 </dev/null &
+	child=$!
+	wait "$child" || rc=$?
+	child=
 	secs=$(($(date +%s) - t0))
 	{ grep '^figure ' "$log" || true; } |
 	    while read -r _ name val unit better; do
@@ -116,6 +120,15 @@ run() {
 	[ "$rc" = 0 ] || { echo "  (failed: see $log)"; tail -5 "$log" |
 	    sed 's/^/  | /'; }
 }
+
+child=
+interrupted() {
+	[ -z "$child" ] || kill -TERM -- "-$child" 2>/dev/null || true
+	echo "ab: interrupted; ending the Domains" >&2
+	end_domains || true
+	exit 130
+}
+trap interrupted INT TERM
 
 echo "ab: $(basename "$bench") $*; A=${dirs[A]} B=${dirs[B]}; $rounds rounds;" \
     "$(nproc) CPUs; load $(load); logs in $out"

@@ -52,20 +52,6 @@ cleanup() {
 trap cleanup EXIT
 
 ms() { date +%s%N; }
-# absent DIR ID: the Domain's containers gone and its teardown finished
-# (the coordinator holds the lifecycle lock until it has unmounted).
-absent() {
-	local i
-	for i in $(seq 1 200); do
-		[ ! -S "$XDG_RUNTIME_DIR/lazaret/$2/control.sock" ] &&
-		    [ -z "$(podman ps -aq --filter label=lazaret.domain=$2)" ] &&
-		    flock -n "$XDG_RUNTIME_DIR/lazaret/$2/lifecycle.lock" true &&
-		    return 0
-		sleep 0.1
-	done
-	echo "bench: the Domain in $1 did not go away" >&2
-	return 1
-}
 timeit() {
 	local t0 t1
 	t0=$(ms)
@@ -79,7 +65,7 @@ new_domain() {
 	mkproj "$p"
 	nid=$(cd "$p" && "$lz" domain show --json | jq -r .domain_id)
 	(cd "$p" && timeit "$lz" run -- true)
-	absent "$p" "$nid"
+	domain_absent "$p" "$nid"
 	podman unshare rm -rf "$HOME/.local/share/lazaret/domains/$nid" "$p"
 }
 reference() {
@@ -91,13 +77,13 @@ reference() {
 }
 
 "$lz" run -- true >/dev/null	# warms the image and page cache
-absent "$proj" "$id"
+domain_absent "$proj" "$id"
 new=() known=() ref=()
 for i in $(seq 1 "$runs"); do
 	new+=("$(new_domain "$i")")
 	ref+=("$(reference)")
 	known+=("$(timeit "$lz" run -- true)")
-	absent "$proj" "$id"
+	domain_absent "$proj" "$id"
 done
 cold_new=$(printf '%s\n' "${new[@]}" | median)
 cold_known=$(printf '%s\n' "${known[@]}" | median)
