@@ -6,37 +6,39 @@
 # command never reads its stdin while `yes` feeds it (`yes | lazaret run
 # -- sleep H`, started 2 s before the set so its input has filled every
 # buffer on the way). Each round runs both sets, "none" first in odd
-# rounds and "stalled" first in even ones.
+# rounds and "stalled" first in even ones (-n: the "none" set only).
 #
-#   tests/bench/stalled.sh [-r ROUNDS] [-w W] [-k K] [-t SECS] [-H H]
+#   tests/bench/stalled.sh [-r ROUNDS] [-w W] [-k K] [-t SECS] [-H H] [-n]
 #                          [-b BINDIR]
 #
 # A run's time is its client's wall time, start to exit. A run that has
 # not answered within -t SECS (10) is killed and counted lost, and its
 # client stops there: the build before issue 13 froze every session of the
 # Domain beside a stalled one until the stalled command ended (H, 60 s).
-# After each stalled set the stalled client is killed and the script waits
-# (at most H + 30 s) until `lazaret ls` answers without it, and says how
-# long that took. Prints each round's median and max (ms), answered, lost
-# and failed runs and the coordinator's CPU time for both sets, then over
-# all rounds (all runs of a set together) the medians, maxima and the
-# ratio of the medians stalled / none (issue 13's goal: at most 1.2), and
-# those as lib.sh's figure lines (for ab.sh). Run as the account that runs
-# Lazaret; not a test.
+# After each stalled set the stalled client is sent SIGTERM and the script
+# waits (at most H + 30 s) until `lazaret ls` answers without it, and says
+# how long that took. Prints each round's median and max (ms), answered,
+# lost and failed runs (a failed run's exit status and stderr) and the
+# coordinator's CPU time for each set, then over all rounds (all runs of a
+# set together) the medians, maxima and the ratio of the medians stalled /
+# none (issue 13's goal: at most 1.2), and those as lib.sh's figure lines
+# (for ab.sh). Run as the account that runs Lazaret; not a test.
 set -euo pipefail
 rounds=1
 workers=4
 runs=20
 limit=10
 hold=60
+sets="none stalled"
 bindir=/usr/local/bin
-while getopts r:w:k:t:H:b: o; do
+while getopts r:w:k:t:H:nb: o; do
 	case $o in
 	r) rounds=$OPTARG ;;
 	w) workers=$OPTARG ;;
 	k) runs=$OPTARG ;;
 	t) limit=$OPTARG ;;
 	H) hold=$OPTARG ;;
+	n) sets=none ;;
 	b) bindir=$OPTARG ;;
 	*) exit 2 ;;
 	esac
@@ -70,20 +72,21 @@ coord_cpu() {
 	    "/proc/$pid/stat"
 }
 
-# client: K runs, one a line: ms, or "lost" (killed at the limit, and the
-# client stops), or "failed RC" (and it stops).
+# client N: K runs, one a line: ms, or "lost" (killed at the limit, and
+# the client stops), or "failed RC: its stderr" (and it stops).
 client() {
-	local i t0 t1 rc
+	local i t0 t1 rc err=$tmp/err.$1
 	for i in $(seq 1 "$runs"); do
 		t0=$(date +%s%N)
 		rc=0
 		(cd "$proj" && timeout -k 2 "$limit" "$lz" run -- true) \
-		    </dev/null >/dev/null 2>&1 || rc=$?
+		    </dev/null >/dev/null 2>"$err" || rc=$?
 		t1=$(date +%s%N)
 		case $rc in
 		0) echo $(((t1 - t0) / 1000000)) ;;
 		124 | 137) echo lost; return ;;
-		*) echo "failed $rc"; return ;;
+		*) echo "failed $rc: $(head -c 300 "$err" | tr '\n' ' ')"
+		   return ;;
 		esac
 	done
 }
@@ -94,7 +97,7 @@ clients() {
 	local w c0 pids=()
 	c0=$(coord_cpu)
 	for w in $(seq 1 "$workers"); do
-		client >"$tmp/$1.$2.$w" &
+		client "$w" >"$tmp/$1.$2.$w" &
 		pids+=($!)
 	done
 	for w in "${pids[@]}"; do wait "$w" || true; done
@@ -115,26 +118,27 @@ stall_on() {
 	sleep 2
 }
 stall_off() {
-	local t0 i ls
+	local t0 ls
 	kill -0 "$stalled" 2>/dev/null ||
 	    echo "  warning: the stalled client ended before its set did"
-	kill "$feeder" "$stalled" 2>/dev/null || true
-	wait "$feeder" "$stalled" 2>/dev/null || true
-	feeder=
-	stalled=
 	t0=$(date +%s)
-	for i in $(seq 1 $((hold + 30))); do
+	kill "$feeder" "$stalled" 2>/dev/null || true
+	while [ $(($(date +%s) - t0)) -lt $((hold + 30)) ]; do
 		if ls=$(cd "$proj" && timeout 5 "$lz" ls </dev/null 2>&1) &&
 		    ! grep -qw "sleep $hold" <<<"$ls"; then
 			echo "  the Domain answered without the stalled" \
 			    "session $(($(date +%s) - t0)) s after its client" \
-			    "was killed"
-			return 0
+			    "was sent SIGTERM"
+			break
 		fi
 		sleep 1
 	done
-	echo "  warning: the stalled session still listed (or no answer)" \
-	    "$((hold + 30)) s after its client was killed"
+	[ $(($(date +%s) - t0)) -lt $((hold + 30)) ] ||
+	    echo "  warning: the stalled session still listed (or no" \
+	    "answer) $((hold + 30)) s after its client was sent SIGTERM"
+	wait "$feeder" "$stalled" 2>/dev/null || true
+	feeder=
+	stalled=
 }
 
 # summary SET FILE: median, max, answered, lost, failed of FILE's lines.
@@ -163,8 +167,8 @@ warm_domain "$lz" "$proj"
     { echo "stalled.sh: the Domain did not start" >&2; exit 1; }
 sleep 1
 for r in $(seq 1 "$rounds"); do
-	if [ $((r % 2)) = 1 ]; then order="none stalled"; else
-		order="stalled none"; fi
+	order=$sets
+	[ $((r % 2)) = 1 ] || order=$(tr ' ' '\n' <<<"$sets" | tac | xargs)
 	for set in $order; do
 		if [ "$set" = stalled ]; then
 			stall_on
@@ -177,25 +181,29 @@ for r in $(seq 1 "$rounds"); do
 		    "$(summary "$set" "$tmp/$set.$r")" \
 		    "$(cat "$tmp/$set.$r.cpu")" \
 		    "$(cut -d' ' -f1-3 /proc/loadavg)"
+		grep -h '^failed' "$tmp/$set.$r" | sed 's/^/  /' || true
 		[ "$set" = none ] || cat "$tmp/off"
 	done
 done
 end_domain "$lz" "$proj"
 
 echo "all rounds:"
-for set in none stalled; do
+for set in $sets; do
 	echo "  $(summary "$set" "$tmp/$set.all" "$rounds")"
 done
-for set in none stalled; do
+for set in $sets; do
 	ms=$(grep -E '^[0-9]+$' "$tmp/$set.all" || true)
 	[ -z "$ms" ] && continue
 	figure "$set.median" "$(median <<<"$ms")" ms lower
 	figure "$set.max" "$(best <<<"$ms")" ms lower
 done
-figure stalled.lost "$(grep -c '^lost' "$tmp/stalled.all" || true)" runs lower
-figure stalled.failed "$(grep -c '^failed' "$tmp/stalled.all" || true)" \
-    runs lower
-if grep -qE '^[0-9]+$' "$tmp/stalled.all" &&
+for set in $sets; do
+	figure "$set.lost" "$(grep -c '^lost' "$tmp/$set.all" || true)" runs \
+	    lower
+	figure "$set.failed" "$(grep -c '^failed' "$tmp/$set.all" || true)" \
+	    runs lower
+done
+if [ "$sets" != none ] && grep -qE '^[0-9]+$' "$tmp/stalled.all" &&
     grep -qE '^[0-9]+$' "$tmp/none.all"; then
 	a=$(grep -E '^[0-9]+$' "$tmp/none.all" | median)
 	b=$(grep -E '^[0-9]+$' "$tmp/stalled.all" | median)
