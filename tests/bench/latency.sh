@@ -4,16 +4,20 @@
 # printed one line each (issue 6 figures). Extra commands to measure, such
 # as the Lazaret TUI, go after "--" and are run the same way:
 #
-#   tests/bench/latency.sh [-c CPU] [-n KEYS] [-- COMMAND...]
+#   tests/bench/latency.sh [-c CPU] [-n KEYS] [-o] [-- COMMAND...]
+#
+# -o: COMMAND only, without the bare pty and tmux lines.
 #
 # Not a test: run it on purpose and note the load average it prints.
 set -euo pipefail
 cpu=1
 keys=500
-while getopts c:n: o; do
+refs=1
+while getopts c:n:o o; do
 	case $o in
 	c) cpu=$OPTARG ;;
 	n) keys=$OPTARG ;;
+	o) refs=0 ;;
 	*) exit 2 ;;
 	esac
 done
@@ -32,9 +36,12 @@ run() {
 	printf '%-28s ' "$what"
 	taskset -c "$cpu" "$tmp/latency" -n "$keys" -- "$@" || true
 }
-run "cat (bare pty)" cat
-run "tmux 3.3a (attached) cat" tmux -L "$sock" -f /dev/null new -x 80 -y 24 cat
-tmux -L "$sock" kill-server >/dev/null 2>&1 || true
+if [ "$refs" = 1 ]; then
+	run "cat (bare pty)" cat
+	run "tmux 3.3a (attached) cat" tmux -L "$sock" -f /dev/null \
+	    new -x 80 -y 24 cat
+	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
+fi
 if [ $# -gt 0 ]; then
 	run "$*" "$@"
 fi

@@ -15,6 +15,11 @@ mbps() {
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
 }
+# figure NAME VALUE UNIT higher|lower: one result line in the form ab.sh
+# reads (NAME without spaces; which way is better last).
+figure() {
+	echo "figure $1 $2 $3 $4"
+}
 # tmux_detached SOCK CPU FILE: MB/s of a detached tmux 200x50 pane that
 # cats FILE, from the server's start to `tmux wait done`, pinned to CPU.
 tmux_detached() {
@@ -46,9 +51,26 @@ warm_domain() {
 		sleep 0.2
 	done
 }
+# domain_absent DIR ID: waits (20 s at most) until the Domain ID of the
+# project DIR is gone: control socket removed, no container of it, its
+# teardown finished (the coordinator holds the lifecycle lock until it has
+# unmounted).
+domain_absent() {
+	local i
+	for i in $(seq 1 200); do
+		[ ! -S "$XDG_RUNTIME_DIR/lazaret/$2/control.sock" ] &&
+		    [ -z "$(podman ps -aq --filter label=lazaret.domain=$2)" ] &&
+		    flock -n "$XDG_RUNTIME_DIR/lazaret/$2/lifecycle.lock" true &&
+		    return 0
+		sleep 0.1
+	done
+	echo "bench: the Domain in $1 did not go away" >&2
+	return 1
+}
 # end_domain LAZARET DIR: stops DIR's Domain through its coordinator, with
-# every session in it (a hung-up TUI or raw session is only detached), and
-# waits for the keeper and the teardown.
+# every session in it (a hung-up TUI or raw session is only detached),
+# waits for the keeper and the teardown, and removes the Domain's root (DIR
+# is a throwaway project).
 end_domain() {
 	local id
 	id=$(cd "$2" && "$1" domain show --json | jq -r .domain_id)
@@ -56,5 +78,6 @@ end_domain() {
 	    2>/dev/null || true
 	wait "$keeper" 2>/dev/null || true
 	keeper=
-	sleep 3
+	domain_absent "$2" "$id" || return 1
+	podman unshare rm -rf "$HOME/.local/share/lazaret/domains/$id"
 }

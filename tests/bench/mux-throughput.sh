@@ -15,8 +15,11 @@
 #   tests/bench/mux-throughput.sh [-c CPU] [-n RUNS] [-m MB] [-b BINDIR] [-e]
 #
 # Prints each run, the medians and the ratios (lazaret / tmux; the goal for
-# detached and attached is >= 1.5). Not a test: run it on purpose.
+# detached and attached is >= 1.5), and the medians as lib.sh's figure
+# lines (for ab.sh). Not a test: run it on purpose.
 set -euo pipefail
+# A command that fails inside $(...) fails the bench (no figure from it).
+shopt -s inherit_errexit
 cpu=1
 runs=3
 mb=50
@@ -46,14 +49,25 @@ file=$tmp/proj/stream.ans
 "$tmp/ansi-stream" "$mb" "$file"
 size=$(stat -c %s "$file")
 
-# on_pty CMD: runs CMD on a 51x200 pty whose output is drained; prints ns.
+# on_pty CMD: runs CMD on a 51x200 pty whose output is drained; prints
+# its start and end (ns), or fails with CMD's exit status.
 on_pty() {
-	local t0 t1
+	local t0 t1 rc=0
 	t0=$(date +%s%N)
 	taskset -c "$cpu" script -qec "stty rows 51 cols 200; $1" /dev/null \
-	    </dev/null >/dev/null 2>&1
+	    </dev/null >/dev/null 2>&1 || rc=$?
 	t1=$(date +%s%N)
+	if [ "$rc" != 0 ]; then
+		echo "mux-throughput: exit $rc on the pty: $1" >&2
+		return 1
+	fi
 	echo "$t0 $t1"
+}
+# pty_mbps CMD: MB/s of CMD on the pty.
+pty_mbps() {
+	local t
+	t=$(on_pty "$1")
+	mbps "$size" $t
 }
 detached_lz() {
 	local t0 t1
@@ -66,18 +80,17 @@ detached_tmux() {
 	tmux_detached "$sock" "$cpu" "$file"
 }
 attached_lz() {
-	mbps "$size" $(on_pty "$lz __mux-bench -r 50 -c 200 -- cat '$file'")
+	pty_mbps "$lz __mux-bench -r 50 -c 200 -- cat '$file'"
 }
 attached_tmux() {
-	mbps "$size" $(on_pty "tmux -L $sock -f /dev/null new -x 200 -y 50 \
-	    \"cat '$file'\"")
+	pty_mbps "tmux -L $sock -f /dev/null new -x 200 -y 50 \"cat '$file'\""
 }
 e2e_lz() {
-	mbps "$size" $(on_pty "cd '$tmp/proj' && '$lz' tui -- cat stream.ans")
+	pty_mbps "cd '$tmp/proj' && '$lz' tui -- cat stream.ans"
 }
 e2e_tmux() {
-	mbps "$size" $(on_pty "cd '$tmp/proj' && tmux -L $sock -f /dev/null \
-	    new -x 200 -y 50 \"'$lz' run -t -- cat stream.ans\"")
+	pty_mbps "cd '$tmp/proj' && tmux -L $sock -f /dev/null \
+	    new -x 200 -y 50 \"'$lz' run -t -- cat stream.ans\""
 }
 
 # compare NAME: runs NAME_lz and NAME_tmux alternately, prints the table.
@@ -92,6 +105,8 @@ compare() {
 	a=$(median <"$tmp/a"); b=$(median <"$tmp/b")
 	printf '%-9s %-6s %12s %12s   ratio %s\n' "$name" median "$a" "$b" \
 	    "$(ratio "$a" "$b")"
+	figure "$name.lazaret" "$a" MB/s higher
+	figure "$name.tmux" "$b" MB/s higher
 }
 
 echo "stream: $size bytes, 200x50, CPU $cpu, $runs runs each," \

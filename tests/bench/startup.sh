@@ -14,7 +14,8 @@
 #       the workspace and .git binds, the three alternated in each round
 #       so load changes hit them alike.
 # warm: "lazaret run -- true" joining a running Domain vs "podman exec".
-# Prints medians (ms) and the ratio. Not a test: run it on purpose.
+# Prints medians (ms) and the ratio, then the medians as lib.sh's figure
+# lines (for ab.sh). Not a test: run it on purpose.
 set -euo pipefail
 runs=5
 bindir=/usr/local/bin
@@ -25,6 +26,8 @@ while getopts n:b: o; do
 	*) exit 2 ;;
 	esac
 done
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tests/bench/lib.sh"
 lz=$bindir/lazaret
 shim=$bindir/lazaret-runsc
 image=localhost/lazaret/base:bookworm
@@ -49,21 +52,6 @@ cleanup() {
 trap cleanup EXIT
 
 ms() { date +%s%N; }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-# absent DIR ID: the Domain's containers gone and its teardown finished
-# (the coordinator holds the lifecycle lock until it has unmounted).
-absent() {
-	local i
-	for i in $(seq 1 200); do
-		[ ! -S "$XDG_RUNTIME_DIR/lazaret/$2/control.sock" ] &&
-		    [ -z "$(podman ps -aq --filter label=lazaret.domain=$2)" ] &&
-		    flock -n "$XDG_RUNTIME_DIR/lazaret/$2/lifecycle.lock" true &&
-		    return 0
-		sleep 0.1
-	done
-	echo "bench: the Domain in $1 did not go away" >&2
-	return 1
-}
 timeit() {
 	local t0 t1
 	t0=$(ms)
@@ -77,7 +65,7 @@ new_domain() {
 	mkproj "$p"
 	nid=$(cd "$p" && "$lz" domain show --json | jq -r .domain_id)
 	(cd "$p" && timeit "$lz" run -- true)
-	absent "$p" "$nid"
+	domain_absent "$p" "$nid"
 	podman unshare rm -rf "$HOME/.local/share/lazaret/domains/$nid" "$p"
 }
 reference() {
@@ -89,13 +77,13 @@ reference() {
 }
 
 "$lz" run -- true >/dev/null	# warms the image and page cache
-absent "$proj" "$id"
+domain_absent "$proj" "$id"
 new=() known=() ref=()
 for i in $(seq 1 "$runs"); do
 	new+=("$(new_domain "$i")")
 	ref+=("$(reference)")
 	known+=("$(timeit "$lz" run -- true)")
-	absent "$proj" "$id"
+	domain_absent "$proj" "$id"
 done
 cold_new=$(printf '%s\n' "${new[@]}" | median)
 cold_known=$(printf '%s\n' "${known[@]}" | median)
@@ -118,3 +106,8 @@ row "cold, known Domain" "$cold_known" "$cold_pm"
 row warm "$warm_lz" "$warm_pm"
 echo "cold rounds (new / known / podman run --rm): ${new[*]} / ${known[*]} / ${ref[*]}"
 echo "(medians of $runs; lazaret from $bindir; podman run --rm with the workspace and Git Sentry binds, no anchors)"
+figure cold.new "$cold_new" ms lower
+figure cold.known "$cold_known" ms lower
+figure cold.podman-run "$cold_pm" ms lower
+figure warm.lazaret "$warm_lz" ms lower
+figure warm.podman-exec "$warm_pm" ms lower
