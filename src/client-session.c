@@ -193,6 +193,7 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 	int peer_gone = 0, domain_failed = 0;
 	struct lz_escape esc = { 0 };
 	struct lz_raw_prompt rp;	/* escalation prompts (client-prompt.h) */
+	struct lz_frame_size sz;
 	size_t k;
 	ssize_t n;
 
@@ -251,7 +252,11 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 			while (read(sigfd, &sig, 1) == 1) {
 				if (sig == SIGWINCH && tty) {
 					lz_tty_size(0, &rows, &cols);
-					lz_frame_add_resize(&b, rows, cols);
+					sz.rows = rows;
+					sz.cols = cols;
+					lz_tty_cell(0, &sz.cell_w, &sz.cell_h);
+					lz_frame_add_size(&b, LZ_FRAME_RESIZE,
+					    &sz);
 					lz_raw_prompt_resize(&rp, rows, cols);
 				} else if (sig != SIGWINCH) {
 					lz_tty_restore();

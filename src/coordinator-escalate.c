@@ -169,6 +169,17 @@ esc_free(struct esc *e)
 	free(e);
 }
 
+/* A result that is over: its file and its entry go. */
+static void
+drop_result(struct esc *e)
+{
+	char *name = lz_record_name(LZ_RECORD_RESULT, e->id);
+
+	lz_coord_mailbox_remove(name);
+	free(name);
+	esc_free(e);
+}
+
 /* The session's registry entry, while it runs. */
 static struct lz_reg_session *
 session_of(const struct esc *e)
@@ -490,12 +501,25 @@ static void
 accept_request(struct lz_request *r, struct lz_reg_session *s)
 {
 	struct lz_ignored ig = LZ_IGNORED_INIT;
-	struct esc *e, *x;
-	unsigned n = 0, limit;
+	struct esc *e, *x, *oldest = NULL;
+	unsigned n = 0, all = 0, done = 0, limit;
 
-	for (x = esc.list; x != NULL; x = x->next)
-		if (strcmp(x->session, r->session) == 0 && x->state != ESC_DONE)
+	/* Bounds a flood by its own session: what waits or runs, and the
+	 * results it did not acknowledge (the oldest goes). */
+	for (x = esc.list; x != NULL; x = x->next) {
+		if (x->state != ESC_DONE)
+			all++;
+		if (strcmp(x->session, r->session) != 0)
+			continue;
+		if (x->state != ESC_DONE)
 			n++;
+		else {
+			done++;
+			oldest = x;	/* newest first: the last is oldest */
+		}
+	}
+	if (done >= ESC_SESSION_MAX && oldest != NULL)
+		drop_result(oldest);
 	e = lz_xcalloc(1, sizeof *e);
 	snprintf(e->id, sizeof e->id, "%s", r->id);
 	snprintf(e->session, sizeof e->session, "%s", r->session);
@@ -517,7 +541,7 @@ accept_request(struct lz_request *r, struct lz_reg_session *s)
 	    &ig.paths, &e->dir, NULL);
 	lz_ignored_release(&ig);
 	audit_request(e, s);
-	if (n >= ESC_SESSION_MAX || esc.n > ESC_MAX) {
+	if (n >= ESC_SESSION_MAX || all >= ESC_MAX) {
 		finish(e, LZ_OUTCOME_DENIED, "too many requests at once: "
 		    "the earlier ones need answers first", NULL);
 		return;
@@ -540,7 +564,6 @@ lz_coord_record(enum lz_record_kind kind, const char *id, const char *buf,
 	struct lz_reg_session *s;
 	struct lz_err err = LZ_ERR_INIT;
 	struct esc *e;
-	char *name;
 
 	if (lz_request_decode(kind, buf, len, &r, &err) != 0)
 		goto drop;
@@ -583,12 +606,8 @@ lz_coord_record(enum lz_record_kind kind, const char *id, const char *buf,
 		break;
 	case LZ_RECORD_ACK:
 		if (e != NULL && e->state == ESC_DONE &&
-		    strcmp(e->session, r.session) == 0) {
-			name = lz_record_name(LZ_RECORD_RESULT, e->id);
-			lz_coord_mailbox_remove(name);
-			free(name);
-			esc_free(e);
-		}
+		    strcmp(e->session, r.session) == 0)
+			drop_result(e);
 		break;
 	default:
 		break;
@@ -762,10 +781,8 @@ void
 lz_coord_esc_session_gone(const char *session)
 {
 	struct esc *e, *next;
-	char *name;
-
-	size_t i, k = 0;
 	struct lz_buf *a;
+	size_t i, k = 0;
 
 	/* Its approvals end with it. */
 	for (i = 0; i < esc.napproved; i++) {
@@ -789,10 +806,7 @@ lz_coord_esc_session_gone(const char *session)
 		if (e->state != ESC_DONE)
 			audit_result(e, LZ_OUTCOME_CANCELLED, "the session "
 			    "ended", 0, 0, 0);
-		name = lz_record_name(LZ_RECORD_RESULT, e->id);
-		lz_coord_mailbox_remove(name);
-		free(name);
-		esc_free(e);
+		drop_result(e);
 	}
 }
 
@@ -800,7 +814,6 @@ static void
 on_tick(uv_timer_t *t)
 {
 	struct esc *e, *next;
-	char *name;
 
 	(void)t;
 	for (e = esc.list; e != NULL; e = next) {
@@ -822,10 +835,7 @@ on_tick(uv_timer_t *t)
 			break;
 		case ESC_DONE:
 			/* Never acknowledged: the result goes after 60 s. */
-			name = lz_record_name(LZ_RECORD_RESULT, e->id);
-			lz_coord_mailbox_remove(name);
-			free(name);
-			esc_free(e);
+			drop_result(e);
 			break;
 		}
 	}

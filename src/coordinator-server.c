@@ -155,7 +155,7 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 	struct lz_msg_sessions list;
 	struct lz_buf b = LZ_BUF_INIT;
 	struct lz_session *s = c->reg->session ? c->reg->session->glue : NULL;
-	unsigned rows, cols;
+	struct lz_frame_size size;
 	size_t i;
 
 	if (lz_reg_order(&lz_coord.reg, c->reg, f->type, &a) != 0) {
@@ -174,8 +174,11 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 	case LZ_FRAME_ATTACH:
 		if (lz_msg_attach_decode(f, &at, &err) != 0)
 			break;
-		if (lz_reg_attach(&lz_coord.reg, c->reg, &at, &a) == 0)
+		if (lz_reg_attach(&lz_coord.reg, c->reg, &at, &a) == 0) {
 			c->history = at.history;
+			/* Its host terminal replaces the last client's. */
+			lz_session_host(c->reg->session->glue, &at.host);
+		}
 		break;
 	case LZ_FRAME_DETACH:
 		lz_coord_conn_close(c);
@@ -188,8 +191,10 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 			lz_session_input(s, f->payload, f->len, f->len);
 		break;
 	case LZ_FRAME_RESIZE:
-		if (lz_frame_resize(f, &rows, &cols, &err) == 0 && s != NULL)
-			lz_session_resize(s, rows, cols);
+		if (lz_frame_size(f, &size, &err) == 0 && s != NULL) {
+			lz_session_cell(s, size.cell_w, size.cell_h);
+			lz_session_resize(s, size.rows, size.cols);
+		}
 		break;
 	case LZ_FRAME_TRUST:
 		lz_coord_trusted(&b);

@@ -24,7 +24,7 @@ lz_cleanup_hooks+=("kill $alive 2>/dev/null")
 cat >"$LZ_TMP/frames.py" <<'EOF'
 import json, socket, struct, sys, time
 sock, dom, fp = sys.argv[1], sys.argv[2], sys.argv[3]
-V = 2
+V = 3
 def frame(t, payload, version=V, flags=0):
     return b"LZ" + bytes([version, t]) + struct.pack(">HI", flags, len(payload)) + payload
 def hello(**over):
