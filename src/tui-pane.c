@@ -76,7 +76,7 @@ tui_pane_open(struct tui *t, char **argv, int argc, const char *attach,
 		goto fail;
 	if (attach != NULL && f.type == LZ_FRAME_ATTACHED) {
 		snprintf(p->session, sizeof p->session, "%s", attach);
-		lz_pane_feed(p->pane, (const char *)f.payload, f.len);
+		tui_pane_snapshot(p, f.payload, f.len);
 	} else if (attach == NULL && f.type == LZ_FRAME_OPENED) {
 		j = lz_frame_json(&f, NULL);
 		id = json_string_value(json_object_get(j, "session"));
@@ -171,6 +171,32 @@ read_pty(struct tui_pane *p, size_t *bytes)
 	return -1;
 }
 
+/*
+ * A snapshot of the coordinator's pane (ui/pane.h, lz_pane_render_ansi),
+ * in one frame or several: the mirror is reset by the first and takes
+ * the snapshot's private strings until output follows.
+ */
+void
+tui_pane_snapshot(struct tui_pane *p, const void *buf, size_t len)
+{
+	if (!p->restoring) {
+		lz_pane_restore_begin(p->pane);
+		p->restoring = 1;
+	}
+	lz_pane_feed(p->pane, buf, len);
+}
+
+/* The session's output, after a snapshot or not. */
+void
+tui_pane_output(struct tui_pane *p, const void *buf, size_t len)
+{
+	if (p->restoring) {
+		lz_pane_restore_end(p->pane);
+		p->restoring = 0;
+	}
+	lz_pane_feed(p->pane, buf, len);
+}
+
 int
 tui_pane_read(struct tui *t, struct tui_pane *p)
 {
@@ -190,8 +216,11 @@ tui_pane_read(struct tui *t, struct tui_pane *p)
 	    &err)) == 1) {
 		switch (f.type) {
 		case LZ_FRAME_OUTPUT:
+			tui_pane_output(p, f.payload, f.len);
+			t->output += f.len;
+			break;
 		case LZ_FRAME_ATTACHED:
-			lz_pane_feed(p->pane, (const char *)f.payload, f.len);
+			tui_pane_snapshot(p, f.payload, f.len);
 			t->output += f.len;
 			break;
 		case LZ_FRAME_EXIT:

@@ -49,6 +49,7 @@ struct tui_pane {
 	char session[33];
 	char *command;			/* for the status line and list */
 	struct lz_pane *pane;		/* mirror of the session's screen */
+	int restoring;			/* taking a snapshot (tui_pane_snapshot) */
 	struct lz_rect rect;
 	int ended;			/* EXIT or error: remove it */
 	int status;
@@ -137,6 +138,12 @@ struct tui_pane *tui_pane_open(struct tui *t, char **argv, int argc,
     struct lz_err *err);
 struct tui_pane *tui_pane_spawn(struct tui *t, char **argv, unsigned rows,
     unsigned cols, struct lz_err *err);
+/*
+ * The mirror takes a snapshot (ATTACHED, or the coordinator's catch-up
+ * after a gap in OUTPUT), then output.
+ */
+void tui_pane_snapshot(struct tui_pane *p, const void *buf, size_t len);
+void tui_pane_output(struct tui_pane *p, const void *buf, size_t len);
 /* Reads what the pane's source has; 0, or -1 when the pane ended. */
 int tui_pane_read(struct tui *t, struct tui_pane *p);
 void tui_pane_input(struct tui *t, struct tui_pane *p, const void *buf,

@@ -120,8 +120,7 @@ lz_grid_put1(struct lz_grid *g, int row, int col, uint32_t ch,
 	c->fg = fg;
 	c->bg = bg;
 	c->attr = attr;
-	c->pad = 0;
-	return 1;
+	return 1;		/* pad is 0 in every cell (lz_cell_blank) */
 }
 
 /* Row y was written directly up to column c1 (excluded). */

@@ -21,13 +21,20 @@
  *  - libvterm is written at most LZ_PANE_WRITE_MAX bytes at a time (its
  *    text path keeps an array the size of the write on the stack);
  *  - C1 controls encoded as UTF-8 (U+0080-U+009F: libvterm gives them width
- *    -1) are dropped, and a run of more than LZ_PANE_COMBINE_RUN combining
- *    marks is cut (libvterm keeps every mark of a run across writes in a
- *    buffer it doubles and rescans, which would grow without bound);
- *  - REP (CSI b) is cancelled while the last glyph has width 0 (before
- *    any text, or after a lone combining mark): libvterm loops forever;
- *  - a DECSET/DECRST with several modes (CSI ? 12 ; 25 h) is written to
- *    libvterm one mode at a time (0.1.4 acts on the first only);
+ *    -1) are dropped;
+ *  - a combining mark that joins the last glyph (the cursor stands right
+ *    after it) is joined by the guard, not libvterm, which would keep
+ *    every mark of a run across writes in a buffer it doubles and rescans
+ *    (without bound); the result is libvterm's: the glyph put again, with
+ *    the current pen, the marks after the third dropped;
+ *  - REP (CSI b) prints the last glyph again, Ps times but at most to the
+ *    right edge (as tmux), as text: libvterm 0.1.4 steps it without wrap
+ *    and loops forever when its width is 0 (REP is then cancelled);
+ *  - a DECSET/DECRST or SM/RM with several modes (CSI ? 12 ; 25 h) is
+ *    written to libvterm one mode at a time (0.1.4 acts on the first only);
+ *  - DECALN (ESC # 8) does what xterm does (origin mode off, margins and
+ *    pen reset, single-width lines, unprotected E, cursor home); libvterm
+ *    only fills, with the current pen, and leaves the cursor;
  *  - after a cursor restore the cursor is clamped into the screen
  *    (libvterm does not clamp the saved cursor on resize).
  * So any bytes are safe to feed, and a pane is never fed the host output
@@ -62,6 +69,7 @@
  * (primary screen) so the cursor's row stays, and the rest are cut at the
  * bottom; when rows grow, lines come back from scrollback (primary screen)
  * as far as there are any, and blank rows fill the rest at the bottom.
+ * Every resize resets the scroll region and margins (as xterm).
  *
  * Memory bound of one pane: two grids of rows x cols cells of 28 bytes
  * (rows <= LZ_PANE_MAX_ROWS, cols <= LZ_PANE_MAX_COLS), the scrollback
@@ -88,7 +96,6 @@
 #define LZ_PANE_TITLE_MAX 256
 #define LZ_PANE_STRING_MAX 1024
 #define LZ_PANE_WRITE_MAX 4096
-#define LZ_PANE_COMBINE_RUN 32
 
 /* lz_pane_dirty bits. */
 #define LZ_PANE_DIRTY_CELLS 0x01	/* some row changed: see row_dirty */
@@ -207,16 +214,37 @@ unsigned long lz_pane_scrolled(const struct lz_pane *p);
 void lz_pane_clear_dirty(struct lz_pane *p);
 
 /*
- * Appends the whole visible state as a compact ANSI stream for a terminal
- * of the same size that understands what Lazaret's terminfo entry says
- * (SGR with 256 and RGB colours): the primary screen, then, if it is
- * shown, ?1049h and the alternate screen; then the modes of struct
- * lz_pane_props, the cursor and the current pen. Feeding it into a new
- * pane of the same size gives the same cells, cursor and modes. Not
- * carried: scrollback, the title, scroll region and margins, tab stops,
- * character sets, origin mode and the DECSC saved cursor.
+ * Appends a snapshot of the pane: an ANSI stream that takes a new pane of
+ * the same size (or one reset with lz_pane_restore_begin) to the same
+ * state, so that feeding both the same bytes afterwards keeps them the
+ * same. It carries the cells of the primary screen and, if it is shown,
+ * of the alternate one; line sizes (DECDWL/DECDHL), tab stops, the title,
+ * the save slot (DECSC), scroll region and left/right margins, the last
+ * glyph (what REP repeats and a combining mark joins) and the pending
+ * wrap, origin mode, the cursor, every mode (insert, newline, autowrap,
+ * cursor keys, keypad, reverse screen, bracketed paste, mouse tracking and
+ * encoding, focus events, synchronized output, left/right margin mode),
+ * the cursor's look, DECSCA protection, S8C1T, the pen, the character
+ * sets (G0-G3, GL, GR and a pending single shift), and the escape
+ * sequence, string or UTF-8 character the pane is in the middle of. Not
+ * carried: the scrollback (pane-history.h), the counters of struct
+ * lz_pane_props, and (libvterm 0.1.4 cannot be taken there but by these
+ * very sequences) a cursor outside the scroll region in origin mode.
+ *
+ * Two things only text can set in libvterm, the last glyph and the
+ * pending wrap, are written as text between two private strings
+ * (APC lazaret;hide / lazaret;show) that keep it off the grid: such a
+ * stream must be fed between lz_pane_restore_begin and _end. lz_pane_feed
+ * drops the strings and would draw that glyph again at its place.
  */
 void lz_pane_render_ansi(const struct lz_pane *p, struct lz_buf *out);
+/*
+ * Resets p to a new pane's state (same size; the scrollback is kept) and
+ * takes the private strings of a snapshot in the feeds that follow, until
+ * lz_pane_restore_end. The reset marks everything dirty.
+ */
+void lz_pane_restore_begin(struct lz_pane *p);
+void lz_pane_restore_end(struct lz_pane *p);
 /* Appends the SGR that sets this pen from nothing (it resets first). */
 void lz_pane_sgr(struct lz_buf *out, uint32_t fg, uint32_t bg, uint16_t attr);
 

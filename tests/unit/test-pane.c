@@ -2,8 +2,8 @@
  * test-pane.c: the pane emulator (ui/pane.h) from byte streams to grids:
  * text, colours, attributes, wide and combining characters, the alternate
  * screen, scroll regions, scrollback and its bound, resize, answers through
- * the reply callback, the title, modes, damage coalescing, the guard
- * against libvterm 0.1.4's faults, and the ANSI serialiser round trip.
+ * the reply callback, the title, modes, damage coalescing and the guard
+ * against libvterm 0.1.4's faults. The snapshot is test-pane-snapshot.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -704,78 +704,6 @@ test_guard(void **state)
 	done(p, &c);
 }
 
-/* Every cell, the cursor and the modes of a and b are the same. */
-static void
-same_screen(const struct lz_pane *a, const struct lz_pane *b)
-{
-	const struct lz_pane_props *pa = lz_pane_props(a);
-	const struct lz_pane_props *pb = lz_pane_props(b);
-	const struct lz_cell *x, *y;
-	int r, col;
-
-	assert_int_equal(lz_pane_rows(a), lz_pane_rows(b));
-	for (r = 0; r < (int)lz_pane_rows(a); r++) {
-		for (col = 0; col < (int)lz_pane_cols(a); col++) {
-			x = lz_pane_cell(a, r, col);
-			y = lz_pane_cell(b, r, col);
-			if (memcmp(x->ch, y->ch, sizeof x->ch) != 0 ||
-			    x->fg != y->fg || x->bg != y->bg ||
-			    x->attr != y->attr || x->width != y->width)
-				fail_msg("cell %d,%d: %x/%x fg %x/%x bg %x/%x "
-				    "attr %x/%x", r, col, x->ch[0], y->ch[0],
-				    x->fg, y->fg, x->bg, y->bg, x->attr,
-				    y->attr);
-		}
-	}
-	assert_int_equal(pa->cursor_row, pb->cursor_row);
-	assert_int_equal(pa->cursor_col, pb->cursor_col);
-	assert_int_equal(pa->cursor_visible, pb->cursor_visible);
-	assert_int_equal(pa->cursor_shape, pb->cursor_shape);
-	assert_int_equal(pa->cursor_blink, pb->cursor_blink);
-	assert_int_equal(pa->altscreen, pb->altscreen);
-	assert_int_equal(pa->app_cursor, pb->app_cursor);
-	assert_int_equal(pa->app_keypad, pb->app_keypad);
-	assert_int_equal(pa->bracketed_paste, pb->bracketed_paste);
-	assert_int_equal(pa->mouse, pb->mouse);
-	assert_int_equal(pa->mouse_enc, pb->mouse_enc);
-	assert_int_equal(pa->focus_events, pb->focus_events);
-	assert_int_equal(pa->reverse, pb->reverse);
-}
-
-static void
-round_trip(const char *in)
-{
-	struct ctx c1, c2;
-	struct lz_pane *a = mk(6, 30, 10, &c1), *b = mk(6, 30, 10, &c2);
-	struct lz_buf out = LZ_BUF_INIT;
-
-	feed(a, in);
-	lz_pane_render_ansi(a, &out);
-	lz_pane_feed(b, out.buf, out.len);
-	same_screen(a, b);
-	/* The pen carries on: the same text after both looks the same. */
-	feed(a, "\r\nP");
-	feed(b, "\r\nP");
-	same_screen(a, b);
-	lz_buf_release(&out);
-	done(a, &c1);
-	done(b, &c2);
-}
-
-static void
-test_render_round_trip(void **state)
-{
-	(void)state;
-	round_trip("plain\r\n\033[1;31mred \033[38;5;123;48;2;1;2;3mrgb"
-	    "\033[0;4:3;9;5;7;3mx\033[m\r\n\xe4\xb8\xad\xe6\x96\x87 e\xcc\x81"
-	    "\xf0\x9f\x98\x80|\033[44m\033[K\033[m\r\n  gap  \033[42m  \033[m"
-	    "end\033[6;30Hz\033[?1h\033=\033[?2004h\033[?1000h\033[?1006h"
-	    "\033[4 q\033[4;8H\033[1;32m");
-	round_trip("primary\r\nsecond\033[2;3H\033[?1049h\033[Halt "
-	    "\033[7mscreen\033[?25l\033[3;3H");
-	round_trip("\033[?5h\033[?1004h\033[5;1H\033[48;5;200m\033[2K");
-}
-
 int
 main(void)
 {
@@ -797,7 +725,6 @@ main(void)
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_damage),
 		cmocka_unit_test(test_guard),
-		cmocka_unit_test(test_render_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
