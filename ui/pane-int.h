@@ -95,9 +95,19 @@ struct g_term {
 	int dwl;		/* some row was made double width */
 	/* For the glyph fast path (glyph_mode): */
 	int wrapcol;		/* a glyph here sets the pending wrap */
+	int margined;		/* a scroll region or ?69: xterm's moves */
+	const unsigned char *plain;	/* pane.c's g_plain or g_plain_lr */
 	uint32_t fastmax;	/* c - 1 below it: 0 under DECALN or once */
 				/* a line is double width */
 	int vrow, vcol;		/* libvterm's cursor, unclamped */
+};
+
+/* Colours a program set (OSC 4, 10, 11, 12), for the answers. */
+struct g_colors {
+	uint32_t pal[256];
+	uint8_t set[32];		/* bit i: pal[i] was set */
+	uint32_t dyn[3];		/* foreground, background, cursor */
+	int dynset;			/* bit k: dyn[k] was set */
 };
 
 struct lz_pane {
@@ -117,6 +127,8 @@ struct lz_pane {
 	VTermPos resize_delta;
 	struct lz_buf reply;
 	struct g_term t;
+	struct lz_pane_host host;
+	struct g_colors colors;
 
 	unsigned dirty;
 	uint64_t rowdirty[G_DIRTY_WORDS];
@@ -170,6 +182,20 @@ void lz_pane_vwrite(struct lz_pane *p, const char *s, size_t n);
 int lz_pane_tab_at(const struct lz_pane *p, int col);
 /* Row width libvterm wraps at: half on a double-width line. */
 int lz_pane_row_width(const struct lz_pane *p, int row);
+
+/* pane-report.c */
+/* Whether the CSI just parsed is a query the pane answers itself. */
+int lz_pane_query_csi(const struct lz_pane *p, unsigned char final);
+void lz_pane_answer_csi(struct lz_pane *p, unsigned char final);
+/*
+ * An OSC (s[0..n), without its introducer) that sets, resets or asks for
+ * a colour: handled (1), or not one (0). bel: it ended with BEL.
+ */
+int lz_pane_osc_color(struct lz_pane *p, const char *s, size_t n, int bel);
+/* Back to the host's palette (and foreground, background, cursor). */
+void lz_pane_colors_reset(struct lz_pane *p, int dynamic_too);
+/* Colour i (0-255) as the program sees it: its own, or the host's. */
+uint32_t lz_pane_palette(const struct lz_pane *p, int i);
 
 /* pane-snapshot.c: the private strings of lz_pane_restore. */
 #define LZ_PANE_PRIVATE_HIDE "lazaret;hide"

@@ -200,6 +200,24 @@ tab_stops(const struct lz_pane *p, struct lz_buf *out)
 	}
 }
 
+/* The colours the program set (OSC 4, 10, 11, 12). */
+static void
+colors(const struct lz_pane *p, struct lz_buf *out)
+{
+	const struct g_colors *c = &p->colors;
+	int i;
+
+	for (i = 0; i < 256; i++) {
+		if (c->set[i >> 3] & (1u << (i & 7)))
+			lz_buf_addf(out, "\033]4;%d;#%06x\033\\", i, c->pal[i]);
+	}
+	for (i = 0; i < 3; i++) {
+		if (c->dynset & (1 << i))
+			lz_buf_addf(out, "\033]%d;#%06x\033\\", 10 + i,
+			    c->dyn[i]);
+	}
+}
+
 static void
 cursor_look(struct lz_buf *out, int shape, int blink, int visible)
 {
@@ -524,6 +542,7 @@ lz_pane_render_ansi(const struct lz_pane *p, struct lz_buf *out)
 	lz_buf_adds(out, "\033]2;");
 	lz_buf_adds(out, p->title);
 	lz_buf_adds(out, "\033\\");
+	colors(p, out);
 	save_slot(p, out);
 	margins(p, out);
 	if (lz_pane_wrap(p)) {

@@ -163,13 +163,21 @@ tabs_default(struct lz_pane *p, int col)
 	}
 }
 
-/* What the glyph fast path needs of the modes, after they change. */
+static const unsigned char g_plain[256], g_plain_lr[256];
+
+/*
+ * What the fast paths need of the modes, after they change: the glyph
+ * path, which cursor moves libvterm gets wrong (margins), and whether CR
+ * and line feeds need the guard (a left margin).
+ */
 static void
-glyph_mode(struct lz_pane *p)
+track_modes(struct lz_pane *p)
 {
 	p->t.lg.wrap = lz_pane_wrap(p) ? 2 : 0;
 	p->t.wrapcol = p->t.autowrap ? p->cols - 1 : INT32_MAX;
 	p->t.fastmax = p->decaln || p->t.dwl ? 0 : 0xd7ff;
+	p->t.margined = p->t.top != 0 || p->t.bottom != -1 || p->t.lrmm;
+	p->t.plain = p->t.lrmm && p->t.left > 0 ? g_plain_lr : g_plain;
 }
 
 /* What libvterm's hard reset (vterm_state_reset) resets. */
@@ -196,7 +204,7 @@ track_reset(struct lz_pane *p)
 	p->t.gr = 1;
 	p->t.ss = 0;
 	p->t.lg.wrap = 0;
-	glyph_mode(p);
+	track_modes(p);
 }
 
 /* The state a new pane starts in (the scrollback is not touched). */
@@ -253,6 +261,7 @@ lz_pane_new(unsigned rows, unsigned cols, size_t scrollback_lines,
 		p->cb = *cb;
 	p->user = user;
 	lz_sb_init(&p->sb, scrollback_lines, LZ_PANE_SB_MAX_BYTES);
+	lz_pane_host_default(&p->host);
 	state_init(p);
 	return p;
 }
@@ -658,7 +667,7 @@ cb_setlineinfo(int row, const VTermLineInfo *newinfo,
 	(void)oldinfo;
 	if (newinfo->doublewidth && !p->t.dwl) {
 		p->t.dwl = 1;
-		glyph_mode(p);
+		track_modes(p);
 	}
 	return 1;
 }
@@ -747,42 +756,54 @@ cancel_at(struct lz_pane *p, size_t i)
 /*
  * Bytes the guard passes untouched in the ground state with no partial
  * character: 1 for C0 controls libvterm executes (all but SO, SI, CAN,
- * SUB, ESC) and DEL, 2 for printable ASCII.
+ * SUB, ESC) and DEL, 2 for printable ASCII. g_plain_lr, under a left
+ * margin, also leaves out LF, VT, FF and CR (the guard moves the cursor
+ * to the margin, as xterm does).
  */
+#define G_PLAIN_HIGH \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+#define G_PLAIN_TEXT \
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, \
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, \
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, \
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, \
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, \
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1
+static const unsigned char g_plain_lr[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+	1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 1, 1, 1,
+	G_PLAIN_TEXT, G_PLAIN_HIGH,
+};
 static const unsigned char g_plain[256] = {
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0,
 	1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 1, 1, 1,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	G_PLAIN_TEXT, G_PLAIN_HIGH,
 };
 
 /*
  * What the guard does with a CSI without leader or intermediate, by its
  * final byte: K_PLAIN passes it in a run of text; K_GUARD always takes it
- * byte by byte (REP, modes, margins, tab clears); K_MOVE is a cursor
+ * byte by byte (REP, modes, margins, tab clears, queries); K_MOVE is a cursor
  * movement that clears libvterm's pending wrap even where the cursor does
- * not move, so the guard takes it when a wrap may be pending.
+ * not move (seg_move); K_MARGIN is one too, which libvterm 0.1.4 gets
+ * wrong under a scroll region or left/right margins (xterm_move).
  */
-enum { K_PLAIN, K_GUARD, K_MOVE };
+enum { K_PLAIN, K_GUARD, K_MOVE, K_MARGIN };
 static const unsigned char csi_kind[128] = {
-	['A'] = K_MOVE, ['B'] = K_MOVE, ['C'] = K_MOVE, ['D'] = K_MOVE,
-	['E'] = K_MOVE, ['F'] = K_MOVE, ['G'] = K_MOVE, ['H'] = K_MOVE,
-	['`'] = K_MOVE, ['a'] = K_MOVE, ['d'] = K_MOVE, ['e'] = K_MOVE,
+	['A'] = K_MARGIN, ['B'] = K_MARGIN, ['C'] = K_MARGIN,
+	['D'] = K_MARGIN, ['E'] = K_MARGIN, ['F'] = K_MARGIN,
+	['G'] = K_MARGIN, ['`'] = K_MARGIN,
+	['H'] = K_MOVE, ['a'] = K_MOVE, ['d'] = K_MOVE, ['e'] = K_MOVE,
 	['f'] = K_MOVE, ['j'] = K_MOVE, ['k'] = K_MOVE,
 	['b'] = K_GUARD, ['g'] = K_GUARD, ['h'] = K_GUARD, ['l'] = K_GUARD,
-	['r'] = K_GUARD, ['s'] = K_GUARD,
+	['n'] = K_GUARD, ['r'] = K_GUARD, ['s'] = K_GUARD, ['t'] = K_GUARD,
 };
 
 static void
@@ -932,9 +953,9 @@ private_string(struct lz_pane *p)
 	p->props.dropped_strings++;
 }
 
-/* A string ended (ST or BEL) at byte i, which is left out. */
+/* A string ended (ST, or BEL if bel) at byte i, which is left out. */
 static void
-string_done(struct lz_pane *p, size_t i)
+string_done(struct lz_pane *p, size_t i, int bel)
 {
 	char dcs[LZ_PANE_STRING_MAX + 4];
 
@@ -949,7 +970,7 @@ string_done(struct lz_pane *p, size_t i)
 		if (p->str_len >= 2 && (p->str[0] == '0' || p->str[0] == '2') &&
 		    p->str[1] == ';')
 			title_set(p, p->str + 2, p->str_len - 2);
-		else
+		else if (!lz_pane_osc_color(p, p->str, p->str_len, bel))
 			p->props.dropped_osc++;
 		break;
 	case G_STR_DCS:
@@ -1200,13 +1221,14 @@ dec_mode(struct lz_pane *p, long m, int set)
 		break;
 	case 7:
 		p->t.autowrap = set;
-		glyph_mode(p);
+		track_modes(p);
 		break;
 	case 66:
 		p->props.app_keypad = set;
 		break;
 	case 69:
 		p->t.lrmm = set;
+		track_modes(p);
 		break;
 	case 9:
 	case 1000:
@@ -1300,6 +1322,7 @@ set_tb_margins(struct lz_pane *p, size_t i)
 	}
 	p->t.top = (int)top;
 	p->t.bottom = (int)bottom;
+	track_modes(p);
 }
 
 /* DECSLRM ending at byte i (always stored, in effect under ?69). */
@@ -1326,6 +1349,7 @@ set_lr_margins(struct lz_pane *p, size_t i)
 	}
 	p->t.left = (int)left;
 	p->t.right = (int)right;
+	track_modes(p);
 }
 
 /* TBC ending at byte i. */
@@ -1419,7 +1443,6 @@ decstr(struct lz_pane *p, size_t i)
 	p->t.origin = 0;
 	p->t.insert = 0;
 	p->t.autowrap = 1;
-	glyph_mode(p);
 	p->t.protect = 0;
 	for (k = 0; k < 4; k++)
 		p->t.gset[k] = 'B';
@@ -1427,8 +1450,10 @@ decstr(struct lz_pane *p, size_t i)
 	p->t.gr = 1;
 	p->props.app_cursor = 0;
 	p->props.app_keypad = 0;
+	lz_pane_colors_reset(p, 0);
 	mark(p, LZ_PANE_DIRTY_PROPS);
 	p->t.lg.wrap = 0;
+	track_modes(p);
 	if (phantom && g->row == pos.row && g->col == pos.col) {
 		lz_buf_reset(&b);
 		for (k = 0; k < g->nch; k++)
@@ -1442,11 +1467,108 @@ decstr(struct lz_pane *p, size_t i)
 	lz_buf_release(&b);
 }
 
+/* Moves libvterm's cursor to (row, col) with CUP: no pending wrap after. */
+static void
+move_to(struct lz_pane *p, int row, int col)
+{
+	char cup[32];
+	int n;
+
+	if (p->t.origin) {
+		row -= p->t.top;
+		if (p->t.lrmm)
+			col -= p->t.left;
+	}
+	n = snprintf(cup, sizeof cup, "\033[%d;%dH", row + 1, col + 1);
+	vterm_input_write(p->vt, cup, (size_t)n);
+	p->t.lg.wrap = 0;
+}
+
+/* xterm's CarriageReturn: the left margin, unless left of it. */
+static int
+cr_col(const struct lz_pane *p, int col)
+{
+	int left = p->t.lrmm ? p->t.left : 0;
+
+	return p->t.origin || col >= left ? left : 0;
+}
+
+/*
+ * CUU, CUD, CUF, CUB, CNL, CPL, CHA and HPA ending at byte i (final c)
+ * under a scroll region or left/right margins, as xterm's cursor.c does
+ * them: a move that starts inside the margins stops at them (libvterm
+ * 0.1.4 stops at the screen's edge, and CUF/CUB ignore the left/right
+ * margins), CNL and CPL return to the left margin as CR does, and CHA
+ * and HPA count from the left margin in origin mode (libvterm counts from
+ * column 1 and clamps). Written to libvterm as a CUP.
+ */
+static void
+xterm_move(struct lz_pane *p, size_t i, unsigned char c)
+{
+	long n = csi_arg(p, 0, 1);
+	int row, col, top = p->t.top;
+	int bot = (p->t.bottom > -1 ? p->t.bottom : p->rows) - 1;
+	int left = p->t.lrmm ? p->t.left : 0;
+	int right = (p->t.lrmm && p->t.right > -1 ? p->t.right : p->cols) - 1;
+	int lim;
+
+	cancel_at(p, i);
+	row = p->t.vrow;
+	col = p->t.vcol;
+	if (n < 1 && c != 'G' && c != '`')
+		n = 1;
+	if (n > 9999)
+		n = 9999;
+	switch (c) {
+	case 'A':
+	case 'F':
+		lim = row < top ? 0 : top;
+		row = row - n < lim ? lim : row - (int)n;
+		if (c == 'F')
+			col = cr_col(p, col);
+		break;
+	case 'B':
+	case 'E':
+		lim = row > bot ? p->rows - 1 : bot;
+		row = row + n > lim ? lim : row + (int)n;
+		if (c == 'E')
+			col = cr_col(p, col);
+		break;
+	case 'C':
+		lim = p->t.lrmm && col <= right ? right :
+		    lz_pane_row_width(p, row) - 1;
+		col = col + n > lim ? lim : col + (int)n;
+		break;
+	case 'D':
+		lim = col < left ? 0 : left;
+		col = col - n < lim ? lim : col - (int)n;
+		break;
+	default:	/* 'G', '`' */
+		if (n < 1)
+			n = 1;
+		col = (int)n - 1 + (p->t.origin ? left : 0);
+		lim = p->t.origin ? right : p->cols - 1;
+		if (col > lim)
+			col = lim;
+		break;
+	}
+	move_to(p, row, col);
+}
+
 /* The final byte of a CSI is byte i. */
 static void
 csi_final(struct lz_pane *p, size_t i, unsigned char c)
 {
 	p->gs = G_GROUND;
+	if (lz_pane_query_csi(p, c)) {
+		cancel_at(p, i);
+		lz_pane_answer_csi(p, c);
+		return;
+	}
+	if (c == 't' && p->csi_nleader == 0 && p->csi_ninter == 0) {
+		cancel_at(p, i);	/* other window operations */
+		return;
+	}
 	if (p->csi_nleader == 0 && p->csi_ninter == 0) {
 		switch (c) {
 		case 'b':
@@ -1468,7 +1590,12 @@ csi_final(struct lz_pane *p, size_t i, unsigned char c)
 		default:
 			break;
 		}
-		if (c < 128 && csi_kind[c] == K_MOVE) {
+		if (c < 128 && csi_kind[c] == K_MARGIN && p->t.margined) {
+			xterm_move(p, i, c);
+			return;
+		}
+		if (c < 128 && (csi_kind[c] == K_MOVE ||
+		    csi_kind[c] == K_MARGIN)) {
 			flush_to(p, i + 1);
 			p->t.lg.wrap = 0;
 		}
@@ -1517,20 +1644,20 @@ decaln(struct lz_pane *p, size_t i)
 	vwrites(p, "\033[?6l\033[r\033[s\033[m\033[0\"q\033[?69h");
 	if (!p->t.lrmm)
 		vwrites(p, "\033[?69l");
-	p->decaln = 1;
-	glyph_mode(p);
-	vwrites(p, "\033#8");
-	p->decaln = 0;
-	glyph_mode(p);
-	if (p->t.protect)
-		vwrites(p, "\033[1\"q");
-	vwrites(p, "\033[H");
 	p->t.origin = 0;
 	p->t.top = 0;
 	p->t.bottom = -1;
 	p->t.left = 0;
 	p->t.right = -1;
+	p->decaln = 1;
+	track_modes(p);
+	vwrites(p, "\033#8");
+	p->decaln = 0;
+	if (p->t.protect)
+		vwrites(p, "\033[1\"q");
+	vwrites(p, "\033[H");
 	p->t.lg.wrap = 0;
+	track_modes(p);
 }
 
 /* ESC and one final byte c at i, with esc_ninter intermediates before. */
@@ -1576,6 +1703,7 @@ esc_final(struct lz_pane *p, size_t i, unsigned char c)
 		switch_screen(p, 0);
 		guard_reset_modes(p);
 		track_reset(p);
+		lz_pane_colors_reset(p, 1);
 		mark(p, LZ_PANE_DIRTY_PROPS);
 		sync_after(p, i);
 		save_slot(p);
@@ -1598,6 +1726,15 @@ esc_final(struct lz_pane *p, size_t i, unsigned char c)
 		col = p->t.vcol;
 		if (col >= 0 && col < LZ_PANE_MAX_COLS)
 			p->t.tabs[col >> 3] |= (uint8_t)(1u << (col & 7));
+		break;
+	case 'E':
+		/* NEL: a line feed and xterm's CR under a left margin. */
+		if (p->t.lrmm && p->t.left > 0) {
+			cursor_at(p, i);
+			col = p->t.vcol;
+			flush_to(p, i + 1);
+			move_to(p, p->t.vrow, cr_col(p, col));
+		}
 		break;
 	case 'N':
 	case 'O':
@@ -1729,6 +1866,24 @@ csi_byte(struct lz_pane *p, size_t i, unsigned char c)
 	}
 }
 
+/*
+ * CR at byte i, or a line feed in newline mode (LNM), under a left margin:
+ * xterm returns to the margin (cr_col), libvterm 0.1.4 to column 1.
+ */
+static void
+margin_cr(struct lz_pane *p, size_t i, unsigned char c)
+{
+	int col;
+
+	flush_to(p, i);
+	col = p->t.vcol;
+	if (c == '\r')
+		p->fseg = i + 1;	/* CR is the CUP below */
+	else
+		flush_to(p, i + 1);
+	move_to(p, p->t.vrow, cr_col(p, col));
+}
+
 static void
 guard_byte(struct lz_pane *p, size_t i, unsigned char c)
 {
@@ -1773,7 +1928,7 @@ guard_byte(struct lz_pane *p, size_t i, unsigned char c)
 		switch (p->gs) {
 		case G_STRING:
 			if (c == 0x07)
-				string_done(p, i);
+				string_done(p, i, 1);
 			else
 				skip_byte(p, i);
 			return;
@@ -1784,6 +1939,10 @@ guard_byte(struct lz_pane *p, size_t i, unsigned char c)
 			/* libvterm executes it in place. */
 			if (c == 0x0e || c == 0x0f)
 				p->t.gl = c == 0x0e;
+			else if (p->gs == G_GROUND && p->t.lrmm &&
+			    p->t.left > 0 && (c == '\r' || (c >= '\n' &&
+			    c <= '\f' && p->t.newline)))
+				margin_cr(p, i, c);
 			return;
 		}
 	}
@@ -1814,7 +1973,7 @@ guard_byte(struct lz_pane *p, size_t i, unsigned char c)
 		return;
 	case G_STRING_ESC:
 		if (c == '\\') {
-			string_done(p, i);
+			string_done(p, i, 0);
 			return;
 		}
 		/* ESC and another byte: a new escape sequence. */
@@ -1884,6 +2043,7 @@ static size_t
 ground_run(struct lz_pane *p, const unsigned char *u, size_t i, size_t len)
 {
 	const uint64_t ones = 0x0101010101010101ull, high = ones << 7;
+	const unsigned char *plain = p->t.plain;
 	size_t end = p->fseg + LZ_PANE_WRITE_MAX, j;
 	uint64_t w;
 	unsigned char k;
@@ -1900,15 +2060,16 @@ ground_run(struct lz_pane *p, const unsigned char *u, size_t i, size_t len)
 			text = 2;
 		}
 		for (; i < end; i++) {
-			k = g_plain[u[i]];
+			k = plain[u[i]];
 			if (k == 0)
 				break;
 			text |= k & 2;
 		}
 		if (i == end || u[i] != 0x1b ||
-		    (j = csi_plain(u, i, end, &kind)) == i)
+		    (j = csi_plain(u, i, end, &kind)) == i ||
+		    (kind == K_MARGIN && p->t.margined))
 			break;
-		if (kind == K_MOVE) {
+		if (kind != K_PLAIN) {
 			if (text)
 				p->t.ss = 0;
 			text = 0;
@@ -1973,6 +2134,7 @@ lz_pane_restore_begin(struct lz_pane *p)
 	state_free(p);
 	memset(&p->props, 0, sizeof p->props);
 	memset(&p->t, 0, sizeof p->t);
+	memset(&p->colors, 0, sizeof p->colors);
 	p->title[0] = '\0';
 	p->alt = 0;
 	p->saved_row = p->saved_col = 0;
@@ -2017,6 +2179,7 @@ reset_margins(struct lz_pane *p)
 	p->t.left = 0;
 	p->t.right = -1;
 	p->t.lg.wrap = 0;
+	track_modes(p);
 }
 
 /*
@@ -2113,7 +2276,7 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 		p->t.right = cols;
 	if (lz_pane_wrap(p) && p->t.vcol < cols - 1)
 		p->t.lg.wrap = 0;
-	glyph_mode(p);
+	track_modes(p);
 	vterm_set_size(p->vt, rows, cols);
 	p->resize_delta.row = 0;
 	reset_margins(p);

@@ -49,15 +49,22 @@
  * 1049, the cursor; the alternate screen never feeds scrollback); scroll
  * regions (DECSTBM) and left/right margins (DECSLRM under DECLRMM, ?69);
  * insert/delete of characters and lines; cursor visibility and shape;
- * DECSCNM reverse screen; tab stops; the answers to DA, DSR, DECRQM and
- * DECRQSS (libvterm's).
+ * DECSCNM reverse screen; tab stops.
+ *
+ * Answers (pane-report.c): DA1, DA2, DSR 5 and DECRQSS are libvterm's;
+ * the pane answers the rest itself: DSR 6 and DECXCPR (from the margins
+ * in origin mode, as xterm), DECRQM for every mode it has, ANSI and DEC
+ * (2026 included: synchronized output is advertised), window reports CSI
+ * 11, 14, 15, 16, 18 and 19 t (the pane is the window and the screen;
+ * pixels from the host's cell size), XTVERSION (lazaret(VERSION)), DA3,
+ * and the colour queries OSC 4, 10, 11 and 12 (from lz_pane_host, or what
+ * the program set with OSC 4, 10-12 until 104, 110-112 or RIS). Other
+ * window operations are dropped. S8C1T makes every answer 8-bit.
  *
  * Modes the renderer and key encoder need are recorded in struct
  * lz_pane_props; the pane only records them. Synchronized output (?2026) is
- * recorded but not advertised: DECRQM ?2026 gets libvterm's "not
- * recognised", so programs that probe first do not use it, and Lazaret's
- * terminfo entry must not claim Sync. A renderer that honours it must hold
- * frames only for a bounded time (tmux uses one second).
+ * recorded and advertised (DECRQM answers it, terminfo claims Sync): a
+ * renderer honours it, holding frames only for a bounded time.
  *
  * OSC: 0 and 2 set the title (stored sanitised, at most LZ_PANE_TITLE_MAX
  * bytes; never forwarded anywhere by the pane), 1 (icon name), 52
@@ -160,6 +167,18 @@ struct lz_pane_cb {
 	void (*damage)(void *user);
 };
 
+/*
+ * The host terminal a client shows the pane on, for the answers to a
+ * program's queries (colours, cell size in pixels). A new pane has
+ * lz_pane_host_default's: xterm's 16 colours, foreground and cursor
+ * #e5e5e5 on #000000, cells of 8x16 pixels.
+ */
+struct lz_pane_host {
+	uint32_t fg, bg, cursor;	/* 0xRRGGBB */
+	uint32_t palette[16];		/* ANSI colours 0-15 */
+	unsigned cell_w, cell_h;	/* pixels; 0: the default's */
+};
+
 struct lz_pane;
 
 /*
@@ -199,6 +218,16 @@ const struct lz_cell *lz_pane_scrollback_cell(const struct lz_pane *p,
 void lz_pane_line_text(const struct lz_pane *p, long line, struct lz_buf *out);
 
 const struct lz_pane_props *lz_pane_props(const struct lz_pane *p);
+
+void lz_pane_host_default(struct lz_pane_host *h);
+/*
+ * Sets what the pane answers for the host (the attaching client's, which
+ * replace the previous ones) and reads it back. Colours 16-255 are
+ * xterm's cube and grey ramp; a program's own colour sets (OSC 4, 10-12)
+ * come first until it resets them.
+ */
+void lz_pane_set_host(struct lz_pane *p, const struct lz_pane_host *h);
+const struct lz_pane_host *lz_pane_host(const struct lz_pane *p);
 /* The window title ("" if none): sanitised UTF-8, no control characters. */
 const char *lz_pane_title(const struct lz_pane *p);
 
@@ -219,7 +248,7 @@ void lz_pane_clear_dirty(struct lz_pane *p);
  * state, so that feeding both the same bytes afterwards keeps them the
  * same. It carries the cells of the primary screen and, if it is shown,
  * of the alternate one; line sizes (DECDWL/DECDHL), tab stops, the title,
- * the save slot (DECSC), scroll region and left/right margins, the last
+ * the colours the program set, the save slot (DECSC), scroll region and left/right margins, the last
  * glyph (what REP repeats and a combining mark joins) and the pending
  * wrap, origin mode, the cursor, every mode (insert, newline, autowrap,
  * cursor keys, keypad, reverse screen, bracketed paste, mouse tracking and

@@ -1,9 +1,10 @@
 # lib.sh: helpers the bench scripts share (bash).
 
-# pane_src ROOT: the sources a bench program using ui/pane.h links.
+# pane_src ROOT: the sources a bench program using ui/pane.h links (and
+# the version its answers give, which CMake passes otherwise).
 pane_src() {
-	echo "$1/ui/pane.c $1/ui/pane-snapshot.c $1/ui/grid.c $1/ui/vtchar.c" \
-	    "$1/core/util.c"
+	echo "-DLZ_VERSION=\"bench\" $1/ui/pane.c $1/ui/pane-snapshot.c" \
+	    "$1/ui/pane-report.c $1/ui/grid.c $1/ui/vtchar.c $1/core/util.c"
 }
 
 # median / best: of the numbers on stdin, one a line.

@@ -10,7 +10,8 @@
  * chunk starts with a control byte whose low bits give its length and
  * whose top bit (in X only) asks for a resize before it. Inside a chunk a
  * byte below 0x80 is itself; a byte from 0x80 stands for one of the
- * sequences of tokens[] below (escape sequences, modes, character sets,
+ * sequences of tokens[] below (0xff and the next byte for those past the
+ * 127th) (escape sequences, modes, character sets,
  * wide, combining and broken UTF-8), so that the fuzzer reaches the
  * states a snapshot must carry without a dictionary.
  */
@@ -50,6 +51,9 @@ static const char *const tokens[] = {
 	"\033P$qr\033\\", "\033[6n", "\033[?6n", "\033[c", "\033[>c",
 	"\033[?1$p", "\033[?7$p", "\033 G", "\033 F", "\033[0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16m",
 	"\033[1234567890m", "\030", "\032", "\033[?66h",
+	"\033]11;?\007", "\033]4;1;#102030\007", "\033]10;rgb:1/2/3\033\\",
+	"\033]104\007", "\033[18t", "\033[?2026$p", "\033[=c", "\033[>q",
+	"\033[4$p", "\033[?6$p",
 };
 
 struct side {
@@ -70,15 +74,18 @@ on_reply(const char *buf, size_t len, void *user)
 static void
 expand(const uint8_t *in, size_t n, struct lz_buf *out)
 {
-	size_t i;
+	size_t i, t;
 
 	lz_buf_reset(out);
 	for (i = 0; i < n; i++) {
-		if (in[i] < 0x80)
+		if (in[i] < 0x80) {
 			lz_buf_addch(out, (char)in[i]);
-		else
-			lz_buf_adds(out, tokens[(in[i] - 0x80) %
-			    (sizeof tokens / sizeof *tokens)]);
+			continue;
+		}
+		t = in[i] - 0x80u;
+		if (in[i] == 0xff && i + 1 < n)
+			t += in[++i];
+		lz_buf_adds(out, tokens[t % (sizeof tokens / sizeof *tokens)]);
 	}
 }
 
