@@ -54,6 +54,7 @@ lz_tui_conf_default(struct lz_tui_conf *t)
 	t->color[LZ_TUI_BORDER_FG] = 0x01000000u | 8;		/* grey */
 	t->color[LZ_TUI_ACTIVE_BORDER_FG] = 0x01000000u | 2;	/* green */
 	t->history = LZ_TUI_HISTORY_DEFAULT;
+	t->mouse = 1;
 }
 
 int
@@ -160,13 +161,20 @@ lz_tui_conf_set(struct lz_tui_conf *t, const char *key, const char *value,
 		t->history = v;
 		return 0;
 	}
+	if (strcmp(key, "mouse") == 0) {
+		if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
+			return lz_err_set(err, LZ_EINVAL, "mouse '%s' is not "
+			    "on or off", value);
+		t->mouse = strcmp(value, "on") == 0;
+		return 0;
+	}
 	for (i = 0; i < NCOLOR_KEYS; i++) {
 		if (strcmp(key, color_keys[i].key) == 0)
 			return lz_tui_color_parse(value,
 			    &t->color[color_keys[i].which], err);
 	}
 	return lz_err_set(err, LZ_EINVAL, "unknown key '%s' in [tui] (known: "
-	    "prefix, bind, history, status-fg, status-bg, border-fg, "
+	    "prefix, bind, history, mouse, status-fg, status-bg, border-fg, "
 	    "active-border-fg)", key);
 }
 

@@ -9,6 +9,7 @@
  *   bind = v split-right        ; KEY ACTION, repeatable; "none" unbinds
  *   status-bg = #203040         ; default, a colour name, colour0-255, #rrggbb
  *   history = 10000             ; scrollback lines per pane
+ *   mouse = on                  ; on (the default) or off
  */
 #ifndef LZ_TUICONF_H
 #define LZ_TUICONF_H
@@ -44,6 +45,7 @@ struct lz_tui_conf {
 	size_t nbinds;
 	uint32_t color[LZ_TUI_COLOR_COUNT];
 	size_t history;
+	int mouse;			/* take the host's mouse (ui: tui-mouse.c) */
 };
 
 /* The built-in settings. */

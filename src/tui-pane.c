@@ -18,15 +18,34 @@
 #include "src/tui.h"
 #include "termdb/termdb.h"
 
-static struct tui_pane *
-pane_new(struct tui *t, unsigned rows, unsigned cols)
+/*
+ * A bench pane's answers to its program: the pane is the terminal there
+ * (a session's are the coordinator's). Dropped when the pty is full.
+ */
+static void
+pty_reply(const char *buf, size_t len, void *user)
 {
+	struct tui_pane *p = user;
+	ssize_t n;
+
+	while (len > 0 && (n = write(p->fd, buf, len)) > 0) {
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
+static struct tui_pane *
+pane_new(struct tui *t, unsigned rows, unsigned cols, int pty)
+{
+	static const struct lz_pane_cb answers = { pty_reply, NULL };
 	struct tui_pane *p = lz_xcalloc(1, sizeof *p);
 
 	p->id = t->next_id++;
 	p->fd = -1;
 	p->cc.fd = -1;
-	p->pane = lz_pane_new(rows, cols, t->conf->history, NULL, NULL);
+	p->pane = lz_pane_new(rows, cols, t->conf->history, pty ? &answers :
+	    NULL, p);
+	lz_pane_set_host(p->pane, &t->host);
 	p->rect = (struct lz_rect){ 0, 0, (int)rows, (int)cols };
 	return p;
 }
@@ -52,7 +71,7 @@ tui_pane_open(struct tui *t, char **argv, int argc, const char *attach,
     int take, unsigned rows, unsigned cols, struct lz_err *err)
 {
 	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
-	struct tui_pane *p = pane_new(t, rows, cols);
+	struct tui_pane *p = pane_new(t, rows, cols, 0);
 	struct lz_frame f;
 	const char *id;
 	json_t *j;
@@ -122,7 +141,7 @@ tui_pane_spawn(struct tui *t, char **argv, unsigned rows, unsigned cols,
 {
 	struct winsize ws = { (unsigned short)rows, (unsigned short)cols,
 	    0, 0 };
-	struct tui_pane *p = pane_new(t, rows, cols);
+	struct tui_pane *p = pane_new(t, rows, cols, 1);
 	int master;
 	pid_t pid;
 
@@ -292,6 +311,12 @@ tui_pane_input(struct tui *t, struct tui_pane *p, const void *buf,
 }
 
 void
+tui_pane_resized(struct tui_pane *p, unsigned rows, unsigned cols)
+{
+	lz_pane_resize(p->pane, rows, cols);
+}
+
+void
 tui_pane_resize(struct tui *t, struct tui_pane *p, struct lz_rect r)
 {
 	struct winsize ws = { (unsigned short)r.rows, (unsigned short)r.cols,
@@ -360,6 +385,7 @@ tui_pane_free(struct tui_pane *p)
 	} else if (p->cc.fd >= 0)
 		lz_conn_close(&p->cc);
 	lz_pane_free(p->pane);
+	tui_sync_release(p);
 	free(p->command);
 	free(p);
 }

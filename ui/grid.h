@@ -54,6 +54,14 @@
 #define LZ_ATTR_UL_MASK 0x0060		/* 2 double, 3 curly */
 #define LZ_ATTR_PROTECTED 0x0080	/* DECSCA: kept by selective erase */
 #define LZ_ATTR_UNDERLINE(a) (((a) & LZ_ATTR_UL_MASK) >> LZ_ATTR_UL_SHIFT)
+/*
+ * A hyperlink (OSC 8): 1-255 in the high byte, an index into the link
+ * table of whoever owns the cells (a pane: lz_pane_link; the renderer its
+ * own), 0 for none.
+ */
+#define LZ_ATTR_LINK_SHIFT 8
+#define LZ_ATTR_LINK_MASK 0xff00
+#define LZ_ATTR_LINK(a) (((a) & LZ_ATTR_LINK_MASK) >> LZ_ATTR_LINK_SHIFT)
 
 /* What a character is drawn with. */
 struct lz_pen {

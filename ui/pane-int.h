@@ -110,6 +110,19 @@ struct g_colors {
 	int dynset;			/* bit k: dyn[k] was set */
 };
 
+/*
+ * Hyperlinks (OSC 8) the program made: the URL of link i (1-255) is
+ * url[i - 1]; the pen's and the cells' attr carry i (LZ_ATTR_LINK). The
+ * same URL with the same id parameter is the same link; past 255 links a
+ * pane keeps the text and drops the link (counted).
+ */
+#define G_LINKS 255
+struct g_links {
+	char *url[G_LINKS];
+	char *id[G_LINKS];
+	int n;
+};
+
 struct lz_pane {
 	VTerm *vt;
 	VTermState *vts;
@@ -129,6 +142,7 @@ struct lz_pane {
 	struct g_term t;
 	struct lz_pane_host host;
 	struct g_colors colors;
+	struct g_links links;
 
 	unsigned dirty;
 	uint64_t rowdirty[G_DIRTY_WORDS];
@@ -196,6 +210,11 @@ int lz_pane_osc_color(struct lz_pane *p, const char *s, size_t n, int bel);
 void lz_pane_colors_reset(struct lz_pane *p, int dynamic_too);
 /* Colour i (0-255) as the program sees it: its own, or the host's. */
 uint32_t lz_pane_palette(const struct lz_pane *p, int i);
+
+/* pane-link.c */
+/* An OSC 8 (s[0..n), after "8;"): the pen's link changes. */
+void lz_pane_osc_link(struct lz_pane *p, const char *s, size_t n);
+void lz_pane_links_free(struct lz_pane *p);
 
 /* pane-snapshot.c: the private strings of lz_pane_restore. */
 #define LZ_PANE_PRIVATE_HIDE "lazaret;hide"

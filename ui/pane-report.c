@@ -323,8 +323,8 @@ hex_field(const char *s, size_t n, unsigned *v)
  * #RGB, #RRGGBB, #RRRGGGBBB, #RRRRGGGGBBBB (the high bits: #f00 is 0xf0).
  * Names are not known here: -1.
  */
-static int
-parse_color(const char *s, size_t n, uint32_t *rgb)
+int
+lz_pane_parse_color(const char *s, size_t n, uint32_t *rgb)
 {
 	unsigned c[3], x;
 	size_t k, w, start, i;
@@ -400,7 +400,7 @@ osc_palette(struct lz_pane *p, const char *s, size_t n, int bel)
 		if (d - c == 1 && s[c] == '?') {
 			snprintf(what, sizeof what, "4;%ld", idx);
 			color_reply(p, what, lz_pane_palette(p, (int)idx), bel);
-		} else if (parse_color(s + c, d - c, &rgb) == 0) {
+		} else if (lz_pane_parse_color(s + c, d - c, &rgb) == 0) {
 			p->colors.pal[idx] = rgb;
 			p->colors.set[idx >> 3] |= (uint8_t)(1u << (idx & 7));
 		}
@@ -439,7 +439,7 @@ osc_dynamic(struct lz_pane *p, int k, const char *s, size_t n, int bel)
 		if (b - a == 1 && s[a] == '?') {
 			snprintf(what, sizeof what, "%d", 10 + k);
 			color_reply(p, what, dynamic(p, k), bel);
-		} else if (parse_color(s + a, b - a, &rgb) == 0) {
+		} else if (lz_pane_parse_color(s + a, b - a, &rgb) == 0) {
 			p->colors.dyn[k] = rgb;
 			p->colors.dynset |= 1 << k;
 		}

@@ -74,17 +74,35 @@ struct rpen {
 	uint16_t attr;
 };
 
+/* OSC 8 for the pane's link k (0: none). */
 static void
-rpen_set(struct lz_buf *out, struct rpen *cur, uint32_t fg, uint32_t bg,
-    uint16_t attr)
+link_set(const struct lz_pane *p, struct lz_buf *out, int k)
+{
+	const char *url = lz_pane_link(p, k);
+
+	lz_buf_adds(out, "\033]8;");
+	if (url != NULL) {
+		if (p->links.id[k - 1][0] != '\0')
+			lz_buf_addf(out, "id=%s", p->links.id[k - 1]);
+		lz_buf_addf(out, ";%s", url);
+	} else
+		lz_buf_addch(out, ';');
+	lz_buf_adds(out, "\033\\");
+}
+
+static void
+rpen_set(const struct lz_pane *p, struct lz_buf *out, struct rpen *cur,
+    uint32_t fg, uint32_t bg, uint16_t attr)
 {
 	if (cur->fg == fg && cur->bg == bg && cur->attr == attr)
 		return;
 	if ((cur->attr ^ attr) & LZ_ATTR_PROTECTED)
 		lz_buf_adds(out, attr & LZ_ATTR_PROTECTED ? "\033[1\"q" :
 		    "\033[0\"q");
-	if (cur->fg != fg || cur->bg != bg ||
-	    ((cur->attr ^ attr) & ~LZ_ATTR_PROTECTED))
+	if ((cur->attr ^ attr) & LZ_ATTR_LINK_MASK)
+		link_set(p, out, LZ_ATTR_LINK(attr));
+	if (cur->fg != fg || cur->bg != bg || ((cur->attr ^ attr) &
+	    ~(LZ_ATTR_PROTECTED | LZ_ATTR_LINK_MASK)))
 		lz_pane_sgr(out, fg, bg, attr);
 	cur->fg = fg;
 	cur->bg = bg;
@@ -98,7 +116,8 @@ plain_blank(const struct lz_cell *c)
 }
 
 static void
-render_grid(const struct lz_grid *g, struct lz_buf *out)
+render_grid(const struct lz_pane *p, const struct lz_grid *g,
+    struct lz_buf *out)
 {
 	const struct lz_cell *r, *c;
 	struct rpen pen = { 0, 0, 0 };
@@ -121,8 +140,9 @@ render_grid(const struct lz_grid *g, struct lz_buf *out)
 				    r[x + n].bg == c->bg; n++)
 					;
 				if (c->bg != 0) {
-					rpen_set(out, &pen, 0, c->bg,
-					    pen.attr & LZ_ATTR_PROTECTED);
+					rpen_set(p, out, &pen, 0, c->bg,
+					    pen.attr & (LZ_ATTR_PROTECTED |
+					    LZ_ATTR_LINK_MASK));
 					lz_buf_addf(out, "\033[%dX", n);
 				}
 				lz_buf_addf(out, "\033[%dC", n);
@@ -131,13 +151,15 @@ render_grid(const struct lz_grid *g, struct lz_buf *out)
 			}
 			if (c->ch[0] == LZ_CELL_CONT)
 				continue;
-			rpen_set(out, &pen, c->fg, c->bg, c->attr);
+			rpen_set(p, out, &pen, c->fg, c->bg, c->attr);
 			for (k = 0; k < LZ_CELL_CHARS && c->ch[k] != 0; k++)
 				lz_buf_add_utf8(out, c->ch[k]);
 		}
 	}
 	if (pen.attr & LZ_ATTR_PROTECTED)
 		lz_buf_adds(out, "\033[0\"q");
+	if (pen.attr & LZ_ATTR_LINK_MASK)
+		link_set(p, out, 0);
 }
 
 static void
@@ -465,6 +487,8 @@ modes(const struct lz_pane *p, struct lz_buf *out)
 	if (p->t.s8c1t)
 		lz_buf_adds(out, "\033 G");
 	lz_pane_sgr(out, p->pen.fg, p->pen.bg, p->pen.attr);
+	if (p->pen.attr & LZ_ATTR_LINK_MASK)
+		link_set(p, out, LZ_ATTR_LINK(p->pen.attr));
 }
 
 static void
@@ -528,12 +552,12 @@ tail(const struct lz_pane *p, struct lz_buf *out)
 void
 lz_pane_render_ansi(const struct lz_pane *p, struct lz_buf *out)
 {
-	render_grid(&p->scr[0], out);
+	render_grid(p, &p->scr[0], out);
 	if (p->alt) {
 		/* 1047, not 1049: the save slot comes later, or never. */
 		cup(out, p->saved_row, p->saved_col);
 		dec(out, 1047, 1);
-		render_grid(&p->scr[1], out);
+		render_grid(p, &p->scr[1], out);
 	}
 	/* Before the line sizes: CUP stops at the middle of a wide line. */
 	tab_stops(p, out);

@@ -273,6 +273,7 @@ lz_pane_free(struct lz_pane *p)
 		return;
 	state_free(p);
 	lz_sb_free(&p->sb);
+	lz_pane_links_free(p);
 	free(p);
 }
 
@@ -970,6 +971,9 @@ string_done(struct lz_pane *p, size_t i, int bel)
 		if (p->str_len >= 2 && (p->str[0] == '0' || p->str[0] == '2') &&
 		    p->str[1] == ';')
 			title_set(p, p->str + 2, p->str_len - 2);
+		else if (p->str_len >= 2 && p->str[0] == '8' &&
+		    p->str[1] == ';')
+			lz_pane_osc_link(p, p->str + 2, p->str_len - 2);
 		else if (!lz_pane_osc_color(p, p->str, p->str_len, bel))
 			p->props.dropped_osc++;
 		break;
@@ -2135,6 +2139,7 @@ lz_pane_restore_begin(struct lz_pane *p)
 	memset(&p->props, 0, sizeof p->props);
 	memset(&p->t, 0, sizeof p->t);
 	memset(&p->colors, 0, sizeof p->colors);
+	lz_pane_links_free(p);
 	p->title[0] = '\0';
 	p->alt = 0;
 	p->saved_row = p->saved_col = 0;

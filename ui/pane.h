@@ -67,9 +67,12 @@
  * renderer honours it, holding frames only for a bounded time.
  *
  * OSC: 0 and 2 set the title (stored sanitised, at most LZ_PANE_TITLE_MAX
- * bytes; never forwarded anywhere by the pane), 1 (icon name), 52
- * (clipboard), 8 (hyperlinks: the text stays), colour sets and queries and
- * every other OSC are dropped and counted in lz_pane_props.dropped_osc.
+ * bytes; never forwarded anywhere by the pane); 8 opens and closes a
+ * hyperlink (pane-link.c: the cells keep its number, lz_pane_link gives
+ * its URI; at most 255 links a pane, URIs of printable ASCII only); colour
+ * sets, resets and queries are pane-report.c's; 1 (icon name), 52
+ * (clipboard) and every other OSC are dropped and counted in
+ * lz_pane_props.dropped_osc.
  *
  * Resize is clean truncation, no reflow: columns are cut or padded on the
  * right; when rows shrink, the rows above the cursor go to scrollback
@@ -147,7 +150,8 @@ struct lz_pane_props {
 	int focus_events;		/* ?1004 */
 	int sync;			/* ?2026 set (see above) */
 	unsigned long bells;		/* BEL count since lz_pane_new */
-	unsigned long dropped_osc;	/* OSC other than 0 and 2 */
+	unsigned long dropped_osc;	/* OSC the pane does not keep */
+	unsigned long dropped_links;	/* OSC 8 past 255 links, or bad */
 	unsigned long dropped_strings;	/* DCS/APC/PM/SOS dropped, overlong */
 	unsigned long cancelled_csi;	/* CSI cut by the guard */
 };
@@ -228,8 +232,16 @@ void lz_pane_host_default(struct lz_pane_host *h);
  */
 void lz_pane_set_host(struct lz_pane *p, const struct lz_pane_host *h);
 const struct lz_pane_host *lz_pane_host(const struct lz_pane *p);
+/*
+ * A colour as xterm's XParseColor reads one: rgb:R/G/B with 1 to 4 hex
+ * digits each (scaled), or #RGB to #RRRRGGGGBBBB (high bits). Returns 0
+ * with *rgb = 0xRRGGBB, or -1 (names are not known).
+ */
+int lz_pane_parse_color(const char *s, size_t n, uint32_t *rgb);
 /* The window title ("" if none): sanitised UTF-8, no control characters. */
 const char *lz_pane_title(const struct lz_pane *p);
+/* The URI of the pane's link k (a cell's LZ_ATTR_LINK), or NULL. */
+const char *lz_pane_link(const struct lz_pane *p, int k);
 
 /*
  * Damage: LZ_PANE_DIRTY_* bits since the last lz_pane_clear_dirty, and

@@ -67,6 +67,7 @@ replay(const struct lz_pane *p)
 	struct lz_buf out = LZ_BUF_INIT;
 	struct lz_pane *q;
 	const struct lz_cell *a, *b;
+	const char *ua, *ub;
 	int r, col;
 
 	lz_pane_render_ansi(p, &out);
@@ -78,9 +79,13 @@ replay(const struct lz_pane *p)
 		for (col = 0; col < (int)lz_pane_cols(p); col++) {
 			a = lz_pane_cell(p, r, col);
 			b = lz_pane_cell(q, r, col);
+			ua = lz_pane_link(p, LZ_ATTR_LINK(a->attr));
+			ub = lz_pane_link(q, LZ_ATTR_LINK(b->attr));
 			if (memcmp(a->ch, b->ch, sizeof a->ch) != 0 ||
 			    a->fg != b->fg || a->bg != b->bg ||
-			    a->attr != b->attr || a->width != b->width)
+			    ((a->attr ^ b->attr) & ~LZ_ATTR_LINK_MASK) != 0 ||
+			    a->width != b->width || (ua == NULL) != (ub == NULL) ||
+			    (ua != NULL && strcmp(ua, ub) != 0))
 				abort();
 		}
 	}

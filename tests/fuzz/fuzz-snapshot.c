@@ -53,7 +53,8 @@ static const char *const tokens[] = {
 	"\033[1234567890m", "\030", "\032", "\033[?66h",
 	"\033]11;?\007", "\033]4;1;#102030\007", "\033]10;rgb:1/2/3\033\\",
 	"\033]104\007", "\033[18t", "\033[?2026$p", "\033[=c", "\033[>q",
-	"\033[4$p", "\033[?6$p",
+	"\033[4$p", "\033[?6$p", "\033]8;;http://a/\033\\",
+	"\033]8;id=x;file:///workspace/f\007", "\033]8;;\033\\",
 };
 
 struct side {
@@ -89,11 +90,18 @@ expand(const uint8_t *in, size_t n, struct lz_buf *out)
 	}
 }
 
+/* Same cell; links by their URI (each pane numbers its own). */
 static int
-cell_eq(const struct lz_cell *a, const struct lz_cell *b)
+cell_eq(const struct lz_pane *pa, const struct lz_cell *a,
+    const struct lz_pane *pb, const struct lz_cell *b)
 {
+	const char *ua = lz_pane_link(pa, LZ_ATTR_LINK(a->attr));
+	const char *ub = lz_pane_link(pb, LZ_ATTR_LINK(b->attr));
+
 	return memcmp(a->ch, b->ch, sizeof a->ch) == 0 && a->fg == b->fg &&
-	    a->bg == b->bg && a->attr == b->attr && a->width == b->width;
+	    a->bg == b->bg && ((a->attr ^ b->attr) & ~LZ_ATTR_LINK_MASK) == 0 &&
+	    a->width == b->width && (ua == NULL) == (ub == NULL) &&
+	    (ua == NULL || strcmp(ua, ub) == 0);
 }
 
 static void
@@ -106,7 +114,7 @@ same(struct side *a, struct side *b)
 
 	for (r = 0; r < rows; r++) {
 		for (col = 0; col < cols; col++) {
-			if (!cell_eq(lz_pane_cell(a->p, r, col),
+			if (!cell_eq(a->p, lz_pane_cell(a->p, r, col), b->p,
 			    lz_pane_cell(b->p, r, col)))
 				abort();
 		}
@@ -133,7 +141,10 @@ same(struct side *a, struct side *b)
 		nb = lz_pane_scrollback_lines(a->p);
 	for (i = 0; i < nb; i++) {
 		for (col = 0; col < cols; col++) {
-			if (!cell_eq(lz_pane_scrollback_cell(a->p, i, col),
+			struct lz_cell x = *lz_pane_scrollback_cell(a->p, i,
+			    col);
+
+			if (!cell_eq(a->p, &x, b->p,
 			    lz_pane_scrollback_cell(b->p, i, col)))
 				abort();
 		}

@@ -54,7 +54,8 @@ test_tui_config(void **state)
 	    "bind = d none\n"
 	    "status-bg = #102030\n"
 	    "border-fg = colour244\n"
-	    "history = 500\n";
+	    "history = 500\n"
+	    "mouse = off\n";
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_config cfg;
 	struct lz_key k;
@@ -73,6 +74,12 @@ test_tui_config(void **state)
 	assert_int_equal(cfg.tui.color[LZ_TUI_STATUS_BG], 0x02102030u);
 	assert_int_equal(cfg.tui.color[LZ_TUI_BORDER_FG], 0x01000000u | 244);
 	assert_int_equal(cfg.tui.history, 500);
+	assert_int_equal(cfg.tui.mouse, 0);
+	lz_config_release(&cfg);
+	/* The mouse is on unless said otherwise. */
+	assert_int_equal(lz_config_load_buffer(&cfg, "t.ini", "[tui]\n", 6,
+	    &err), 0);
+	assert_int_equal(cfg.tui.mouse, 1);
 	lz_config_release(&cfg);
 }
 
@@ -101,6 +108,7 @@ test_tui_config_errors(void **state)
 	expect_error("[tui]\nbind = zoom\n", "KEY ACTION");
 	expect_error("[tui]\nstatus-fg = #12345\n", "unknown colour");
 	expect_error("[tui]\nhistory = -1\n", "history");
+	expect_error("[tui]\nmouse = yes\n", "mouse 'yes' is not on or off");
 	expect_error("[tui]\nhistory = 999999999\n", "0 to");
 	expect_error("[tui]\nfoo = 1\n", "unknown key 'foo' in [tui]");
 }

@@ -43,15 +43,20 @@ same(const struct side *a, const struct side *b, const char *x,
 	const struct lz_pane_props *pa = lz_pane_props(a->p);
 	const struct lz_pane_props *pb = lz_pane_props(b->p);
 	const struct lz_cell *c, *d;
+	const char *ua, *ub;
 	int r, col;
 
 	for (r = 0; r < (int)lz_pane_rows(a->p); r++) {
 		for (col = 0; col < (int)lz_pane_cols(a->p); col++) {
 			c = lz_pane_cell(a->p, r, col);
 			d = lz_pane_cell(b->p, r, col);
+			ua = lz_pane_link(a->p, LZ_ATTR_LINK(c->attr));
+			ub = lz_pane_link(b->p, LZ_ATTR_LINK(d->attr));
 			if (memcmp(c->ch, d->ch, sizeof c->ch) != 0 ||
 			    c->fg != d->fg || c->bg != d->bg ||
-			    c->attr != d->attr || c->width != d->width)
+			    ((c->attr ^ d->attr) & ~LZ_ATTR_LINK_MASK) != 0 ||
+			    c->width != d->width || (ua == NULL) != (ub == NULL) ||
+			    (ua != NULL && strcmp(ua, ub) != 0))
 				fail_msg("X '%s' Y '%s': cell %d,%d: %x/%x fg "
 				    "%x/%x bg %x/%x attr %x/%x", x, y, r, col,
 				    c->ch[0], d->ch[0], c->fg, d->fg, c->bg,
@@ -141,6 +146,8 @@ test_cells(void **state)
 	    "end\033[6;30Hz\033[4;8H\033[1;32m");
 	property(4, 10, "\033[1\"qsafe\033[0\"q free \033[2;1H\033[7m\033[2K");
 	property(3, 8, "\033#6wide line\033[2;1H\033#3top\033[3;1H\033#4bot");
+	property(3, 20, "\033]8;;http://b/\033\\b\033]8;id=1;http://a/\007a"
+	    "\033[2;1Hmore\033]8;;\033\\plain\033]8;;file:///w/x\007");
 }
 
 static void

@@ -17,6 +17,7 @@
 
 #include "core/util.h"
 #include "ui/pane.h"
+#include "ui/pane-history.h"
 
 struct ctx {
 	struct lz_buf reply;
@@ -554,13 +555,17 @@ test_title(void **state)
 	assert_int_equal(strlen(lz_pane_title(p)), LZ_PANE_TITLE_MAX);
 	/*
 	 * Other OSC are dropped and counted (a colour query is answered, in
-	 * pane-report.c); text around them stays.
+	 * pane-report.c, a hyperlink kept, in pane-link.c); text around them
+	 * stays.
 	 */
 	feed(p, "\033[2;1H\033]52;c;aGVsbG8=\007\033]8;;http://x\007link"
 	    "\033]8;;\007\033]7;file:///tmp\007\033]11;?\007!");
 	check_line(p, 1, "link!");
-	assert_int_equal(lz_pane_props(p)->dropped_osc, 4);
+	assert_int_equal(lz_pane_props(p)->dropped_osc, 2);
 	assert_int_equal(c.replies, 1);
+	assert_string_equal(lz_pane_link(p, LZ_ATTR_LINK(cell(p, 1, 0)->attr)),
+	    "http://x");
+	assert_int_equal(LZ_ATTR_LINK(cell(p, 1, 4)->attr), 0);
 	done(p, &c);
 }
 
@@ -707,6 +712,66 @@ test_guard(void **state)
 	done(p, &c);
 }
 
+static const char *
+link_at(const struct lz_pane *p, long line, int col)
+{
+	const struct lz_cell *c = line >= 0 ? lz_pane_cell(p, (int)line, col) :
+	    lz_pane_scrollback_cell(p, (size_t)(-1 - line), col);
+
+	return lz_pane_link(p, LZ_ATTR_LINK(c->attr));
+}
+
+static void
+test_links(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(3, 20, 10, &c);
+	struct lz_buf b = LZ_BUF_INIT;
+	int i;
+
+	(void)state;
+	/* A link covers what is written until it closes; SGR leaves it. */
+	feed(p, "\033]8;;https://a.example/x\033\\ab\033[1mc\033[m"
+	    "\033]8;;\033\\d");
+	assert_string_equal(link_at(p, 0, 0), "https://a.example/x");
+	assert_string_equal(link_at(p, 0, 2), "https://a.example/x");
+	assert_null(link_at(p, 0, 3));
+	assert_int_equal(cell(p, 0, 2)->attr & ~LZ_ATTR_LINK_MASK,
+	    LZ_ATTR_BOLD);
+	/* The same URI and id: the same link; another id: another. */
+	feed(p, "\033]8;id=1;http://b/\007e\033]8;id=1;http://b/\007f"
+	    "\033]8;id=2;http://b/\007g\033]8;;\007");
+	assert_int_equal(LZ_ATTR_LINK(cell(p, 0, 4)->attr),
+	    LZ_ATTR_LINK(cell(p, 0, 5)->attr));
+	assert_true(LZ_ATTR_LINK(cell(p, 0, 6)->attr) !=
+	    LZ_ATTR_LINK(cell(p, 0, 5)->attr));
+	/* URIs with spaces, controls or bytes past ASCII are not kept. */
+	feed(p, "\033]8;;http://x y/\007h\033]8;;http://\xc3\xa9/\007i"
+	    "\033]8;;\007");
+	assert_null(link_at(p, 0, 7));
+	assert_null(link_at(p, 0, 8));
+	assert_int_equal(lz_pane_props(p)->dropped_links, 2);
+	/* Erased cells lose it; the scrollback keeps it. */
+	feed(p, "\033[2;1H\033]8;;http://c/\007linked\033]8;;\007\033[2;2H"
+	    "\033[X\r\n\n\n");
+	assert_null(link_at(p, -1, 1));
+	assert_string_equal(link_at(p, -1, 0), "http://c/");
+	lz_pane_render_history(p, 10, &b);
+	assert_non_null(strstr(b.buf, "\033]8;;http://c/\033\\"));
+	/* RIS ends it. */
+	feed(p, "\033]8;;http://d/\007\033cx");
+	assert_null(link_at(p, 0, 0));
+	/* Past 255 links (5 made above) the text stays, unlinked. */
+	for (i = 0; i < 300; i++) {
+		lz_buf_reset(&b);
+		lz_buf_addf(&b, "\033]8;;http://n/%d\007y\033]8;;\007", i);
+		lz_pane_feed(p, b.buf, b.len);
+	}
+	assert_int_equal(lz_pane_props(p)->dropped_links, 2 + 300 - 250);
+	lz_buf_release(&b);
+	done(p, &c);
+}
+
 int
 main(void)
 {
@@ -728,6 +793,7 @@ main(void)
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_damage),
 		cmocka_unit_test(test_guard),
+		cmocka_unit_test(test_links),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
