@@ -195,8 +195,13 @@ event(struct tui *t, int b, int release, int row, int col)
 			if (a == NULL)
 				break;
 			if (!release) {
-				tui_copy_select(t, a, !t->drag_moved,
-				    row - a->rect.row, col - a->rect.col);
+				/* From where the button went down. */
+				if (!t->drag_moved)
+					tui_copy_select(t, a, 1, t->drag_row -
+					    a->rect.row, t->drag_col -
+					    a->rect.col);
+				tui_copy_select(t, a, 0, row - a->rect.row,
+				    col - a->rect.col);
 				t->drag_moved = 1;
 			} else if (t->drag_moved)
 				tui_copy_done(t, a);	/* copied */
@@ -244,6 +249,8 @@ event(struct tui *t, int b, int release, int row, int col)
 	} else if ((b & MB_MASK) == 0) {
 		t->drag = DRAG_SELECT;
 		t->drag_moved = 0;
+		t->drag_row = row;
+		t->drag_col = col;
 		if (t->mode == TUI_COPY) {
 			/* A click in copy mode places its cursor. */
 			tui_copy_select(t, p, 0, row - p->rect.row,
