@@ -442,6 +442,9 @@ cursor_last(const struct lz_pane *p, struct lz_buf *out)
 		return;
 	}
 	if (cc < left) {
+		/* libvterm takes a left margin of the width (xterm refuses). */
+		if (left > p->cols - 1)
+			left = p->cols - 1;
 		cup_origin(p, out, cr, left, 1);
 		for (n = left - cc; n > 0; n--)
 			lz_buf_addch(out, '\b');

@@ -37,6 +37,7 @@ static int cb_setlineinfo(int row, const VTermLineInfo *newinfo,
     const VTermLineInfo *oldinfo, void *user);
 static int hcb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user);
 static void save_slot(struct lz_pane *p);
+static void move_to(struct lz_pane *p, int row, int col);
 static int hcb_scrollrect(VTermRect rect, int downward, int rightward,
     void *user);
 static int hcb_moverect(VTermRect dest, VTermRect src, void *user);
@@ -675,24 +676,31 @@ cb_setlineinfo(int row, const VTermLineInfo *newinfo,
 
 /* Writing to libvterm. */
 
-/* Puts the cursor back on the screen if a restore left it outside. */
+/*
+ * Puts the cursor back on the screen if a restore left it outside (and
+ * inside the margins in origin mode: libvterm's save slot does not keep
+ * DECOM, so a restore could leave the cursor where origin mode cannot
+ * reach, which xterm's, keeping DECOM with the cursor, never does).
+ */
 static void
 clamp_cursor(struct lz_pane *p)
 {
 	VTermPos pos;
-	char cup[32];
-	int n;
+	int top = 0, bot = p->rows - 1, left = 0, right = p->cols - 1, r, c;
 
 	vterm_state_get_cursorpos(p->vts, &pos);
-	if (pos.row >= 0 && pos.row < p->rows && pos.col >= 0 &&
-	    pos.col < p->cols)
-		return;
-	n = snprintf(cup, sizeof cup, "\033[%d;%dH",
-	    pos.row < 0 ? 1 : pos.row >= p->rows ? p->rows : pos.row + 1,
-	    pos.col < 0 ? 1 : pos.col >= p->cols ? p->cols : pos.col + 1);
-	if (n > 0 && (size_t)n < sizeof cup)
-		vterm_input_write(p->vt, cup, (size_t)n);
-	p->t.lg.wrap = 0;
+	if (p->t.origin) {
+		top = p->t.top;
+		bot = (p->t.bottom > -1 ? p->t.bottom : p->rows) - 1;
+		if (p->t.lrmm) {
+			left = p->t.left;
+			right = (p->t.right > -1 ? p->t.right : p->cols) - 1;
+		}
+	}
+	r = pos.row < top ? top : pos.row > bot ? bot : pos.row;
+	c = pos.col < left ? left : pos.col > right ? right : pos.col;
+	if (r != pos.row || c != pos.col)
+		move_to(p, r, c);
 }
 
 void

@@ -35,8 +35,9 @@
  *  - DECALN (ESC # 8) does what xterm does (origin mode off, margins and
  *    pen reset, single-width lines, unprotected E, cursor home); libvterm
  *    only fills, with the current pen, and leaves the cursor;
- *  - after a cursor restore the cursor is clamped into the screen
- *    (libvterm does not clamp the saved cursor on resize).
+ *  - after a cursor restore the cursor is clamped into the screen, and
+ *    into the margins in origin mode (libvterm does not clamp the saved
+ *    cursor on resize, nor save DECOM with it).
  * So any bytes are safe to feed, and a pane is never fed the host output
  * filter's output (that filter drops the queries a pane must answer).
  *
@@ -268,9 +269,8 @@ void lz_pane_clear_dirty(struct lz_pane *p);
  * the cursor's look, DECSCA protection, S8C1T, the pen, the character
  * sets (G0-G3, GL, GR and a pending single shift), and the escape
  * sequence, string or UTF-8 character the pane is in the middle of. Not
- * carried: the scrollback (pane-history.h), the counters of struct
- * lz_pane_props, and (libvterm 0.1.4 cannot be taken there but by these
- * very sequences) a cursor outside the scroll region in origin mode.
+ * carried: the scrollback (pane-history.h) and the counters of struct
+ * lz_pane_props.
  *
  * Two things only text can set in libvterm, the last glyph and the
  * pending wrap, are written as text between two private strings

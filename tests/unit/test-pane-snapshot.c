@@ -183,6 +183,8 @@ test_margins(void **state)
 	property(8, 20, "\033[?69h\033[4;12s\033[?6h\033[1;8Hmargin");
 	property(8, 20, "\033[?69h\033[4;12s\033[?6h\033[1;9Habc\033[2b");
 	property(8, 20, "\033[5;2s\033[1;2Hstored");
+	/* libvterm keeps a left margin of the width, xterm refuses it. */
+	property(8, 20, "\033[?69h\033[?6h\033[25s\033[3;1Habcdefghi\r\t");
 }
 
 static void

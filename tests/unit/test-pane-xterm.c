@@ -278,6 +278,10 @@ static const struct row table[] = {
 	    "DEC STD 070: no saved state restores the defaults" },
 	{ "DECSC and DECRC", 5, 20, "\033[3;7H\0337\033[1;1H\0338", 2, 6,
 	    NULL, "ctlseqs DECSC/DECRC" },
+	{ "DECRC in origin mode stays in the margins", 10, 20,
+	    "\033[1;1H\0337\033[3;6r\033[?6h\0338", 2, 0, NULL,
+	    "xterm saves DECOM with the cursor (CursorSave); libvterm does "
+	    "not, and restores above the region: the guard clamps" },
 };
 
 static void
