@@ -4,6 +4,7 @@
  * and alphabet before the struct is filled. The field helpers at the top
  * are the only code that reads a control frame's JSON.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,6 +296,33 @@ host_get(json_t *o, const char *frame, struct lz_msg_host *h,
 			h->cell_h = (unsigned)x;
 	}
 	h->have = rc == 0;
+	return rc;
+}
+
+void
+lz_msg_host_add(struct lz_buf *b, const struct lz_msg_host *h)
+{
+	json_t *o = json_object();
+
+	host_put(o, h);
+	add(b, LZ_FRAME_HOST, o);
+}
+
+int
+lz_msg_host_decode(const struct lz_frame *f, struct lz_msg_host *h,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_HOST, err);
+	int rc;
+
+	memset(h, 0, sizeof *h);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = host_get(o, "HOST", h, err);
+	if (rc == 0 && (!h->have || json_object_size(o) != 1))
+		rc = lz_err_set(err, LZ_EINVAL, "bad HOST frame: exactly one "
+		    "key, 'host'");
+	json_decref(o);
 	return rc;
 }
 

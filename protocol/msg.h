@@ -93,6 +93,12 @@ struct lz_msg_host {
 	unsigned cell_w, cell_h;
 };
 
+/* HOST (c->s): {"host": {...}}, the client's host terminal, once it is
+ * known (after OPEN or ATTACH went with the defaults). */
+void lz_msg_host_add(struct lz_buf *b, const struct lz_msg_host *h);
+int lz_msg_host_decode(const struct lz_frame *f, struct lz_msg_host *h,
+    struct lz_err *err);
+
 struct lz_msg_open {
 	struct lz_tokens argv;		/* empty: the profile's command */
 	char *cwd;			/* relative to the workspace; "" top */

@@ -156,6 +156,7 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 	struct lz_buf b = LZ_BUF_INIT;
 	struct lz_session *s = c->reg->session ? c->reg->session->glue : NULL;
 	struct lz_frame_size size;
+	struct lz_msg_host host;
 	size_t i;
 
 	if (lz_reg_order(&lz_coord.reg, c->reg, f->type, &a) != 0) {
@@ -202,6 +203,10 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 		break;
 	case LZ_FRAME_DECISION:
 		lz_coord_decision(c, f);
+		break;
+	case LZ_FRAME_HOST:
+		if (lz_msg_host_decode(f, &host, &err) == 0)
+			lz_session_host(s, &host);
 		break;
 	case LZ_FRAME_LIST:
 		lz_reg_list(&lz_coord.reg, &list);

@@ -210,7 +210,7 @@ draw_help(struct tui *t)
 	lz_key_name(&t->conf->prefix, name, sizeof name);
 	snprintf(title, sizeof title, " keys after the prefix %s (any key "
 	    "closes) ", name);
-	in = box(t, LZ_ACT_COUNT + 1, 76, title);
+	in = box(t, LZ_ACT_COUNT + 2, 76, title);
 	for (a = 1; a < LZ_ACT_COUNT && row < in.rows; a++) {
 		lz_buf_reset(&keys);
 		for (i = 0; i < t->conf->nbinds; i++) {
@@ -237,6 +237,14 @@ draw_help(struct tui *t)
 	lz_buf_reset(&line);
 	lz_buf_addf(&line, "%-16s %s (TERM=%s)", "colours", t->term.colour_why,
 	    t->term.name ? t->term.name : "?");
+	if (row < in.rows)
+		lz_render_text(&t->r, in.row + row++, in.col, in.cols, line.buf,
+		    &pen);
+	/* The mouse, and the way to the terminal's own selection. */
+	lz_buf_reset(&line);
+	lz_buf_addf(&line, "%-16s %s", "mouse", t->conf->mouse ? "on: click "
+	    "focuses, drag a border, wheel scrolls back, drag copies; Shift "
+	    "for the terminal's own" : "off ([tui] mouse = on)");
 	if (row < in.rows)
 		lz_render_text(&t->r, in.row + row, in.col, in.cols, line.buf,
 		    &pen);

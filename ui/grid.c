@@ -163,6 +163,20 @@ fix_pair(struct lz_cell *r, int cols, int x)
 		lz_cell_blank(&r[x], r[x].bg);
 }
 
+/*
+ * Blanks a wide character across the boundary between columns x - 1 and
+ * x: after a rectangle was copied, halves that meet there come from two
+ * characters (one copied, one not), even when each looks whole.
+ */
+static void
+cut_pair(struct lz_cell *r, int cols, int x)
+{
+	if (x > 0 && x - 1 < cols && r[x - 1].width == 2)
+		lz_cell_blank(&r[x - 1], r[x - 1].bg);
+	if (x >= 0 && x < cols && r[x].ch[0] == LZ_CELL_CONT)
+		lz_cell_blank(&r[x], r[x].bg);
+}
+
 void
 lz_grid_put(struct lz_grid *g, int row, int col, const uint32_t *chars,
     int nchars, int width, const struct lz_pen *pen)
@@ -271,8 +285,8 @@ lz_grid_moverect(struct lz_grid *g, int dr0, int dc0, int sr0, int sc0,
 	}
 	for (i = 0; i < nrows; i++) {
 		touch(g, dr0 + i, dc0 + ncols);
-		fix_pair(g->row[dr0 + i], g->cols, dc0);
-		fix_pair(g->row[dr0 + i], g->cols, dc0 + ncols);
+		cut_pair(g->row[dr0 + i], g->cols, dc0);
+		cut_pair(g->row[dr0 + i], g->cols, dc0 + ncols);
 	}
 }
 

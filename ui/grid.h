@@ -54,6 +54,14 @@
 #define LZ_ATTR_UL_MASK 0x0060		/* 2 double, 3 curly */
 #define LZ_ATTR_PROTECTED 0x0080	/* DECSCA: kept by selective erase */
 #define LZ_ATTR_UNDERLINE(a) (((a) & LZ_ATTR_UL_MASK) >> LZ_ATTR_UL_SHIFT)
+/*
+ * A hyperlink (OSC 8): 1-255 in the high byte, an index into the link
+ * table of whoever owns the cells (a pane: lz_pane_link; the renderer its
+ * own), 0 for none.
+ */
+#define LZ_ATTR_LINK_SHIFT 8
+#define LZ_ATTR_LINK_MASK 0xff00
+#define LZ_ATTR_LINK(a) (((a) & LZ_ATTR_LINK_MASK) >> LZ_ATTR_LINK_SHIFT)
 
 /* What a character is drawn with. */
 struct lz_pen {
@@ -120,8 +128,7 @@ lz_grid_put1(struct lz_grid *g, int row, int col, uint32_t ch,
 	c->fg = fg;
 	c->bg = bg;
 	c->attr = attr;
-	c->pad = 0;
-	return 1;
+	return 1;		/* pad is 0 in every cell (lz_cell_blank) */
 }
 
 /* Row y was written directly up to column c1 (excluded). */

@@ -2,7 +2,7 @@
  * pane-history.c: scrollback lines as ANSI (see pane-history.h). Each line
  * is printed with CR LF from the top of a cleared screen; rows - 1 more
  * line feeds then push the last of them above the screen, into the
- * receiving pane's scrollback, in order.
+ * receiving pane's scrollback, in order. Hyperlinks go with their text.
  */
 #include "core/utf8.h"
 #include "ui/pane-history.h"
@@ -20,7 +20,8 @@ line(const struct lz_pane *p, size_t n, int cols, struct lz_buf *out)
 {
 	struct lz_cell cells[LZ_PANE_MAX_COLS];
 	const struct lz_cell *c;
-	int end = 0, col, i;
+	const char *url;
+	int end = 0, col, i, link = 0;
 
 	for (col = 0; col < cols; col++) {
 		c = lz_pane_scrollback_cell(p, n, col);
@@ -32,6 +33,11 @@ line(const struct lz_pane *p, size_t n, int cols, struct lz_buf *out)
 	}
 	for (col = 0; col < end; col++) {
 		c = &cells[col];
+		if (LZ_ATTR_LINK(c->attr) != link) {
+			link = LZ_ATTR_LINK(c->attr);
+			url = lz_pane_link(p, link);
+			lz_buf_addf(out, "\033]8;;%s\033\\", url ? url : "");
+		}
 		if (col == 0 || c->fg != cells[col - 1].fg ||
 		    c->bg != cells[col - 1].bg ||
 		    c->attr != cells[col - 1].attr)
@@ -45,6 +51,8 @@ line(const struct lz_pane *p, size_t n, int cols, struct lz_buf *out)
 		for (i = 0; i < LZ_CELL_CHARS && c->ch[i] != 0; i++)
 			lz_buf_add_utf8(out, c->ch[i]);
 	}
+	if (link != 0)
+		lz_buf_adds(out, "\033]8;;\033\\");
 	lz_buf_adds(out, "\033[0m\r\n");
 }
 
