@@ -22,7 +22,6 @@
 #include "core/sandbox.h"
 #include "src/domain-sandbox.h"
 
-static int make_control_dirs(const struct lz_client *c, struct lz_err *err);
 
 int
 lz_domain_mark_clean(const struct lz_client *c, int op)
@@ -220,7 +219,7 @@ write_identity(const struct lz_client *c, const struct lz_domain_identity *id,
 
 /* The runtime directories the plan binds into the sandbox. */
 static int
-make_control_dirs(const struct lz_client *c, struct lz_err *err)
+lz_domain_dirs(const struct lz_client *c, struct lz_err *err)
 {
 	static const char *const subs[] = { "mailbox/requests",
 	    "mailbox/results", "terminfo", "identity" };
@@ -275,7 +274,7 @@ lz_domain_up(const struct lz_client *c, const char *self,
 
 	memset(&ig, 0, sizeof ig);
 	memset(&view, 0, sizeof view);
-	rc = make_control_dirs(c, err);
+	rc = lz_domain_dirs(c, err);
 	if (rc == 0)
 		rc = write_identity(c, id, &keyfile, err);
 	if (rc != 0)
