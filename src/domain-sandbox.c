@@ -217,8 +217,7 @@ write_identity(const struct lz_client *c, const struct lz_domain_identity *id,
 	return rc;
 }
 
-/* The runtime directories the plan binds into the sandbox. */
-static int
+int
 lz_domain_dirs(const struct lz_client *c, struct lz_err *err)
 {
 	static const char *const subs[] = { "mailbox/requests",
