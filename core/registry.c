@@ -388,8 +388,13 @@ lz_reg_input_written(struct lz_registry *r, struct lz_reg_session *s,
 	k = n < c->in_flight - c->ack_pending ? n :
 	    c->in_flight - c->ack_pending;
 	c->ack_pending += k;
-	if (c->ack_pending == 0 ||
-	    (c->ack_pending < LZ_REG_ACK_STEP && !empty))
+	/*
+	 * A key at a time does not need one ACK each (a frame and a wake-up
+	 * per key, measured): credit matters only to a client that used much
+	 * of its window.
+	 */
+	if (c->ack_pending == 0 || (c->ack_pending < LZ_REG_ACK_STEP &&
+	    (!empty || c->in_flight < LZ_REG_INPUT_WINDOW / 2)))
 		return;
 	lz_msg_ack_add(&act(a, LZ_DO_SEND, c, s)->frames,
 	    (uint32_t)c->ack_pending);

@@ -32,7 +32,8 @@
  * ACK). A client that goes past it broke the protocol.
  */
 #define LZ_REG_INPUT_WINDOW (256u * 1024)
-/* ACK once this much was written, or when the queue ran dry. */
+/* ACK once this much was written, or when the queue ran dry while
+ * the client had used half its window or more. */
 #define LZ_REG_ACK_STEP (16u * 1024)
 
 struct lz_reg_session;
@@ -208,7 +209,8 @@ int lz_reg_input(struct lz_registry *r, struct lz_reg_conn *c, size_t len,
 /*
  * n bytes of s's input queue were written to its process: ACK to the
  * client bound now (never more than it has in flight), once
- * LZ_REG_ACK_STEP is reached or when the queue is empty (empty set).
+ * LZ_REG_ACK_STEP is reached, or when the queue is empty (empty set) and
+ * the client has half its window or more in flight.
  */
 void lz_reg_input_written(struct lz_registry *r, struct lz_reg_session *s,
     size_t n, int empty, struct lz_acts *a);
