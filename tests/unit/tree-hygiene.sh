@@ -6,6 +6,8 @@
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
+n=$(git ls-files 2>/dev/null | wc -l)
+[ "$n" -gt 0 ] || { echo "tree-hygiene: git ls-files lists nothing here"; exit 1; }
 bad=0
 while IFS= read -r -d '' f; do
 	[ -f "$f" ] || continue
@@ -15,5 +17,5 @@ while IFS= read -r -d '' f; do
 		bad=1
 	fi
 done < <(git ls-files -z 2>/dev/null)
-[ "$bad" = 0 ] && echo "tree-hygiene: no conflict marker in $(git ls-files | wc -l) tracked files"
+[ "$bad" = 0 ] && echo "tree-hygiene: no conflict marker in $n tracked files"
 exit "$bad"
