@@ -194,7 +194,7 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 	case LZ_FRAME_RESIZE:
 		if (lz_frame_size(f, &size, &err) == 0 && s != NULL) {
 			lz_session_cell(s, size.cell_w, size.cell_h);
-			lz_session_resize(s, size.rows, size.cols);
+			lz_session_resize(s, size.rows, size.cols, 1);
 		}
 		break;
 	case LZ_FRAME_TRUST:
@@ -293,7 +293,8 @@ lz_coord_act(struct lz_acts *a)
 			lz_session_hangup(s);
 			break;
 		case LZ_DO_RESIZE:
-			lz_session_resize(s, x->rows, x->cols);
+			/* Of an attach: its screen follows at that size. */
+			lz_session_resize(s, x->rows, x->cols, 0);
 			break;
 		case LZ_DO_SCREEN:
 			c->lagging = 0;

@@ -473,7 +473,8 @@ on_in_closed(uv_handle_t *h)
 }
 
 void
-lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols)
+lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols,
+    int mark)
 {
 	struct lz_frame_size sz = { rows, cols, 0, 0 };
 	struct lz_buf b = LZ_BUF_INIT;
@@ -498,7 +499,7 @@ lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols)
 	lz_pane_resize(s->pane, rows, cols);
 	/* The mark: the client's mirror resizes where the pane did, so no
 	 * byte is emulated at two sizes (wire.md, RESIZED). */
-	if (s->reg->conn != NULL && !s->reg->conn->closing) {
+	if (mark && s->reg->conn != NULL && !s->reg->conn->closing) {
 		lz_frame_add_size(&b, LZ_FRAME_RESIZED, &sz);
 		lz_coord_send(s->reg->conn->glue, &b);
 	}

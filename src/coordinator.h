@@ -123,9 +123,11 @@ void lz_session_open(struct lz_conn *c, const struct lz_frame *f);
 /* Keys or stdin from the client; len 0 is end of input. */
 void lz_session_input(struct lz_session *s, const unsigned char *buf,
     size_t len, size_t client_bytes);
-/* The pty's size (with pixels from the host's cell) and the pane's; a
- * RESIZED mark to the attached client. */
-void lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols);
+/* The pty's size (with pixels from the host's cell) and the pane's; with
+ * mark, a RESIZED mark to the attached client (not when an ATTACHED
+ * screen of the new size follows). */
+void lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols,
+    int mark);
 /* The attaching or opening client's host terminal, for the pane's
  * answers; lz_session_cell: only the cell's pixels (RESIZE). */
 void lz_session_host(struct lz_session *s, const struct lz_msg_host *h);
