@@ -240,6 +240,24 @@ lz_request_encode(const struct lz_request *r, struct lz_buf *signed_bytes,
 	char *s = NULL;
 	int rc = LZ_EINVAL;
 
+	/* What the decoder would refuse is not written: the coordinator
+	 * would drop it and its sender wait for an answer in vain. */
+	if (r->kind != LZ_RECORD_ACK && r->cert != NULL &&
+	    strlen(r->cert) > LZ_MAILBOX_CERT_MAX) {
+		lz_err_set(err, LZ_EINVAL, "the certificate is %zu bytes, over "
+		    "the limit of %d", strlen(r->cert), LZ_MAILBOX_CERT_MAX);
+		goto out;
+	}
+	if (r->kind == LZ_RECORD_REQUEST && r->argv.n == 0) {
+		lz_err_set(err, LZ_EINVAL, "the command is empty");
+		goto out;
+	}
+	if (r->kind == LZ_RECORD_REQUEST && r->timeout >
+	    LZ_MAILBOX_TIMEOUT_MAX) {
+		lz_err_set(err, LZ_EINVAL, "a timeout of %u s is over the "
+		    "limit of %d s", r->timeout, LZ_MAILBOX_TIMEOUT_MAX);
+		goto out;
+	}
 	if (r->kind != LZ_RECORD_ACK) {
 		json_object_set_new(o, "domain", json_string(r->domain));
 		json_object_set_new(o, "t", json_integer(r->t));
@@ -268,6 +286,13 @@ lz_request_encode(const struct lz_request *r, struct lz_buf *signed_bytes,
 		json_object_set_new(o, "mac", json_string(r->mac));
 		if ((s = json_dumps(o, CANON)) == NULL)
 			LZ_BUG("cannot encode a record");
+		if (strlen(s) > LZ_MAILBOX_REQUEST_MAX) {
+			lz_err_set(err, LZ_EINVAL, "the %s record is %zu bytes, "
+			    "over the mailbox's limit of %d (a shorter command "
+			    "or justification fits)", kinds[r->kind], strlen(s),
+			    LZ_MAILBOX_REQUEST_MAX);
+			goto out;
+		}
 		lz_buf_adds(out, s);
 	}
 	rc = 0;
@@ -349,6 +374,12 @@ lz_result_encode(const struct lz_result *r, struct lz_buf *signed_bytes,
 		json_object_set_new(o, "mac", json_string(r->mac));
 		if ((s = json_dumps(o, CANON)) == NULL)
 			LZ_BUG("cannot encode a result");
+		if (strlen(s) > LZ_MAILBOX_RESULT_MAX) {
+			lz_err_set(err, LZ_EINVAL, "the result record is %zu "
+			    "bytes, over the limit of %d", strlen(s),
+			    LZ_MAILBOX_RESULT_MAX);
+			goto out;
+		}
 		lz_buf_adds(out, s);
 	}
 	rc = 0;

@@ -906,6 +906,122 @@ test_result_fields(void **state)
 	refused(k, with(k, "reason", json_false()), "'reason'");
 }
 
+/* A result never goes past 3 MiB: the encoder refuses to write one the
+ * Escalation Client would not read. */
+static void
+test_result_record_limit(void **state)
+{
+	struct lz_buf sb = LZ_BUF_INIT, out = LZ_BUF_INIT;
+	struct lz_result r;
+	struct lz_err err = LZ_ERR_INIT;
+	char *arg = run_of(LZ_MSG_ARG_MAX, '\x01');
+	size_t i;
+
+	(void)state;
+	result_with_output(&r, LZ_MAILBOX_OUTPUT_MAX, 'o');
+	lz_buf_reset(&r.err);
+	lz_buf_add(&r.err, r.out.buf, r.out.len);
+	/* Each control byte of an edited argv takes 6 bytes (\u0001). */
+	for (i = 0; i < 64; i++)
+		lz_tokens_push(&r.argv, arg);
+	r.edited = 1;
+	assert_int_equal(lz_result_encode(&r, &sb, &out, &err), LZ_EINVAL);
+	assert_non_null(strstr(err.msg, "over the limit"));
+	lz_err_release(&err);
+	assert_int_equal(out.len, 0);
+	lz_result_release(&r);
+	free(arg);
+	lz_buf_release(&sb);
+	lz_buf_release(&out);
+}
+
+/* A request the decoder would refuse is not encoded either: the
+ * coordinator would drop it and lazaret-escalate wait in vain. */
+static void
+test_request_encode_limits(void **state)
+{
+	struct lz_buf sb = LZ_BUF_INIT, out = LZ_BUF_INIT;
+	struct lz_request r, d;
+	struct lz_err err = LZ_ERR_INIT;
+	char *arg = run_of(LZ_MSG_ARG_MAX, 'a');
+	size_t i;
+
+	(void)state;
+	lz_request_init(&r);
+	r.kind = LZ_RECORD_REQUEST;
+	strcpy(r.id, HEX32);
+	strcpy(r.domain, DOM);
+	strcpy(r.session, SESS);
+	strcpy(r.nonce, NONCE);
+	strcpy(r.mac, MAC);
+	r.cert = run_of(LZ_MAILBOX_CERT_MAX, 'c');
+	r.sig = lz_xstrdup(SIG);
+#define REFUSED(needle) do { \
+	lz_buf_reset(&out); \
+	assert_int_equal(lz_request_encode(&r, &sb, &out, &err), LZ_EINVAL); \
+	if (strstr(err.msg, needle) == NULL) \
+		fail_msg("'%s' lacks '%s'", err.msg, needle); \
+	lz_err_release(&err); \
+	assert_int_equal(out.len, 0); \
+} while (0)
+	REFUSED("the command is empty");
+	/* 13 arguments of 4 KiB and an 8 KiB certificate fit in 64 KiB. */
+	for (i = 0; i < 13; i++)
+		lz_tokens_push(&r.argv, arg);
+	r.timeout = LZ_MAILBOX_TIMEOUT_MAX;
+	assert_int_equal(lz_request_encode(&r, &sb, &out, &err), 0);
+	assert_true(out.len <= LZ_MAILBOX_REQUEST_MAX);
+	assert_int_equal(lz_request_decode(LZ_RECORD_REQUEST, out.buf, out.len,
+	    &d, &err), 0);
+	assert_string_equal(d.signed_bytes.buf, sb.buf);
+	lz_request_release(&d);
+	/* A 14th does not: refused at once, with the limit named. */
+	lz_tokens_push(&r.argv, arg);
+	REFUSED("over the mailbox's limit of 65536");
+	lz_tokens_release(&r.argv);
+	lz_tokens_push(&r.argv, "true");
+	r.timeout = LZ_MAILBOX_TIMEOUT_MAX + 1;
+	REFUSED("timeout of 86401 s is over the limit");
+	r.timeout = 0;
+	free(r.cert);
+	r.cert = run_of(LZ_MAILBOX_CERT_MAX + 1, 'c');
+	REFUSED("certificate is 8193 bytes");
+	free(r.cert);
+	r.cert = lz_xstrdup("C");
+	r.why = run_of(LZ_MAILBOX_WHY_MAX + 1, 'w');
+	REFUSED("justification is 2049 bytes");
+	r.why[LZ_MAILBOX_WHY_MAX] = '\0';
+	r.why[0] = '\xff';
+	REFUSED("justification is not valid UTF-8");
+	free(r.why);
+	r.why = NULL;
+	r.cwd = run_of(LZ_MSG_PATH_MAX + 1, '/');
+	REFUSED("working directory is 4097 bytes");
+	free(r.cwd);
+	r.cwd = NULL;
+	lz_tokens_push(&r.argv, "\xc3");
+	REFUSED("argument 2 of the command is not valid UTF-8");
+	lz_tokens_release(&r.argv);
+	for (i = 0; i <= LZ_MSG_ARGV_MAX; i++)
+		lz_tokens_push(&r.argv, "a");
+	REFUSED("257 arguments, over the limit of 256");
+	lz_tokens_release(&r.argv);
+	lz_tokens_push(&r.argv, "a");
+	lz_tokens_pushf(&r.argv, "%sb", arg);
+	REFUSED("argument 2 of the command is 4097 bytes");
+#undef REFUSED
+	/* Cancels and acks carry no command. */
+	lz_tokens_release(&r.argv);
+	r.kind = LZ_RECORD_CANCEL;
+	assert_int_equal(lz_request_encode(&r, &sb, &out, &err), 0);
+	r.kind = LZ_RECORD_ACK;
+	assert_int_equal(lz_request_encode(&r, &sb, &out, &err), 0);
+	free(arg);
+	lz_request_release(&r);
+	lz_buf_release(&sb);
+	lz_buf_release(&out);
+}
+
 static void
 test_record_names(void **state)
 {
@@ -975,10 +1091,12 @@ main(void)
 		cmocka_unit_test(test_string_limits),
 		cmocka_unit_test(test_signature_shape),
 		cmocka_unit_test(test_record_size),
+		cmocka_unit_test(test_request_encode_limits),
 		cmocka_unit_test(test_bad_bytes),
 		cmocka_unit_test(test_result_canonical),
 		cmocka_unit_test(test_result_output_limit),
 		cmocka_unit_test(test_result_fields),
+		cmocka_unit_test(test_result_record_limit),
 		cmocka_unit_test(test_record_names),
 	};
 
