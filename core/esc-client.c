@@ -160,16 +160,28 @@ lz_esc_post(const char *dir, const char *name, const struct lz_buf *rec,
 {
 	char *tmp = lz_xasprintf("%s/%s.tmp", dir, name);
 	char *dst = lz_xasprintf("%s/%s", dir, name);
-	int fd, rc = 0;
+	int fd, rc = 0, e = 0;
 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	    0600);
-	if (fd < 0 || lz_write_all(fd, rec->buf, rec->len) != 0 ||
-	    fsync(fd) != 0 || close(fd) != 0 || rename(tmp, dst) != 0) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s': %s (the "
-		    "mailbox is full or missing)", dst, strerror(errno));
-		(void)unlink(tmp);
+	if (fd < 0)
+		e = errno;
+	else {
+		if (lz_write_all(fd, rec->buf, rec->len) != 0 ||
+		    fsync(fd) != 0)
+			e = errno;
+		/* Closed whatever happened; its error counts too. */
+		if (close(fd) != 0 && e == 0)
+			e = errno;
+		if (e == 0 && rename(tmp, dst) != 0)
+			e = errno;
+		/* Only the tmp this call made is removed. */
+		if (e != 0)
+			(void)unlink(tmp);
 	}
+	if (e != 0)
+		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s': %s (the "
+		    "mailbox is full or missing)", dst, strerror(e));
 	free(tmp);
 	free(dst);
 	return rc;

@@ -2,6 +2,7 @@
  * esc-fixture.c: both ends of the Escalation Mailbox for the unit tests
  * (esc-fixture.h).
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -75,6 +77,7 @@ lz_fix_identity_dir(const struct lz_fix *f, int i, const char *dir)
 	struct lz_buf pem = LZ_BUF_INIT;
 	char hex[2 * LZ_TRUST_ANCHOR_BYTES + 1];
 
+	assert_true(mkdir(dir, 0700) == 0 || errno == EEXIST);
 	assert_int_equal(lz_key_private_pem(f->key, &pem, NULL), 0);
 	lz_test_put(dir, "sandbox.key", pem.buf);
 	lz_test_put(dir, "sandbox.crt", f->cert.buf);
