@@ -199,9 +199,13 @@ lz_esc_result(const struct lz_esc_identity *id, const char *dir,
 
 	lz_result_init(r);
 	/* Not there yet. The coordinator writes whole files by rename, so
-	 * one that is there and does not decode is an error, not a wait. */
-	if (lz_esc_slurp(path, LZ_MAILBOX_RESULT_MAX, &b) != 0)
+	 * one that is there and cannot be read or decoded (too big, not a
+	 * file) is an error, not a wait. */
+	if ((rc = lz_esc_slurp(path, LZ_MAILBOX_RESULT_MAX, &b)) == -ENOENT)
 		rc = 0;
+	else if (rc != 0)
+		rc = lz_err_set(err, LZ_ESYS, "cannot read the result '%s': %s",
+		    path, strerror(-rc));
 	else if ((rc = lz_result_decode(b.buf, b.len, r, err)) == 0) {
 		lz_hmac_hex(id->anchor, sizeof id->anchor,
 		    r->signed_bytes.buf, r->signed_bytes.len, mac);

@@ -3,8 +3,8 @@
  * (core/esc-client.h) against the coordinator's checks (esc-fixture.h):
  * the identity directory and environment a session gets, records made
  * and sealed by it that lz_request_decode and lz_esc_verify accept,
- * and lz_esc_post's tmp-then-rename (watched with inotify) and its
- * failures.
+ * lz_esc_post's tmp-then-rename (watched with inotify) and its failures,
+ * and lz_esc_result's checks of a result's ID and MAC.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -390,6 +390,95 @@ test_post_fails(void **state)
 	lz_buf_release(&back);
 }
 
+/* The coordinator's result record for request rid, MACed with anchor's
+ * session, written as dir/result-<name_id>.json. */
+static void
+put_result(const char *dir, const struct lz_reg_session *mac_of,
+    const char *rid, const char *name_id)
+{
+	struct lz_buf sb = LZ_BUF_INIT, out = LZ_BUF_INIT;
+	struct lz_result r;
+	char *name;
+
+	lz_result_init(&r);
+	strcpy(r.id, rid);
+	r.outcome = LZ_OUTCOME_COMPLETED;
+	r.ran = 1;
+	r.status = 3;
+	lz_buf_adds(&r.out, "out\n");
+	lz_buf_adds(&r.err, "err\n");
+	assert_int_equal(lz_result_encode(&r, &sb, NULL, NULL), 0);
+	lz_esc_mac(mac_of, &sb, r.mac);
+	assert_int_equal(lz_result_encode(&r, &sb, &out, NULL), 0);
+	name = lz_record_name(LZ_RECORD_RESULT, name_id);
+	lz_test_put(dir, name, out.buf);
+	free(name);
+	lz_result_release(&r);
+	lz_buf_release(&sb);
+	lz_buf_release(&out);
+}
+
+/* A result is this session's when its ID and MAC say so; none yet is 0;
+ * anything else there is an error (never waited on). */
+static void
+test_result(void **state)
+{
+	struct state *s = *state;
+	struct lz_esc_identity id;
+	struct lz_result r;
+	struct lz_err err = LZ_ERR_INIT;
+	char rid[LZ_MAILBOX_ID_HEX + 1], other[LZ_MAILBOX_ID_HEX + 1];
+	char *path, *big;
+
+	loaded(s, &id);
+	strcpy(rid, "0123456789abcdef0123456789abcdef");
+	strcpy(other, "fedcba9876543210fedcba9876543210");
+	/* Not there yet. */
+	assert_int_equal(lz_esc_result(&id, s->box, rid, &r, &err), 0);
+	assert_null(err.msg);
+	/* This session's. */
+	put_result(s->box, s->f.s[0], rid, rid);
+	assert_int_equal(lz_esc_result(&id, s->box, rid, &r, &err), 1);
+	assert_int_equal(r.outcome, LZ_OUTCOME_COMPLETED);
+	assert_int_equal(r.status, 3);
+	assert_string_equal(r.out.buf, "out\n");
+	assert_string_equal(r.err.buf, "err\n");
+	lz_result_release(&r);
+	/* MACed with the other session's anchor: refused. */
+	put_result(s->box, s->f.s[1], rid, rid);
+	assert_int_equal(lz_esc_result(&id, s->box, rid, &r, &err), LZ_EINVAL);
+	assert_non_null(strstr(err.msg, "does not carry this session's MAC"));
+	lz_err_release(&err);
+	assert_int_equal(r.out.len, 0);
+	assert_false(r.ran);
+	/* Another request's result under this one's name. */
+	put_result(s->box, s->f.s[0], other, rid);
+	assert_int_equal(lz_esc_result(&id, s->box, rid, &r, &err), LZ_EINVAL);
+	lz_err_release(&err);
+	/* Not a result. */
+	path = lz_xasprintf("%s/result-%s.json", s->box, rid);
+	lz_test_put(s->box, strrchr(path, '/') + 1, "{\"v\":1}");
+	assert_int_equal(lz_esc_result(&id, s->box, rid, &r, &err), LZ_EINVAL);
+	assert_non_null(strstr(err.msg, "bad result"));
+	lz_err_release(&err);
+	/* Too big to be one, or not a file: an error, not a wait. */
+	big = calloc(1, LZ_MAILBOX_RESULT_MAX + 2);
+	memset(big, ' ', LZ_MAILBOX_RESULT_MAX + 1);
+	lz_test_put(s->box, strrchr(path, '/') + 1, big);
+	free(big);
+	assert_int_equal(lz_esc_result(&id, s->box, rid, &r, &err), LZ_ESYS);
+	assert_non_null(strstr(err.msg, "File too large"));
+	lz_err_release(&err);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(lz_esc_result(&id, s->box, rid, &r, &err), LZ_ESYS);
+	assert_non_null(strstr(err.msg, "Is a directory"));
+	lz_err_release(&err);
+	assert_int_equal(rmdir(path), 0);
+	free(path);
+	lz_esc_identity_release(&id);
+}
+
 int
 main(void)
 {
@@ -404,6 +493,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_post_fails, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_result, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
