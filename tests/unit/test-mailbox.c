@@ -138,6 +138,29 @@ accepted(enum lz_record_kind kind, json_t *o)
 	free(s);
 }
 
+/* A record of kind with its identifiers and MAC set, nothing else. */
+static void
+request_of(struct lz_request *r, enum lz_record_kind kind)
+{
+	lz_request_init(r);
+	r->kind = kind;
+	strcpy(r->id, HEX32);
+	strcpy(r->domain, DOM);
+	strcpy(r->session, SESS);
+	strcpy(r->nonce, NONCE);
+	strcpy(r->mac, MAC);
+}
+
+/* A result of outcome with its ID and MAC set, nothing else. */
+static void
+result_of(struct lz_result *r, enum lz_outcome outcome)
+{
+	lz_result_init(r);
+	strcpy(r->id, HEX32);
+	strcpy(r->mac, MAC);
+	r->outcome = outcome;
+}
+
 /* valid(kind) with key set to v (NULL: without key). */
 static json_t *
 with(enum lz_record_kind kind, const char *key, json_t *v)
@@ -178,13 +201,7 @@ test_request_canonical(void **state)
 	char *pretty, *p;
 
 	(void)state;
-	lz_request_init(&r);
-	r.kind = LZ_RECORD_REQUEST;
-	strcpy(r.id, HEX32);
-	strcpy(r.domain, DOM);
-	strcpy(r.session, SESS);
-	strcpy(r.nonce, NONCE);
-	strcpy(r.mac, MAC);
+	request_of(&r, LZ_RECORD_REQUEST);
 	lz_tokens_push(&r.argv, "ls");
 	lz_tokens_push(&r.argv, "-l");
 	lz_tokens_push(&r.argv, "caf\xc3\xa9 \xe2\x98\x83");
@@ -251,13 +268,7 @@ test_cancel_and_ack_canonical(void **state)
 	struct lz_err err = LZ_ERR_INIT;
 
 	(void)state;
-	lz_request_init(&r);
-	r.kind = LZ_RECORD_CANCEL;
-	strcpy(r.id, HEX32);
-	strcpy(r.domain, DOM);
-	strcpy(r.session, SESS);
-	strcpy(r.nonce, NONCE);
-	strcpy(r.mac, MAC);
+	request_of(&r, LZ_RECORD_CANCEL);
 	r.t = 5;
 	r.cert = lz_xstrdup("C");
 	r.sig = lz_xstrdup(SIG);
@@ -691,10 +702,7 @@ test_bad_bytes(void **state)
 static void
 result_with_output(struct lz_result *r, size_t n, char c)
 {
-	lz_result_init(r);
-	strcpy(r->id, HEX32);
-	strcpy(r->mac, MAC);
-	r->outcome = LZ_OUTCOME_COMPLETED;
+	result_of(r, LZ_OUTCOME_COMPLETED);
 	r->ran = 1;
 	lz_buf_grow(&r->out, n);
 	memset(r->out.buf, c, n);
@@ -713,10 +721,7 @@ test_result_canonical(void **state)
 	size_t i;
 
 	(void)state;
-	lz_result_init(&r);
-	strcpy(r.id, HEX32);
-	strcpy(r.mac, MAC);
-	r.outcome = LZ_OUTCOME_COMPLETED;
+	result_of(&r, LZ_OUTCOME_COMPLETED);
 	lz_tokens_push(&r.argv, "git");
 	lz_tokens_push(&r.argv, "push");
 	lz_tokens_push(&r.argv, "\xc3\xa9");
@@ -755,10 +760,7 @@ test_result_canonical(void **state)
 	/* Every outcome, nothing run: only v, id, outcome, mac (and the
 	 * reason when there is one). */
 	for (i = 0; i <= LZ_OUTCOME_FAILED; i++) {
-		lz_result_init(&r);
-		strcpy(r.id, HEX32);
-		strcpy(r.mac, MAC);
-		r.outcome = (enum lz_outcome)i;
+		result_of(&r, (enum lz_outcome)i);
 		lz_buf_reset(&out);
 		assert_int_equal(lz_result_encode(&r, &sb, &out, &err), 0);
 		assert_int_equal(lz_result_decode(out.buf, out.len, &d, &err),
@@ -947,13 +949,7 @@ test_request_encode_limits(void **state)
 	size_t i;
 
 	(void)state;
-	lz_request_init(&r);
-	r.kind = LZ_RECORD_REQUEST;
-	strcpy(r.id, HEX32);
-	strcpy(r.domain, DOM);
-	strcpy(r.session, SESS);
-	strcpy(r.nonce, NONCE);
-	strcpy(r.mac, MAC);
+	request_of(&r, LZ_RECORD_REQUEST);
 	r.cert = run_of(LZ_MAILBOX_CERT_MAX, 'c');
 	r.sig = lz_xstrdup(SIG);
 #define REFUSED(needle) do { \
