@@ -202,14 +202,33 @@ static void
 write_result(struct esc *e, const struct lz_result *r)
 {
 	struct lz_reg_session *s = session_of(e);
-	struct lz_result w = *r;
+	struct lz_result w = *r, bare;
 	struct lz_buf sb = LZ_BUF_INIT, out = LZ_BUF_INIT;
 	struct lz_err err = LZ_ERR_INIT;
 	char *name;
+	int rc;
 
 	if (s == NULL)
 		return;		/* the session ended: nobody is there to read */
-	if (lz_result_encode(&w, &sb, NULL, &err) == 0) {
+	if ((rc = lz_result_encode(&w, &sb, NULL, &err)) != 0) {
+		/*
+		 * Over the record's limit (both streams full and a long
+		 * edited argv): the sandbox still gets its one result, without
+		 * the output, saying why, rather than waiting for nothing.
+		 */
+		fprintf(stderr, "coordinator %s: result %.12s: %s\n",
+		    lz_coord.id, e->id, err.msg);
+		lz_err_release(&err);
+		lz_result_init(&bare);
+		memcpy(bare.id, r->id, sizeof bare.id);
+		bare.outcome = LZ_OUTCOME_FAILED;
+		bare.reason = "the result was over the mailbox's limit; see "
+		    "lazaret audit on the host";
+		w = bare;
+		lz_buf_reset(&sb);
+		rc = lz_result_encode(&w, &sb, NULL, &err);
+	}
+	if (rc == 0) {
 		lz_esc_mac(s, &sb, w.mac);
 		lz_buf_reset(&sb);
 		if (lz_result_encode(&w, &sb, &out, &err) == 0) {

@@ -539,6 +539,43 @@ test_seen_expiry(void **state)
 	lz_buf_release(&other);
 }
 
+/* A flood costs its own session: past LZ_ESC_SEEN_SESSION_MAX entries
+ * of one session, its records are refused; the other session's pass. */
+static void
+test_seen_session_bound(void **state)
+{
+	struct lz_fix *f = *state;
+	struct lz_esc_identity id;
+	struct lz_buf rec = LZ_BUF_INIT;
+	struct lz_request r;
+	size_t i;
+
+	f->seen.alloc = LZ_ESC_SEEN_SESSION_MAX;
+	f->seen.v = lz_xreallocarray(f->seen.v, f->seen.alloc,
+	    sizeof *f->seen.v);
+	for (i = 0; i < LZ_ESC_SEEN_SESSION_MAX - 1; i++) {
+		snprintf(f->seen.v[i].key, sizeof f->seen.v[i].key,
+		    "%c%032zx", i % 2 ? 'n' : 'i', i);
+		snprintf(f->seen.v[i].session, sizeof f->seen.v[i].session,
+		    "%s", f->s[0]->id);
+		f->seen.v[i].at = f->x.now_ms;
+	}
+	f->seen.n = LZ_ESC_SEEN_SESSION_MAX - 1;
+	lz_fix_identity(f, 0, &id);
+	lz_fix_record(&id, LZ_RECORD_REQUEST, NULL, &r);
+	lz_fix_seal(&id, &r, &rec);
+	refused(f, LZ_RECORD_REQUEST, &rec, "(this session)");
+	lz_request_release(&r);
+	lz_esc_identity_release(&id);
+	lz_fix_identity(f, 1, &id);
+	lz_fix_record(&id, LZ_RECORD_REQUEST, NULL, &r);
+	lz_fix_seal(&id, &r, &rec);
+	accepted(f, LZ_RECORD_REQUEST, &rec, f->s[1]);
+	lz_request_release(&r);
+	lz_esc_identity_release(&id);
+	lz_buf_release(&rec);
+}
+
 /* Past LZ_ESC_SEEN_MAX entries, new records are refused (taking no
  * slot) until old entries expire. */
 static void
@@ -718,6 +755,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_replay, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_seen_expiry, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_seen_session_bound, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_seen_bound, setup,
 		    teardown),
