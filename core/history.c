@@ -18,6 +18,7 @@
 
 #include "core/gitdirs.h"
 #include "core/gsreport.h"
+#include "core/histfiles.h"
 #include "core/histgit.h"
 #include "core/histlog.h"
 #include "core/history.h"
@@ -438,6 +439,9 @@ pass_repo(struct lz_history *h, struct lz_histrepo *r, int full,
 	    r->gone, now_ms, &sync, err)) != 0)
 		goto out;
 	say_once(r, log, sync.notes.buf);
+	/* config, shallow, info/exclude...: what a .git needs again. */
+	if (full && gitfd >= 0)
+		lz_histfiles_keep(gitfd, r->storefd, &notes);
 	if (gitfd >= 0 && (rc = lz_histrefs_read(gitfd, &r->cache, &now,
 	    &notes, &partial, err)) != 0)
 		goto out;

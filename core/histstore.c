@@ -182,7 +182,7 @@ copy_into(struct lz_histstore *s, int fd, const struct stat *st, int dst,
 	if (rc == 0 && renameat2(dst, tmp, dst, name, RENAME_NOREPLACE) != 0 &&
 	    errno != EEXIST)
 		rc = -errno;
-	if (rc == 0)
+	if (rc == 0 && s != NULL)
 		s->copied += (uint64_t)st->st_size;
 done:
 	(void)unlinkat(dst, tmp, 0);
@@ -346,6 +346,21 @@ out:
 		close(dst);
 	lz_tokens_release(&names);
 	lz_tokens_release(&mine);
+	return rc;
+}
+
+int
+lz_histstore_copy(int src, int dst, const char *name)
+{
+	struct stat st;
+	int fd, rc;
+
+	fd = openat(src, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rc = fstat(fd, &st) != 0 ? -errno : !S_ISREG(st.st_mode) ? -EINVAL :
+	    copy_into(NULL, fd, &st, dst, name);
+	close(fd);
 	return rc;
 }
 

@@ -112,6 +112,11 @@ int lz_histstore_expire(struct lz_histstore *s, int gitfd, int64_t now_ms,
 int lz_histstore_space(int storefd, int gitfd, struct lz_histspace *sp,
     struct lz_err *err);
 void lz_histstore_close(struct lz_histstore *s);
+/*
+ * Copies the regular file src/name to dst/name (mode 0444, through a
+ * temporary name, never over an existing one): 0 or a negated errno.
+ */
+int lz_histstore_copy(int src, int dst, const char *name);
 
 /* 1 when name is a loose object's file name in fan directory "xx". */
 int lz_histstore_loose_name(const char *name);

@@ -199,6 +199,8 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 		break;
 	case LZ_FRAME_LIST:
 		lz_reg_list(&lz_coord.reg, &list);
+		if (lz_coord_history_note() != NULL)
+			list.history = lz_xstrdup(lz_coord_history_note());
 		lz_msg_sessions_add(&b, &list);
 		lz_msg_sessions_release(&list);
 		lz_coord_send(c, &b);

@@ -71,6 +71,12 @@ lz_out_profile(FILE *f, const struct lz_profile *p)
 	    p->ignored_isolation ? "on" : "off (FR-9: ignored paths are "
 	    "shared with the host)");
 	fprintf(f, "  escalation-timeout  %us\n", p->escalation_timeout);
+	if (p->history_keep % 86400 == 0)
+		fprintf(f, "  history-keep        %lud\n", p->history_keep / 86400);
+	else if (p->history_keep % 3600 == 0)
+		fprintf(f, "  history-keep        %luh\n", p->history_keep / 3600);
+	else
+		fprintf(f, "  history-keep        %lum\n", p->history_keep / 60);
 	lz_buf_reset(&b);
 	lz_tokens_join(&b, &p->protect);
 	fprintf(f, "  protect             %s  (%s)\n", b.len ? b.buf : "none",

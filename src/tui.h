@@ -31,6 +31,9 @@
 #define TUI_FRAME_MS 16
 #define TUI_FLOOD_BYTES 512	/* a frame's output from this on: throttle */
 #define TUI_PANE_INPUT_MAX (1024 * 1024)	/* keys queued for a pane */
+/* The status line while the Git history guard reports a loss. */
+#define TUI_HISTORY_NOTE \
+	"history changed: `lazaret git restore` brings it back"
 
 enum tui_mode {
 	TUI_NORMAL,
@@ -117,6 +120,7 @@ struct tui {
 	int bench;			/* bench mode: no coordinator */
 	int bench_quiet;		/* bench mode, detached: no drawing */
 	int last_status;		/* of the last session that ended */
+	int history_changed;		/* SESSIONS said history changed */
 	struct lz_buf out;
 };
 
