@@ -262,7 +262,7 @@ test_attach_exit_error(void **state)
 static void
 test_sessions_ack(void **state)
 {
-	struct lz_msg_sessions s = { NULL, 0 }, s2;
+	struct lz_msg_sessions s = { NULL, 0, NULL }, s2;
 	struct lz_msg_session one;
 	struct lz_buf b = LZ_BUF_INIT;
 	struct lz_err e = LZ_ERR_INIT;
