@@ -111,13 +111,15 @@ lz_histgit_lost(struct lz_histgit *g, const char *value,
 	if ((rc = commit_of(g, value, &id)) != 0)
 		return rc > 0 ? 0 : -1;
 	if (git_revwalk_new(&w, g->repo) != 0 ||
-	    git_revwalk_sorting(w, GIT_SORT_TIME) != 0 ||
+	    git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME) != 0 ||
 	    git_revwalk_push(w, &id) != 0) {
 		git_revwalk_free(w);
 		return -1;
 	}
+	/* Lazaret's own refs (snapshots) do not make a commit safe. */
 	for (i = 0; hide != NULL && i < hide->n; i++)
-		if (commit_of(g, hide->v[i].value, &h) == 0)
+		if (strncmp(hide->v[i].name, "refs/lazaret/", 13) != 0 &&
+		    commit_of(g, hide->v[i].value, &h) == 0)
 			(void)git_revwalk_hide(w, &h);
 	while (n < max && (rc = git_revwalk_next(&id, w)) == 0) {
 		n++;

@@ -51,7 +51,10 @@ int lz_histgit_open(struct lz_histgit **out, const char *const *objdirs,
 void lz_histgit_free(struct lz_histgit *g);
 /*
  * The commits value (an OID; a tag is peeled) reaches and none of hide's
- * values reaches (symbolic values are skipped), at most max; fn (may be
+ * values reaches (symbolic values are skipped, and refs under
+ * refs/lazaret/: a snapshot's parent is HEAD, so a branch moved back is
+ * a loss even while a snapshot still holds its commits), at most max;
+ * fn (may be
  * NULL) is called for each, newest first, while it returns 0. 0 for a
  * value that is not a commit; -1 when an object is missing or broken.
  */

@@ -28,6 +28,7 @@
 #include "core/rundir.h"
 #include "core/snapshot.h"
 #include "core/spawn.h"
+#include "core/visible.h"
 
 #define WALK_FILE "walk.req"
 
@@ -172,6 +173,7 @@ lz_history_init(struct lz_history *h, const char *workspace,
 	int rc;
 
 	memset(h, 0, sizeof *h);
+	lz_buf_init(&h->note);
 	h->ws = lz_xstrdup(workspace);
 	h->root = lz_xstrdup(domain_root);
 	h->keep_ms = keep_ms;
@@ -259,7 +261,8 @@ ask_child(struct lz_history *h, struct lz_histrepo *r, struct changes *c,
 	lz_buf_addf(&req, "lazaret-history-walk 1\nobjects %s/"
 	    LZ_HISTORY_DIR "/%s/objects\n", h->root, r->key);
 	for (i = 0; i < now->n; i++)
-		if (lz_ref_oid_ok(now->v[i].value))
+		if (lz_ref_oid_ok(now->v[i].value) &&
+		    strncmp(now->v[i].name, "refs/lazaret/", 13) != 0)
 			lz_buf_addf(&req, "hide %s\n", now->v[i].value);
 	for (i = 0; i < c->n; i++)
 		lz_buf_addf(&req, "check %s %s\n", c->v[i].old != NULL &&
@@ -306,31 +309,31 @@ kind_of(const struct change *c)
 	return c->ff == 1 ? '>' : '~';
 }
 
-/* The detection a change is, if it is one. */
+/* The detection a change is, if it is one (names escaped: shown later). */
 static void
 detect(const struct lz_histrepo *r, const struct change *c,
     struct lz_tokens *found)
 {
-	char o[16], n[16];
+	char o[16], n[16], *name = lz_visible_str(c->name, LZ_VISIBLE_ASCII);
 
 	(void)r;
 	short_value(c->old, o);
 	short_value(c->new, n);
 	if (c->kind == '!' && c->new != NULL)
 		lz_tokens_pushf(found, "%s moved from %s to %s: %ld commit%s "
-		    "no ref reaches any more", c->name, o, n, c->lost,
+		    "no ref reaches any more", name, o, n, c->lost,
 		    c->lost == 1 ? "" : "s");
 	else if (c->kind == '!')
 		lz_tokens_pushf(found, "%s (at %s) was deleted: %ld commit%s "
-		    "no ref reaches any more", c->name, o, c->lost,
+		    "no ref reaches any more", name, o, c->lost,
 		    c->lost == 1 ? "" : "s");
 	else if (c->kind == '-' && strncmp(c->name, "refs/tags/", 10) == 0)
-		lz_tokens_pushf(found, "tag %s (at %s) was deleted", c->name,
-		    o);
+		lz_tokens_pushf(found, "tag %s (at %s) was deleted", name, o);
 	else if (c->kind == '?' && strcmp(c->name, "HEAD") != 0)
 		lz_tokens_pushf(found, "%s went from %s to %s, and its old "
-		    "commits cannot be read to tell what was lost", c->name, o,
+		    "commits cannot be read to tell what was lost", name, o,
 		    n);
+	free(name);
 }
 
 /*
@@ -426,7 +429,7 @@ pass_repo(struct lz_history *h, struct lz_histrepo *r, int full,
 	struct lz_buf notes = LZ_BUF_INIT;
 	struct changes c = { NULL, 0 };
 	struct lz_histrec *rec = NULL;
-	size_t i, lost_refs = 0;
+	size_t i;
 	int wsfd, gitfd = -1, partial = 0, rc, gone;
 	long gone_objs;
 
@@ -465,7 +468,6 @@ pass_repo(struct lz_history *h, struct lz_histrepo *r, int full,
 		c.v[i].kind = kind_of(&c.v[i]);
 		rec[i] = (struct lz_histrec){ now_ms, who, c.v[i].kind,
 		    c.v[i].name, c.v[i].old, c.v[i].new };
-		lost_refs += c.v[i].kind == '!';
 	}
 	rc = lz_histlog_append(r->storefd, rec, c.n, err);
 	if (rc == 1 && !r->log_full)
@@ -487,9 +489,8 @@ pass_repo(struct lz_history *h, struct lz_histrepo *r, int full,
 		goto out;	/* the developer's own doing: nothing to say */
 	}
 	if (gone && !r->gone)
-		lz_tokens_pushf(found, "%s is gone: its HEAD, objects and refs "
-		    "(%zu of them lost commits); all are kept in the Domain "
-		    "Root", r->rel, lost_refs);
+		lz_tokens_pushf(found, "%s is gone: its HEAD, objects and "
+		    "refs; all are kept in the Domain Root", r->rel);
 	r->gone = gone;
 	for (i = 0; !gone && i < c.n; i++)
 		detect(r, &c.v[i], found);

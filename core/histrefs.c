@@ -11,6 +11,7 @@
 
 #include "core/histrefs.h"
 #include "core/readat.h"
+#include "core/visible.h"
 
 #define LOOSE_MAX 4096		/* a loose ref file: "OID\n" or "ref: X\n" */
 
@@ -134,43 +135,43 @@ lz_packed_refs_parse(const char *buf, size_t len, struct lz_refset *out,
 
 /* One loose ref file; ref is its full name. */
 static void
-loose_file(struct walk *w, int dfd, const char *name, const char *ref)
+loose_file(struct walk *w, int dfd, const char *name, const char *raw)
 {
 	struct stat st;
-	char *v;
+	char *v, *ref = lz_visible_str(raw, LZ_VISIBLE_ASCII);
 	int rc;
 
-	if (!lz_refname_ok(ref)) {
+	if (!lz_refname_ok(raw)) {
 		lz_buf_addf(w->notes, "'%s' is not a name git takes for a "
 		    "ref: left out\n", ref);
-		return;
+		goto out;
 	}
 	rc = lz_readat(dfd, name, LOOSE_MAX, &w->buf, &st);
 	if (rc == LZ_READAT_MISSING)
-		return;		/* gone meanwhile (git renamed it) */
+		goto out;	/* gone meanwhile (git renamed it) */
 	if (rc == LZ_READAT_NOTFILE) {
 		lz_buf_addf(w->notes, "ref '%s' is %s: not read, left out\n",
 		    ref, lz_readat_kind(st.st_mode));
-		return;
+		goto out;
 	}
 	if (rc != LZ_READAT_OK) {
 		lz_buf_addf(w->notes, "ref '%s' %s: left out\n", ref,
 		    rc == LZ_READAT_TOOBIG ? "is too large for a ref" :
 		    "cannot be read");
-		return;
+		goto out;
 	}
 	if ((v = lz_ref_value_parse(w->buf.buf, w->buf.len)) == NULL) {
 		lz_buf_addf(w->notes, "ref '%s' holds neither an object name "
 		    "nor 'ref: NAME': left out\n", ref);
-		return;
+		goto out;
 	}
-	if (++w->count > LZ_HISTREFS_MAX) {
+	if (++w->count > LZ_HISTREFS_MAX)
 		w->full = 1;
-		free(v);
-		return;
-	}
-	lz_refset_push(w->out, ref, v);
+	else
+		lz_refset_push(w->out, raw, v);
 	free(v);
+out:
+	free(ref);
 }
 
 static void
@@ -208,8 +209,8 @@ loose_dir(struct walk *w, int dfd, const char *prefix, unsigned depth)
 				close(sub);
 			}
 		} else if (S_ISDIR(st.st_mode))
-			lz_buf_addf(w->notes, "'%s' lies deeper than %d "
-			    "directories under refs/: left out\n", ref,
+			lz_buf_addf(w->notes, "a directory under refs/ lies "
+			    "deeper than %d levels: left out\n",
 			    LZ_HISTREFS_DEPTH);
 		else
 			loose_file(w, dfd, de->d_name, ref);

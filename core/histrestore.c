@@ -27,11 +27,11 @@
 
 #define Q_PREFIX "lazaret-quarantine-"
 
-static void move_away(struct lz_histdone *d, int dfd, const char *name,
-    const char *path);
-static void sanitize_refs(struct lz_histdone *d, int dfd, const char *path,
-    unsigned depth);
-static void sanitize_objects(struct lz_histdone *d, int gitfd);
+static void move_away(struct lz_histview *v, struct lz_histdone *d,
+    int dfd, const char *name, const char *path);
+static void sanitize_refs(struct lz_histview *v, struct lz_histdone *d,
+    int dfd, const char *path, unsigned depth);
+static void sanitize_objects(struct lz_histview *v, struct lz_histdone *d);
 static int write_loose(int gitfd, const char *name, const char *value);
 static int fix_packed(struct lz_histview *v, struct lz_histdone *d);
 static int skeleton(struct lz_histview *v, struct lz_histdone *d,
@@ -52,21 +52,28 @@ open_dir(int parent, const char *name, int create)
 	    O_CLOEXEC);
 }
 
-/* Renames dfd/name out of git's way; path names it in messages. */
+/*
+ * Renames dfd/name (path, from the git directory) to the git directory's
+ * top, "lazaret-quarantine-<path with '-' for '/'>.<time>.<n>": git reads
+ * every name in refs/ as a ref and warns of every name in objects/xx.
+ */
 static void
-move_away(struct lz_histdone *d, int dfd, const char *name,
-    const char *path)
+move_away(struct lz_histview *v, struct lz_histdone *d, int dfd,
+    const char *name, const char *path)
 {
-	char *prefix = lz_xasprintf(Q_PREFIX "%s.", name), *to = NULL;
+	char *prefix = lz_xasprintf(Q_PREFIX "%s.", path), *p, *to = NULL;
 
-	if (lz_quarantine(dfd, name, prefix, &to) == 0) {
-		lz_buf_addf(&d->lines, "%s was not a regular file (the sandbox "
-		    "may have planted it): moved to %s beside it; delete it "
-		    "once you looked\n", path, to);
+	for (p = prefix + strlen(Q_PREFIX); *p != '\0'; p++)
+		if (*p == '/')
+			*p = '-';
+	if (lz_quarantine_to(dfd, name, v->gitfd, prefix, &to) == 0) {
+		lz_buf_addf(&d->lines, "%s was not what git keeps there (the "
+		    "sandbox may have planted it): moved to %s/%s; delete it "
+		    "once you looked\n", path, v->rel, to);
 		d->moved++;
 	} else
-		lz_buf_addf(&d->lines, "%s is not a regular file and cannot be "
-		    "moved away (%s): remove it by hand\n", path,
+		lz_buf_addf(&d->lines, "%s is not what git keeps there and "
+		    "cannot be moved away (%s): remove it by hand\n", path,
 		    strerror(errno));
 	free(to);
 	free(prefix);
@@ -74,8 +81,8 @@ move_away(struct lz_histdone *d, int dfd, const char *name,
 
 /* Non-files under refs/ (git would block reading a FIFO there). */
 static void
-sanitize_refs(struct lz_histdone *d, int dfd, const char *path,
-    unsigned depth)
+sanitize_refs(struct lz_histview *v, struct lz_histdone *d, int dfd,
+    const char *path, unsigned depth)
 {
 	struct lz_tokens bad = LZ_TOKENS_INIT, dirs = LZ_TOKENS_INIT;
 	struct dirent *de;
@@ -104,14 +111,14 @@ sanitize_refs(struct lz_histdone *d, int dfd, const char *path,
 	closedir(dir);
 	for (i = 0; i < bad.n; i++) {
 		sub = lz_xasprintf("%s/%s", path, bad.v[i]);
-		move_away(d, dfd, bad.v[i], sub);
+		move_away(v, d, dfd, bad.v[i], sub);
 		free(sub);
 	}
 	for (i = 0; i < dirs.n && depth < 32; i++) {
 		if ((fd = open_dir(dfd, dirs.v[i], 0)) < 0)
 			continue;
 		sub = lz_xasprintf("%s/%s", path, dirs.v[i]);
-		sanitize_refs(d, fd, sub, depth + 1);
+		sanitize_refs(v, d, fd, sub, depth + 1);
 		free(sub);
 		close(fd);
 	}
@@ -121,7 +128,7 @@ sanitize_refs(struct lz_histdone *d, int dfd, const char *path,
 
 /* Object and pack names that are not files, and alternates. */
 static void
-sanitize_objects(struct lz_histdone *d, int gitfd)
+sanitize_objects(struct lz_histview *v, struct lz_histdone *d)
 {
 	struct lz_tokens bad = LZ_TOKENS_INIT;
 	struct dirent *de;
@@ -131,12 +138,12 @@ sanitize_objects(struct lz_histdone *d, int gitfd)
 	size_t k;
 	DIR *dir;
 
-	if ((objs = open_dir(gitfd, "objects", 0)) < 0)
+	if ((objs = open_dir(v->gitfd, "objects", 0)) < 0)
 		return;
 	if ((sub = open_dir(objs, "info", 0)) >= 0) {
 		if (fstatat(sub, "alternates", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    !S_ISREG(st.st_mode))
-			move_away(d, sub, "alternates",
+			move_away(v, d, sub, "alternates",
 			    "objects/info/alternates");
 		close(sub);
 	}
@@ -161,7 +168,7 @@ sanitize_objects(struct lz_histdone *d, int gitfd)
 			close(fd);
 		for (k = 0; k < bad.n; k++) {
 			path = lz_xasprintf("objects/%s/%s", name, bad.v[k]);
-			move_away(d, sub, bad.v[k], path);
+			move_away(v, d, sub, bad.v[k], path);
 			free(path);
 		}
 		lz_tokens_release(&bad);
@@ -203,28 +210,46 @@ write_loose(int gitfd, const char *name, const char *value)
 	return rc;
 }
 
-/* A packed-refs git refuses: its readable refs made loose, then away. */
+/*
+ * A packed-refs git refuses (malformed lines) or the guard could not read
+ * (too large): its refs made loose (the readable lines; for one too
+ * large, the values the log has), then the file moved away.
+ */
 static int
 fix_packed(struct lz_histview *v, struct lz_histdone *d)
 {
+	struct lz_refset then = LZ_REFSET_INIT;
 	const struct lz_refset *p = &v->cache.packed;
 	struct stat st;
+	long long size;
 	size_t i, n = 0;
 
-	if (!v->cache.valid || v->cache.ino == 0 || v->cache.bad == 0)
+	if (fstatat(v->gitfd, "packed-refs", &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISREG(st.st_mode))
 		return 0;
-	for (i = 0; i < p->n; i++) {
-		char *loose = lz_xasprintf("%s", p->v[i].name);
-
-		if (fstatat(v->gitfd, loose, &st, AT_SYMLINK_NOFOLLOW) != 0 &&
+	size = (long long)st.st_size;
+	if (v->partial) {
+		lz_histlog_state(&v->log, INT64_MAX, &then);
+		p = &then;
+	} else if (!v->cache.valid || v->cache.bad == 0)
+		return 0;
+	for (i = 0; i < p->n; i++)
+		if (strcmp(p->v[i].name, "HEAD") != 0 &&
+		    fstatat(v->gitfd, p->v[i].name, &st,
+		    AT_SYMLINK_NOFOLLOW) != 0 &&
 		    write_loose(v->gitfd, p->v[i].name, p->v[i].value) == 0)
 			n++;
-		free(loose);
-	}
-	lz_buf_addf(&d->lines, "packed-refs had %u line%s git cannot read: "
-	    "its %zu readable refs were written as loose refs (%zu new)\n",
-	    v->cache.bad, v->cache.bad == 1 ? "" : "s", p->n, n);
-	move_away(d, v->gitfd, "packed-refs", "packed-refs");
+	if (v->partial)
+		lz_buf_addf(&d->lines, "packed-refs is too large for the "
+		    "guard to read (%lld bytes): %zu refs written as loose "
+		    "refs from the values the guard recorded\n", size, n);
+	else
+		lz_buf_addf(&d->lines, "packed-refs had %u line%s git cannot "
+		    "read: its %zu readable refs were written as loose refs "
+		    "(%zu new)\n", v->cache.bad, v->cache.bad == 1 ? "" : "s",
+		    p->n, n);
+	move_away(v, d, v->gitfd, "packed-refs", "packed-refs");
+	lz_refset_release(&then);
 	return 0;
 }
 
@@ -411,12 +436,12 @@ lz_histrestore_objects(struct lz_histview *v, struct lz_histdone *d,
 		for (i = 0; i < sizeof top / sizeof top[0]; i++)
 			if (fstatat(v->gitfd, top[i], &st,
 			    AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
-				move_away(d, v->gitfd, top[i], top[i]);
+				move_away(v, d, v->gitfd, top[i], top[i]);
 		if ((fd = open_dir(v->gitfd, "refs", 0)) >= 0) {
-			sanitize_refs(d, fd, "refs", 1);
+			sanitize_refs(v, d, fd, "refs", 1);
 			close(fd);
 		}
-		sanitize_objects(d, v->gitfd);
+		sanitize_objects(v, d);
 		fix_packed(v, d);
 	}
 	if ((rc = skeleton(v, d, err)) != 0 || (rc = bring_back(v, d,

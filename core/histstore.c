@@ -215,8 +215,9 @@ keep(struct lz_histstore *s, int src, int dst, const char *dir,
 		return;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		lz_buf_addf(&out->notes, "objects/%s/%s is %s: not kept\n",
-		    dir, name, lz_readat_kind(st.st_mode));
+		lz_buf_addf(&out->notes, "objects/%s/%s is %s: never followed "
+		    "or read, not kept\n", dir, name,
+		    lz_readat_kind(st.st_mode));
 		goto out;
 	}
 	if (!s->cross) {
@@ -234,9 +235,15 @@ keep(struct lz_histstore *s, int src, int dst, const char *dir,
 		}
 		if (errno == EEXIST)
 			goto out;
-		if (errno == EXDEV)
+		if (errno == EXDEV) {
 			s->cross = 1;
-		else if (errno != EPERM && errno != EMLINK &&
+			lz_buf_addf(&out->notes, "the repository is on another "
+			    "file system than the Domain Root: objects cannot "
+			    "be hard-linked, so each is copied (its size again "
+			    "in the Domain Root, and the time to copy it; at "
+			    "most %llu MiB)\n",
+			    (unsigned long long)(s->copy_max >> 20));
+		} else if (errno != EPERM && errno != EMLINK &&
 		    errno != EACCES) {
 			lz_buf_addf(&out->notes, "cannot link objects/%s/%s "
 			    "into the history store: %s\n", dir, name,
@@ -247,11 +254,11 @@ keep(struct lz_histstore *s, int src, int dst, const char *dir,
 	if (s->copied + (uint64_t)st.st_size > s->copy_max) {
 		if (!s->copy_full)
 			lz_buf_addf(&out->notes, "the history store holds "
-			    "%llu MiB of copies (the repository cannot be "
-			    "hard-linked into the Domain Root: another file "
-			    "system, or files of another owner); past its "
-			    "cap of %llu MiB, objects written from now on "
-			    "are not kept\n",
+			    "%llu MiB that only it has (copies: the "
+			    "repository cannot be hard-linked into the Domain "
+			    "Root; and what the repository dropped); past its "
+			    "cap of %llu MiB, objects that need a copy are "
+			    "not kept\n",
 			    (unsigned long long)(s->copied >> 20),
 			    (unsigned long long)(s->copy_max >> 20));
 		s->copy_full = 1;

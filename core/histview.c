@@ -97,10 +97,13 @@ lz_histview_open(struct lz_histview *v, const char *ws,
 	struct lz_histstore st;
 	struct lz_histq q = { q_lost, q_ff, v };
 	struct lz_buf rel = LZ_BUF_INIT, full = LZ_BUF_INIT;
+	struct lz_refset then;
 	const char *dirs[1], *name = NULL;
+	size_t i;
 	int wsfd, partial = 0, rc;
 
 	memset(v, 0, sizeof *v);
+	lz_buf_init(&v->warnings);
 	v->storefd = v->gitfd = -1;
 	st.fd = -1;
 	v->ws = lz_xstrdup(ws);
@@ -139,6 +142,17 @@ lz_histview_open(struct lz_histview *v, const char *ws,
 		    &v->warnings, &partial, err);
 	if (rc != 0)
 		goto out;
+	/* An unreadable packed-refs: its refs stand as the log has them. */
+	v->partial = partial;
+	if (partial) {
+		lz_histlog_state(&v->log, INT64_MAX, &then);
+		for (i = 0; i < then.n; i++)
+			if (lz_refset_get(&v->now, then.v[i].name) == NULL)
+				lz_refset_push(&v->now, then.v[i].name,
+				    then.v[i].value);
+		lz_refset_sort(&v->now);
+		lz_refset_release(&then);
+	}
 	lz_buf_adds(&v->warnings, sync.notes.buf);
 	v->missing = v->gitfd < 0 || (sync.objects_gone &&
 	    lz_refset_get(&v->now, "HEAD") == NULL);
@@ -187,6 +201,7 @@ lz_histview_release(struct lz_histview *v)
 	free(v->key);
 	free(v->store);
 	memset(v, 0, sizeof *v);
+	lz_buf_init(&v->warnings);
 	v->storefd = v->gitfd = -1;
 }
 

@@ -33,6 +33,7 @@ struct lz_histview {
 	int storefd;
 	int gitfd;			/* the git directory, -1 when gone */
 	int missing;			/* gone, or no HEAD and no objects/ */
+	int partial;			/* packed-refs could not be read */
 	struct lz_histlog log;
 	struct lz_refset now;
 	struct lz_histrefs_cache cache;	/* packed-refs as read */

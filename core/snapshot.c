@@ -206,6 +206,7 @@ lz_snapshot_make(const char *workspace, const char *label, int64_t now_ms,
 	int rc, wsfd = -1, k;
 
 	memset(out, 0, sizeof *out);
+	lz_buf_init(&out->notes);
 	if ((rc = open_repo(workspace, &repo, err)) != 0)
 		return rc;
 	if (git_repository_index(&idx, repo) != 0) {
@@ -378,4 +379,5 @@ lz_snapshot_release(struct lz_snapshot *s)
 	free(s->same_as);
 	lz_buf_release(&s->notes);
 	memset(s, 0, sizeof *s);
+	lz_buf_init(&s->notes);
 }

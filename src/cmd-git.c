@@ -33,6 +33,7 @@
 #include "src/cmd-opts.h"
 #include "src/cmd.h"
 #include "src/out-history.h"
+#include "src/out-profile.h"
 
 #define LOCK_WAIT_MS 180000
 #define LOCK_POLL_MS 20
@@ -294,6 +295,7 @@ cmd_restore(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	struct rrun run = { 0, 0, 0, NULL };
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_client c;
+	char keep[32];
 	size_t i;
 	int ch, rc, lock = -1;
 
@@ -349,13 +351,12 @@ cmd_restore(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		rc = lz_client_exit_code(rc);
 		goto out;
 	}
+	lz_out_keep(c.profile->history_keep, keep, sizeof keep);
 	if (!o.json && o.list)
 		printf("Git history kept by Domain %s (profile %s) for %s; "
-		    "what the repository dropped is kept %lu hour%s after "
-		    "it went (history-keep)\n\n", c.domain.id,
-		    c.domain.profile, c.domain.workspace,
-		    c.profile->history_keep / 3600,
-		    c.profile->history_keep / 3600 == 1 ? "" : "s");
+		    "what the repository dropped is kept for %s after it "
+		    "went (history-keep)\n\n", c.domain.id, c.domain.profile,
+		    c.domain.workspace, keep);
 	run.repos = json_array();
 	for (i = 0; i < keys.n; i++)
 		if (o.repo == NULL || strcmp(o.repo, rels.v[i]) == 0) {
