@@ -68,13 +68,14 @@ lost_one(const struct lz_histlog *log, const char *name,
 			continue;
 		last = r->new;
 		last_rec = r;
+		/* The host's own moves and restore's: only when named. */
 		if (r->old == NULL || r->kind == '>' || r->kind == '+' ||
-		    r->kind == '=')
+		    r->kind == '=' || (!named && r->who != LZ_HIST_DOMAIN))
 			continue;
 		c = lz_xreallocarray(c, nc + 1, sizeof *c);
 		c[nc++] = (struct cand){ r->old, r, r->ms };
 	}
-	if (last != NULL && !same(last, cur)) {
+	if (named && last != NULL && !same(last, cur)) {
 		c = lz_xreallocarray(c, nc + 1, sizeof *c);
 		c[nc++] = (struct cand){ last, NULL, last_rec->ms };
 	}

@@ -5,21 +5,24 @@
  * through callbacks (histgit.h answers them; the unit test from a
  * table).
  *
- * Without a time (LZ_HISTPLAN_LOST), a ref is in the plan when a value
- * it had is lost now: no ref of now reaches some commit of it. The
- * values looked at are the old value of every record that moved the ref
- * other than forward or deleted it, and its last recorded value when the
- * ref holds another now (changed where the guard did not see it: after
- * the last teardown). The most recent lost value is the target. HEAD is
- * in the plan only when it is missing now (a checkout is no loss).
+ * Without a time (to_ms < 0), a ref is in the plan when a value it had
+ * while the Domain ran is lost now: no ref of now (outside refs/lazaret/)
+ * reaches some commit of it. The values looked at are the old value of
+ * every record with WHO "domain" that moved the ref other than forward,
+ * or deleted it. The most recent lost value is the target. The host's
+ * own moves (seen by the launch pass) and restore's are the developer's
+ * decisions: they count only for a ref asked for by name. HEAD is in the
+ * plan only when it is missing now (a checkout is no loss).
  *
  * With a time (lz_histplan_make's to_ms >= 0), every ref the log says
  * existed then gets the value it had then; refs made later are left
  * alone (never deleted); HEAD only when missing.
  *
- * With a name (only), just that ref; and when nothing of it is lost but
- * it is missing now, its last value (a deleted branch whose commits
- * another ref still reaches comes back by name).
+ * With a name (only), just that ref, every record of it whoever made
+ * it, and its last recorded value when it holds another now (moved
+ * where the guard did not see it: after the last teardown); and when
+ * nothing of it is lost but it is missing now, its last value (a deleted
+ * branch whose commits another ref still reaches comes back by name).
  *
  * The rule that keeps the developer's own moves (ask): moving a ref that
  * exists now to a value that is not a descendant of what it holds needs
