@@ -100,10 +100,21 @@ lost_one(const struct lz_histlog *log, const char *name,
 			best_lost = lost;
 		}
 	}
-	if (best != NULL)
+	if (best != NULL) {
 		add(out, name, best->value, cur, best->left != NULL ?
 		    best->left->new : cur, best->ms, best->left != NULL ?
 		    best->left->who : LZ_HIST_HOST, best_lost, q, 1);
+		/* Older losses the target does not contain. */
+		for (i = 0; &c[i] < best; i++)
+			if (!same(c[i].value, best->value) &&
+			    q->ff(q->ctx, c[i].value, best->value) != 1 &&
+			    q->lost(q->ctx, c[i].value) != 0) {
+				out->v[out->n - 1].earlier++;
+				if (out->v[out->n - 1].earlier_ms == 0)
+					out->v[out->n - 1].earlier_ms =
+					    c[i].ms;
+			}
+	}
 	else if (named && cur == NULL && nc > 0)
 		add(out, name, c[nc - 1].value, NULL, NULL, c[nc - 1].ms,
 		    c[nc - 1].left != NULL ? c[nc - 1].left->who :

@@ -9,7 +9,9 @@
  * while the Domain ran is lost now: no ref of now (outside refs/lazaret/)
  * reaches some commit of it. The values looked at are the old value of
  * every record with WHO "domain" that moved the ref other than forward,
- * or deleted it. The most recent lost value is the target. The host's
+ * or deleted it. The most recent lost value is the target (the undo of
+ * the last loss; older lost values it does not contain are counted in
+ * earlier, for "--to"). The host's
  * own moves (seen by the launch pass) and restore's are the developer's
  * decisions: they count only for a ref asked for by name. HEAD is in the
  * plan only when it is missing now (a checkout is no loss).
@@ -60,6 +62,10 @@ struct lz_histloss {
 	int64_t ms;			/* when it left target (or had it) */
 	enum lz_hist_who who;		/* who moved it away */
 	long lost;			/* commits of target lost, -1 */
+	/* Older lost values of the ref that target does not contain (two
+	 * losses in a row): --to before earlier_ms goes back to them. */
+	unsigned earlier;
+	int64_t earlier_ms;
 	int ask;			/* needs the developer's yes */
 	enum lz_histloss_action action;
 };

@@ -133,6 +133,13 @@ lz_out_history(FILE *f, struct lz_histview *v, int64_t keep_ms)
 		fprintf(f, "    restore would %s it%s\n", l->action ==
 		    LZ_HISTLOSS_CREATE ? "create" : "move", l->ask ? ", after "
 		    "asking you (it moved since: not a fast-forward)" : "");
+		if (l->earlier > 0)
+			fprintf(f, "    %u earlier loss%s of it %s not in that "
+			    "value: 'lazaret git restore --ref %s --to @%lld' "
+			    "goes back to before the first\n", l->earlier,
+			    l->earlier == 1 ? "" : "es", l->earlier == 1 ?
+			    "is" : "are", name, (long long)((l->earlier_ms - 1) /
+			    1000));
 		free(name);
 	}
 	if (v->plan.n == 0)
@@ -193,11 +200,14 @@ lz_out_history_json(struct lz_histview *v)
 		if (l->lost > 0)
 			(void)lz_histview_commits(v, l,
 			    LZ_OUT_HISTORY_COMMITS_JSON, one_commit, &c);
-		e = json_pack("{s:s,s:s,s:s?,s:I,s:s,s:I,s:b,s:s,s:o}", "ref",
-		    s, "target", t, "now", n, "time_ms", (json_int_t)l->ms,
-		    "who", lz_hist_who_name(l->who), "lost_commits",
-		    (json_int_t)l->lost, "ask", l->ask, "action", l->action ==
-		    LZ_HISTLOSS_CREATE ? "create" : "move", "commits", c.a);
+		e = json_pack("{s:s,s:s,s:s?,s:I,s:s,s:I,s:b,s:s,s:o,s:I,s:I}",
+		    "ref", s, "target", t, "now", n, "time_ms",
+		    (json_int_t)l->ms, "who", lz_hist_who_name(l->who),
+		    "lost_commits", (json_int_t)l->lost, "ask", l->ask,
+		    "action", l->action == LZ_HISTLOSS_CREATE ? "create" :
+		    "move", "commits", c.a, "earlier_losses",
+		    (json_int_t)l->earlier, "earlier_ms",
+		    (json_int_t)l->earlier_ms);
 		json_array_append_new(lost, e);
 		free(s);
 		free(t);
