@@ -21,12 +21,17 @@ struct walk {
 	struct lz_buf buf;
 	size_t count;
 	int full;		/* LZ_HISTREFS_MAX reached */
+	const struct lz_histrefs_cache *was;	/* the last read */
+	struct lz_histrefs_loose *now;		/* this read's */
+	size_t nnow;
 };
 
 static void loose_dir(struct walk *w, int dfd, const char *prefix,
     unsigned depth);
 static void loose_file(struct walk *w, int dfd, const char *name,
-    const char *ref);
+    const char *ref, const struct stat *st);
+static int cmp_loose(const void *a, const void *b);
+static void loose_release(struct lz_histrefs_loose *v, size_t n);
 static void head(int gitfd, struct lz_refset *out, struct lz_buf *notes);
 static void packed(int gitfd, struct lz_histrefs_cache *c,
     struct lz_buf *notes, int *partial);
@@ -133,18 +138,54 @@ lz_packed_refs_parse(const char *buf, size_t len, struct lz_refset *out,
 	return bad;
 }
 
-/* One loose ref file; ref is its full name. */
-static void
-loose_file(struct walk *w, int dfd, const char *name, const char *raw)
+static int
+cmp_loose(const void *a, const void *b)
 {
+	return strcmp(((const struct lz_histrefs_loose *)a)->name,
+	    ((const struct lz_histrefs_loose *)b)->name);
+}
+
+static void
+loose_release(struct lz_histrefs_loose *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].value);
+	}
+	free(v);
+}
+
+/* One loose ref file; ref is its full name, st its status. */
+static void
+loose_file(struct walk *w, int dfd, const char *name, const char *raw,
+    const struct stat *was)
+{
+	struct lz_histrefs_loose key, *hit = NULL, *e;
 	struct stat st;
-	char *v, *ref = lz_visible_str(raw, LZ_VISIBLE_ASCII);
+	char *v = NULL, *ref = lz_visible_str(raw, LZ_VISIBLE_ASCII);
 	int rc;
 
 	if (!lz_refname_ok(raw)) {
 		lz_buf_addf(w->notes, "'%s' is not a name git takes for a "
 		    "ref: left out\n", ref);
 		goto out;
+	}
+	/* Unchanged since the last read: its value stands, unopened. */
+	key.name = (char *)raw;
+	if (S_ISREG(was->st_mode) && w->was->nloose > 0)
+		hit = bsearch(&key, w->was->loose, w->was->nloose,
+		    sizeof key, cmp_loose);
+	if (hit != NULL && hit->ino == was->st_ino &&
+	    hit->dev == was->st_dev && hit->size == was->st_size &&
+	    hit->mtime.tv_sec == was->st_mtim.tv_sec &&
+	    hit->mtime.tv_nsec == was->st_mtim.tv_nsec &&
+	    hit->ctime.tv_sec == was->st_ctim.tv_sec &&
+	    hit->ctime.tv_nsec == was->st_ctim.tv_nsec) {
+		v = lz_xstrdup(hit->value);
+		st = *was;
+		goto found;
 	}
 	rc = lz_readat(dfd, name, LOOSE_MAX, &w->buf, &st);
 	if (rc == LZ_READAT_MISSING)
@@ -165,12 +206,24 @@ loose_file(struct walk *w, int dfd, const char *name, const char *raw)
 		    "nor 'ref: NAME': left out\n", ref);
 		goto out;
 	}
-	if (++w->count > LZ_HISTREFS_MAX)
+found:
+	if (++w->count > LZ_HISTREFS_MAX) {
 		w->full = 1;
-	else
-		lz_refset_push(w->out, raw, v);
-	free(v);
+		goto out;
+	}
+	lz_refset_push(w->out, raw, v);
+	w->now = lz_xreallocarray(w->now, w->nnow + 1, sizeof *w->now);
+	e = &w->now[w->nnow++];
+	e->name = lz_xstrdup(raw);
+	e->value = v;
+	v = NULL;
+	e->dev = st.st_dev;
+	e->ino = st.st_ino;
+	e->size = st.st_size;
+	e->mtime = st.st_mtim;
+	e->ctime = st.st_ctim;
 out:
+	free(v);
 	free(ref);
 }
 
@@ -213,7 +266,7 @@ loose_dir(struct walk *w, int dfd, const char *prefix, unsigned depth)
 			    "deeper than %d levels: left out\n",
 			    LZ_HISTREFS_DEPTH);
 		else
-			loose_file(w, dfd, de->d_name, ref);
+			loose_file(w, dfd, de->d_name, ref, &st);
 		free(ref);
 	}
 	closedir(d);
@@ -313,7 +366,7 @@ lz_histrefs_read(int gitfd, struct lz_histrefs_cache *cache,
     struct lz_refset *out, struct lz_buf *notes, int *partial,
     struct lz_err *err)
 {
-	struct walk w = { out, notes, LZ_BUF_INIT, 0, 0 };
+	struct walk w = { out, notes, LZ_BUF_INIT, 0, 0, cache, NULL, 0 };
 	size_t i;
 	int fd;
 
@@ -332,6 +385,7 @@ lz_histrefs_read(int gitfd, struct lz_histrefs_cache *cache,
 		close(fd);
 	} else if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP) {
 		lz_buf_release(&w.buf);
+		loose_release(w.now, w.nnow);
 		lz_refset_release(out);
 		return lz_err_set(err, LZ_ESYS, "cannot list refs/: %s",
 		    strerror(errno));
@@ -344,12 +398,19 @@ lz_histrefs_read(int gitfd, struct lz_histrefs_cache *cache,
 	head(gitfd, out, notes);
 	lz_refset_sort(out);
 	lz_buf_release(&w.buf);
+	/* This read's loose refs are what the next one compares with. */
+	if (w.nnow > 1)
+		qsort(w.now, w.nnow, sizeof *w.now, cmp_loose);
+	loose_release(cache->loose, cache->nloose);
+	cache->loose = w.now;
+	cache->nloose = w.nnow;
 	return 0;
 }
 
 void
 lz_histrefs_cache_release(struct lz_histrefs_cache *cache)
 {
+	loose_release(cache->loose, cache->nloose);
 	lz_refset_release(&cache->packed);
 	memset(cache, 0, sizeof *cache);
 }

@@ -29,7 +29,22 @@
 #define LZ_HISTREFS_MAX (1000000u)	/* refs read, loose and packed */
 #define LZ_HISTREFS_DEPTH 32		/* directories under refs/ */
 
-/* packed-refs as last read: reread only when its status changes. */
+/* A loose ref as last read. */
+struct lz_histrefs_loose {
+	char *name;
+	char *value;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime, ctime;
+};
+
+/*
+ * What the last read found: packed-refs (reread only when its status
+ * changes) and each loose ref with its status (reread only when that
+ * changes: a ref written in place changes its ctime), so a pass over
+ * 1,000 unchanged refs stats them and opens none.
+ */
 struct lz_histrefs_cache {
 	int valid;
 	dev_t dev;
@@ -39,9 +54,11 @@ struct lz_histrefs_cache {
 	struct lz_refset packed;
 	unsigned bad;			/* malformed lines */
 	unsigned first_bad;		/* line number of the first */
+	struct lz_histrefs_loose *loose;	/* sorted by name */
+	size_t nloose;
 };
 #define LZ_HISTREFS_CACHE_INIT { 0, 0, 0, 0, { 0, 0 }, { 0, 0 }, \
-	LZ_REFSET_INIT, 0, 0 }
+	LZ_REFSET_INIT, 0, 0, NULL, 0 }
 
 /*
  * Reads the refs of the git directory gitfd into out (sorted). One

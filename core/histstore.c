@@ -21,7 +21,6 @@
 static void dir_name(int i, char name[8]);
 static int list_names(int dfd, int pack, struct lz_tokens *out);
 static int cmp_str(const void *a, const void *b);
-static int has_name(const struct lz_tokens *t, const char *name);
 static void keep(struct lz_histstore *s, int src, int dst, const char *dir,
     const char *name, struct lz_histsync *out);
 static int copy_into(struct lz_histstore *s, int fd, const struct stat *st,
@@ -76,13 +75,6 @@ static int
 cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int
-has_name(const struct lz_tokens *t, const char *name)
-{
-	return t->n > 0 && bsearch(&name, t->v, t->n, sizeof *t->v,
-	    cmp_str) != NULL;
 }
 
 /* The names of dfd's entries that are objects (or pack files), sorted. */
@@ -196,6 +188,7 @@ keep(struct lz_histstore *s, int src, int dst, const char *dir,
     const char *name, struct lz_histsync *out)
 {
 	struct stat st, got;
+	char proc[32];
 	int fd, rc = 0;
 
 	fd = openat(src, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
@@ -220,7 +213,22 @@ keep(struct lz_histstore *s, int src, int dst, const char *dir,
 		    lz_readat_kind(st.st_mode));
 		goto out;
 	}
+	/* That very inode: linkat through /proc/self/fd (no capability). */
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	if (!s->cross && linkat(AT_FDCWD, proc, dst, name,
+	    AT_SYMLINK_FOLLOW) == 0) {
+		out->kept++;
+		goto out;
+	}
+	if (!s->cross && errno == EEXIST)
+		goto out;
 	if (!s->cross) {
+		if (errno != ENOENT && errno != EXDEV && errno != EPERM &&
+		    errno != EMLINK && errno != EACCES && errno != ENOTDIR)
+			lz_buf_addf(&out->notes, "cannot link objects/%s/%s "
+			    "through its descriptor: %s\n", dir, name,
+			    strerror(errno));
+		/* No /proc: by name, then checked to be that inode. */
 		if (linkat(src, name, dst, name, 0) == 0) {
 			/* The very inode checked above, or none of it. */
 			if (fstatat(dst, name, &got, AT_SYMLINK_NOFOLLOW) != 0 ||
@@ -289,8 +297,8 @@ sync_dir(struct lz_histstore *s, int objs, int i, int full, int64_t now_ms,
 	struct timespec now;
 	struct stat st, kst;
 	char dir[8];
-	int src = -1, dst = -1, rc = 0, have;
-	size_t k;
+	int src = -1, dst = -1, rc = 0, have, c;
+	size_t a, b;
 
 	dir_name(i, dir);
 	have = objs >= 0 && fstatat(objs, dir, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -329,22 +337,30 @@ sync_dir(struct lz_histstore *s, int objs, int i, int full, int64_t now_ms,
 			    "store's objects/%s: %s", dir, strerror(errno));
 		goto out;
 	}
-	/* Loose objects before packs: the newest work is loose. */
-	for (k = 0; k < names.n; k++) {
-		if (fstatat(dst, names.v[k], &kst, AT_SYMLINK_NOFOLLOW) != 0)
-			keep(s, src, dst, dir, names.v[k], out);
-		else if (kst.st_mode & S_ISVTX)
-			unmark(dst, names.v[k], &kst);
-	}
+	/*
+	 * Both listings sorted: a name only the repository has is kept, one
+	 * only the store has is marked gone (once). No stat per object:
+	 * a launch pass over 100,000 loose objects reads two listings.
+	 */
 	if (list_names(dst, i == LZ_HISTSTORE_PACK, &mine) != 0)
 		goto out;
-	for (k = 0; k < mine.n; k++) {
-		if (has_name(&names, mine.v[k]) ||
-		    fstatat(dst, mine.v[k], &kst, AT_SYMLINK_NOFOLLOW) != 0 ||
-		    (kst.st_mode & S_ISVTX))
-			continue;
-		mark(dst, mine.v[k], &kst, now_ms);
-		gone(out, dir, mine.v[k]);
+	for (a = b = 0; a < names.n || b < mine.n; ) {
+		c = a == names.n ? 1 : b == mine.n ? -1 : strcmp(names.v[a],
+		    mine.v[b]);
+		if (c < 0)
+			keep(s, src, dst, dir, names.v[a++], out);
+		else if (c > 0) {
+			if (fstatat(dst, mine.v[b], &kst,
+			    AT_SYMLINK_NOFOLLOW) == 0 &&
+			    !(kst.st_mode & S_ISVTX)) {
+				mark(dst, mine.v[b], &kst, now_ms);
+				gone(out, dir, mine.v[b]);
+			}
+			b++;
+		} else {
+			a++;
+			b++;
+		}
 	}
 out:
 	if (src >= 0)
@@ -446,28 +462,32 @@ walk_store(struct lz_histstore *s, int storeobjs, int gitfd, int modify,
 			if (fstatat(dst, mine.v[k], &st,
 			    AT_SYMLINK_NOFOLLOW) != 0)
 				continue;
-			present = src >= 0 && fstatat(src, mine.v[k], &rst,
-			    AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(rst.st_mode);
 			sp->files++;
-			if (present && modify && (st.st_mode & S_ISVTX))
-				unmark(dst, mine.v[k], &st);
-			if (present && st.st_nlink > 1) {
+			if (st.st_nlink > 1) {
+				/* Shared: with the repository (or another
+				 * Domain's store, which then holds it too). */
 				sp->shared++;
 				continue;
 			}
 			sp->held += (uint64_t)st.st_blocks * 512;
-			if (present) {
+			if (!(st.st_mode & S_ISVTX)) {
+				/* Not marked: the syncs found it present. */
 				sp->copies++;
 				sp->copy_bytes += (uint64_t)st.st_size;
 				continue;
 			}
-			if (!(st.st_mode & S_ISVTX)) {
+			/* Marked gone; back in the repository since? */
+			present = src >= 0 && fstatat(src, mine.v[k], &rst,
+			    AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(rst.st_mode);
+			if (present) {
 				if (modify)
-					mark(dst, mine.v[k], &st, now_ms);
-				drop_ms = now_ms;
-			} else
-				drop_ms = (int64_t)st.st_mtim.tv_sec * 1000 +
-				    st.st_mtim.tv_nsec / 1000000;
+					unmark(dst, mine.v[k], &st);
+				sp->copies++;
+				sp->copy_bytes += (uint64_t)st.st_size;
+				continue;
+			}
+			drop_ms = (int64_t)st.st_mtim.tv_sec * 1000 +
+			    st.st_mtim.tv_nsec / 1000000;
 			if (modify && keep_ms >= 0 &&
 			    drop_ms < now_ms - keep_ms &&
 			    unlinkat(dst, mine.v[k], 0) == 0) {

@@ -101,10 +101,12 @@ int lz_histstore_sync(struct lz_histstore *s, int gitfd, int full,
     int64_t now_ms, struct lz_histsync *out, struct lz_err *err);
 void lz_histsync_release(struct lz_histsync *r);
 /*
- * Every file of the store: marks those the repository (gitfd; -1: it has
- * none) dropped, clears the mark of those it has again, removes those
- * dropped more than keep_ms before now_ms (keep_ms < 0: none), and adds
- * up the space (into sp). Also sets s->copied.
+ * Every file of the store: clears the mark of those the repository
+ * (gitfd; -1: it has none) has again, removes those marked gone more
+ * than keep_ms before now_ms (keep_ms < 0: none), and adds up the space
+ * (into sp; "shared" is a file with another link: the repository's, or
+ * another Domain's store's). Marking is lz_histstore_sync's (a full one
+ * follows at launch). Also sets s->copied.
  */
 int lz_histstore_expire(struct lz_histstore *s, int gitfd, int64_t now_ms,
     int64_t keep_ms, struct lz_histspace *sp, struct lz_err *err);

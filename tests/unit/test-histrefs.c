@@ -126,6 +126,20 @@ test_read(void **state)
 	    "symbolic link"));
 	assert_non_null(strstr(notes.buf, "'refs/heads/junk' holds neither"));
 	lz_refset_release(&s);
+	/* Read again from the cache; a ref written in place is read anew. */
+	assert_int_equal(c.nloose, 1);
+	snprintf(p, sizeof p, "%s/refs/heads/main", dir);
+	{
+		FILE *f = fopen(p, "r+");
+
+		assert_non_null(f);
+		fputs(A "\n", f);
+		fclose(f);
+	}
+	assert_int_equal(lz_histrefs_read(fd, &c, &s, &notes, &partial, &e),
+	    0);
+	assert_string_equal(lz_refset_get(&s, "refs/heads/main"), A);
+	lz_refset_release(&s);
 
 	/* packed-refs blown up: not read, the last good read stands. */
 	snprintf(p, sizeof p, "%s/packed-refs", dir);
