@@ -531,9 +531,11 @@ lz_history_launch(struct lz_history *h, int64_t now_ms, struct lz_buf *log,
 	struct lz_snapshot snap;
 	struct lz_err sub = LZ_ERR_INIT;
 	struct lz_histrepo *r;
+	struct timespec t0, t1;
 	size_t i;
 	int rc = 0, wsfd, gitfd;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* The developer's uncommitted work, before the sandbox can touch it. */
 	if (lz_snapshot_prune(h->ws, now_ms - h->keep_ms, &sub) < 0) {
 		lz_buf_addf(log, "Git history guard: %s\n", sub.msg);
@@ -582,6 +584,11 @@ lz_history_launch(struct lz_history *h, int64_t now_ms, struct lz_buf *log,
 			rc = pass_repo(h, r, 1, LZ_HIST_HOST, 1, now_ms, log,
 			    &found, err);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	lz_buf_addf(log, "Git history guard: launch pass: %zu repositor%s in "
+	    "%lld ms\n", h->n, h->n == 1 ? "y" : "ies",
+	    (long long)((t1.tv_sec - t0.tv_sec) * 1000 +
+	    (t1.tv_nsec - t0.tv_nsec) / 1000000));
 	lz_tokens_release(&found);
 	return rc;
 }
