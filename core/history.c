@@ -63,6 +63,18 @@ static int pass_repo(struct lz_history *h, struct lz_histrepo *r,
     struct lz_buf *log, struct lz_tokens *found, struct lz_err *err);
 static void short_value(const char *v, char out[16]);
 
+int
+lz_history_gitdir(const char *ws, const char *rel)
+{
+	int wsfd, fd = -1;
+
+	if ((wsfd = open(ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		fd = lz_open_beneath(wsfd, rel, O_RDONLY | O_DIRECTORY, 0);
+		close(wsfd);
+	}
+	return fd;
+}
+
 int64_t
 lz_history_now_ms(void)
 {
@@ -430,14 +442,10 @@ pass_repo(struct lz_history *h, struct lz_histrepo *r, int full,
 	struct changes c = { NULL, 0 };
 	struct lz_histrec *rec = NULL;
 	size_t i;
-	int wsfd, gitfd = -1, partial = 0, rc, gone;
+	int gitfd = -1, partial = 0, rc, gone;
 	long gone_objs;
 
-	if ((wsfd = open(h->ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		gitfd = lz_open_beneath(wsfd, r->rel, O_RDONLY | O_DIRECTORY,
-		    0);
-		close(wsfd);
-	}
+	gitfd = lz_history_gitdir(h->ws, r->rel);
 	if ((rc = lz_histstore_sync(&r->objs, gitfd, full || gitfd < 0 ||
 	    r->gone, now_ms, &sync, err)) != 0)
 		goto out;
@@ -533,7 +541,7 @@ lz_history_launch(struct lz_history *h, int64_t now_ms, struct lz_buf *log,
 	struct lz_histrepo *r;
 	struct timespec t0, t1;
 	size_t i;
-	int rc = 0, wsfd, gitfd;
+	int rc = 0, gitfd;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* The developer's uncommitted work, before the sandbox can touch it. */
@@ -559,13 +567,7 @@ lz_history_launch(struct lz_history *h, int64_t now_ms, struct lz_buf *log,
 	rc = 0;
 	for (i = 0; i < h->n && rc == 0; i++) {
 		r = &h->repos[i];
-		gitfd = -1;
-		if ((wsfd = open(h->ws, O_RDONLY | O_DIRECTORY |
-		    O_CLOEXEC)) >= 0) {
-			gitfd = lz_open_beneath(wsfd, r->rel, O_RDONLY |
-			    O_DIRECTORY, 0);
-			close(wsfd);
-		}
+		gitfd = lz_history_gitdir(h->ws, r->rel);
 		rc = lz_histstore_expire(&r->objs, gitfd, now_ms, h->keep_ms,
 		    &sp, err);
 		if (gitfd >= 0)
@@ -615,7 +617,7 @@ lz_history_pass(struct lz_history *h, int final, uint64_t mono_ms,
 	struct lz_histspace sp;
 	struct timespec t0, t1;
 	size_t i;
-	int rc = 0, r, gitfd, wsfd;
+	int rc = 0, r, gitfd;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < h->n; i++) {
@@ -626,13 +628,7 @@ lz_history_pass(struct lz_history *h, int final, uint64_t mono_ms,
 		lz_err_release(&sub);
 		if (!final)
 			continue;
-		gitfd = -1;
-		if ((wsfd = open(h->ws, O_RDONLY | O_DIRECTORY |
-		    O_CLOEXEC)) >= 0) {
-			gitfd = lz_open_beneath(wsfd, h->repos[i].rel,
-			    O_RDONLY | O_DIRECTORY, 0);
-			close(wsfd);
-		}
+		gitfd = lz_history_gitdir(h->ws, h->repos[i].rel);
 		(void)lz_histstore_expire(&h->repos[i].objs, gitfd, now_ms,
 		    h->keep_ms, &sp, NULL);
 		if (gitfd >= 0)

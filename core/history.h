@@ -119,6 +119,12 @@ int lz_history_pass(struct lz_history *h, int final, uint64_t mono_ms,
     int64_t now_ms, struct lz_buf *log, struct lz_err *err);
 void lz_history_release(struct lz_history *h);
 
+/*
+ * The git directory rel of workspace ws, opened beneath it with no
+ * symlink on the way (pathcheck.h's lz_open_beneath); -1 when it is not
+ * there as a directory.
+ */
+int lz_history_gitdir(const char *ws, const char *rel);
 /* The wall clock in milliseconds. */
 int64_t lz_history_now_ms(void);
 /* The store key of a git directory's path relative to the workspace. */

@@ -130,13 +130,11 @@ sanitize_refs(struct lz_histview *v, struct lz_histdone *d, int dfd,
 static void
 sanitize_objects(struct lz_histview *v, struct lz_histdone *d)
 {
-	struct lz_tokens bad = LZ_TOKENS_INIT;
-	struct dirent *de;
+	struct lz_tokens names = LZ_TOKENS_INIT;
 	struct stat st;
 	char name[8], *path;
-	int objs, sub, fd, i;
+	int objs, sub, i;
 	size_t k;
-	DIR *dir;
 
 	if ((objs = open_dir(v->gitfd, "objects", 0)) < 0)
 		return;
@@ -147,33 +145,23 @@ sanitize_objects(struct lz_histview *v, struct lz_histdone *d)
 			    "objects/info/alternates");
 		close(sub);
 	}
-	for (i = 0; i <= 256; i++) {
-		if (i == 256)
-			snprintf(name, sizeof name, "pack");
-		else
-			snprintf(name, sizeof name, "%02x", (unsigned)i);
+	for (i = 0; i <= LZ_HISTSTORE_PACK; i++) {
+		lz_histstore_dir_name(i, name);
 		if ((sub = open_dir(objs, name, 0)) < 0)
 			continue;
-		if ((fd = dup(sub)) >= 0 && (dir = fdopendir(fd)) != NULL) {
-			while ((de = readdir(dir)) != NULL)
-				if ((i == 256 ?
-				    lz_histstore_pack_name(de->d_name) :
-				    lz_histstore_loose_name(de->d_name)) &&
-				    fstatat(sub, de->d_name, &st,
-				    AT_SYMLINK_NOFOLLOW) == 0 &&
-				    !S_ISREG(st.st_mode))
-					lz_tokens_push(&bad, de->d_name);
-			closedir(dir);
-		} else if (fd >= 0)
-			close(fd);
-		for (k = 0; k < bad.n; k++) {
-			path = lz_xasprintf("objects/%s/%s", name, bad.v[k]);
-			move_away(v, d, sub, bad.v[k], path);
+		lz_tokens_release(&names);
+		(void)lz_histstore_list(sub, i == LZ_HISTSTORE_PACK, &names);
+		for (k = 0; k < names.n; k++) {
+			if (fstatat(sub, names.v[k], &st,
+			    AT_SYMLINK_NOFOLLOW) != 0 || S_ISREG(st.st_mode))
+				continue;
+			path = lz_xasprintf("objects/%s/%s", name, names.v[k]);
+			move_away(v, d, sub, names.v[k], path);
 			free(path);
 		}
-		lz_tokens_release(&bad);
 		close(sub);
 	}
+	lz_tokens_release(&names);
 	close(objs);
 }
 
@@ -339,13 +327,10 @@ static int
 bring_back(struct lz_histview *v, struct lz_histdone *d, struct lz_err *err)
 {
 	struct lz_tokens mine = LZ_TOKENS_INIT;
-	struct dirent *de;
 	struct stat st;
 	char name[8], hex[80];
-	int sobjs, robjs, s, r, i, fd, ck, rc = 0;
-
+	int sobjs, robjs, s, r, i, ck, rc = 0;
 	size_t k;
-	DIR *dir;
 
 	sobjs = openat(v->storefd, "objects", O_RDONLY | O_DIRECTORY |
 	    O_NOFOLLOW | O_CLOEXEC);
@@ -355,23 +340,12 @@ bring_back(struct lz_histview *v, struct lz_histdone *d, struct lz_err *err)
 		    "%s/objects: %s", v->rel, strerror(errno));
 		goto out;
 	}
-	for (i = 0; i <= 256 && rc == 0; i++) {
-		if (i == 256)
-			snprintf(name, sizeof name, "pack");
-		else
-			snprintf(name, sizeof name, "%02x", (unsigned)i);
+	for (i = 0; i <= LZ_HISTSTORE_PACK && rc == 0; i++) {
+		lz_histstore_dir_name(i, name);
 		if ((s = open_dir(sobjs, name, 0)) < 0)
 			continue;
 		lz_tokens_release(&mine);
-		if ((fd = dup(s)) >= 0 && (dir = fdopendir(fd)) != NULL) {
-			while ((de = readdir(dir)) != NULL)
-				if (i == 256 ? lz_histstore_pack_name(
-				    de->d_name) : lz_histstore_loose_name(
-				    de->d_name))
-					lz_tokens_push(&mine, de->d_name);
-			closedir(dir);
-		} else if (fd >= 0)
-			close(fd);
+		(void)lz_histstore_list(s, i == LZ_HISTSTORE_PACK, &mine);
 		r = mine.n > 0 ? open_dir(robjs, name, 1) : -1;
 		for (k = 0; r >= 0 && k < mine.n; k++) {
 			if (fstatat(r, mine.v[k], &st, AT_SYMLINK_NOFOLLOW) ==
@@ -389,7 +363,7 @@ bring_back(struct lz_histview *v, struct lz_histdone *d, struct lz_err *err)
 				break;
 			}
 			d->objects++;
-			if (i == 256)
+			if (i == LZ_HISTSTORE_PACK)
 				ck = lz_objcheck_pack(r, mine.v[k]);
 			else {
 				snprintf(hex, sizeof hex, "%s%s", name,

@@ -18,8 +18,6 @@
 #define TMP_PREFIX ".lazaret-tmp."
 #define RACY_NS 2000000000ll	/* a listing younger than this: again */
 
-static void dir_name(int i, char name[8]);
-static int list_names(int dfd, int pack, struct lz_tokens *out);
 static int cmp_str(const void *a, const void *b);
 static void keep(struct lz_histstore *s, int src, int dst, const char *dir,
     const char *name, struct lz_histsync *out);
@@ -62,8 +60,8 @@ lz_histstore_pack_name(const char *name)
 	return 0;
 }
 
-static void
-dir_name(int i, char name[8])
+void
+lz_histstore_dir_name(int i, char name[8])
 {
 	if (i == LZ_HISTSTORE_PACK)
 		snprintf(name, 8, "pack");
@@ -77,9 +75,8 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names of dfd's entries that are objects (or pack files), sorted. */
-static int
-list_names(int dfd, int pack, struct lz_tokens *out)
+int
+lz_histstore_list(int dfd, int pack, struct lz_tokens *out)
 {
 	struct dirent *de;
 	DIR *d;
@@ -300,7 +297,7 @@ sync_dir(struct lz_histstore *s, int objs, int i, int full, int64_t now_ms,
 	int src = -1, dst = -1, rc = 0, have, c;
 	size_t a, b;
 
-	dir_name(i, dir);
+	lz_histstore_dir_name(i, dir);
 	have = objs >= 0 && fstatat(objs, dir, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISDIR(st.st_mode);
 	if (have && !full && f->seen && !f->racy && st.st_ino == f->ino &&
@@ -319,7 +316,7 @@ sync_dir(struct lz_histstore *s, int objs, int i, int full, int64_t now_ms,
 		    (now.tv_nsec - st.st_mtim.tv_nsec) < RACY_NS;
 		src = openat(objs, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 		    O_CLOEXEC);
-		if (src < 0 || list_names(src, i == LZ_HISTSTORE_PACK,
+		if (src < 0 || lz_histstore_list(src, i == LZ_HISTSTORE_PACK,
 		    &names) != 0) {
 			f->racy = 1;	/* try again next time */
 			goto out;
@@ -342,7 +339,7 @@ sync_dir(struct lz_histstore *s, int objs, int i, int full, int64_t now_ms,
 	 * only the store has is marked gone (once). No stat per object:
 	 * a launch pass over 100,000 loose objects reads two listings.
 	 */
-	if (list_names(dst, i == LZ_HISTSTORE_PACK, &mine) != 0)
+	if (lz_histstore_list(dst, i == LZ_HISTSTORE_PACK, &mine) != 0)
 		goto out;
 	for (a = b = 0; a < names.n || b < mine.n; ) {
 		c = a == names.n ? 1 : b == mine.n ? -1 : strcmp(names.v[a],
@@ -449,7 +446,7 @@ walk_store(struct lz_histstore *s, int storeobjs, int gitfd, int modify,
 		objs = openat(gitfd, "objects", O_RDONLY | O_DIRECTORY |
 		    O_NOFOLLOW | O_CLOEXEC);
 	for (i = 0; i <= LZ_HISTSTORE_PACK; i++) {
-		dir_name(i, dir);
+		lz_histstore_dir_name(i, dir);
 		dst = openat(storeobjs, dir, O_RDONLY | O_DIRECTORY |
 		    O_NOFOLLOW | O_CLOEXEC);
 		if (dst < 0)
@@ -457,7 +454,7 @@ walk_store(struct lz_histstore *s, int storeobjs, int gitfd, int modify,
 		src = objs >= 0 ? openat(objs, dir, O_RDONLY | O_DIRECTORY |
 		    O_NOFOLLOW | O_CLOEXEC) : -1;
 		lz_tokens_release(&mine);
-		(void)list_names(dst, i == LZ_HISTSTORE_PACK, &mine);
+		(void)lz_histstore_list(dst, i == LZ_HISTSTORE_PACK, &mine);
 		for (k = 0; k < mine.n; k++) {
 			if (fstatat(dst, mine.v[k], &st,
 			    AT_SYMLINK_NOFOLLOW) != 0)

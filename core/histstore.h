@@ -120,6 +120,13 @@ void lz_histstore_close(struct lz_histstore *s);
  */
 int lz_histstore_copy(int src, int dst, const char *name);
 
+/* The name of objects/'s directory i: "00".."ff", or "pack" (256). */
+void lz_histstore_dir_name(int i, char name[8]);
+/*
+ * The names of dfd's entries that are loose objects (pack: pack files),
+ * sorted; 0 or a negated errno.
+ */
+int lz_histstore_list(int dfd, int pack, struct lz_tokens *out);
 /* 1 when name is a loose object's file name in fan directory "xx". */
 int lz_histstore_loose_name(const char *name);
 /* 1 when name is a pack file the store keeps ("pack-<hex>.<ext>"). */

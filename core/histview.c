@@ -100,7 +100,7 @@ lz_histview_open(struct lz_histview *v, const char *ws,
 	struct lz_refset then;
 	const char *dirs[1], *name = NULL;
 	size_t i;
-	int wsfd, partial = 0, rc;
+	int partial = 0, rc;
 
 	memset(v, 0, sizeof *v);
 	lz_buf_init(&v->warnings);
@@ -124,11 +124,7 @@ lz_histview_open(struct lz_histview *v, const char *ws,
 	}
 	rel.buf[strcspn(rel.buf, "\n")] = '\0';
 	v->rel = lz_xstrdup(rel.buf);
-	if ((wsfd = open(ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		v->gitfd = lz_open_beneath(wsfd, v->rel, O_RDONLY |
-		    O_DIRECTORY, 0);
-		close(wsfd);
-	}
+	v->gitfd = lz_history_gitdir(ws, v->rel);
 	if ((rc = lz_histlog_read(v->storefd, &v->log, &v->warnings,
 	    err)) != 0 || (rc = lz_histstore_open(&st, v->storefd, 0,
 	    err)) != 0)

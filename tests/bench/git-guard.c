@@ -18,15 +18,7 @@
 #include <time.h>
 
 #include "core/history.h"
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "tests/bench/benchtime.h"
 
 static long
 rss_kb(void)
@@ -37,28 +29,13 @@ rss_kb(void)
 	return ru.ru_maxrss;
 }
 
-static int
-cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp);
-	return v[n / 2];
-}
-
 /* One launch: init and the launch pass; the guard is kept in h. */
 static double
 launch(struct lz_history *h, const char *ws, const char *root)
 {
 	struct lz_buf log = LZ_BUF_INIT;
 	struct lz_err e = LZ_ERR_INIT;
-	double t0 = now_ms();
+	double t0 = bench_now_ms();
 
 	if (lz_history_init(h, ws, root, NULL, 7 * 86400000ll, 0, NULL, &log,
 	    &e) != 0 || lz_history_launch(h, lz_history_now_ms(), &log,
@@ -67,7 +44,7 @@ launch(struct lz_history *h, const char *ws, const char *root)
 		exit(1);
 	}
 	lz_buf_release(&log);
-	return now_ms() - t0;
+	return bench_now_ms() - t0;
 }
 
 int
@@ -98,17 +75,17 @@ main(int argc, char **argv)
 			lz_history_release(&h);
 	}
 	for (i = 0; i < runs; i++) {
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		if (lz_history_pass(&h, 0, (uint64_t)(i + 1) * 1000,
 		    lz_history_now_ms(), &log, &e) < 0)
 			return 1;
-		pass[i] = now_ms() - t0;
+		pass[i] = bench_now_ms() - t0;
 	}
 	rss_pass = rss_kb();
-	t0 = now_ms();
+	t0 = bench_now_ms();
 	if (lz_history_pass(&h, 1, 0, lz_history_now_ms(), &log, &e) < 0)
 		return 1;
-	fin = now_ms() - t0;
+	fin = bench_now_ms() - t0;
 	{
 		struct lz_histspace sp;
 
@@ -118,8 +95,8 @@ main(int argc, char **argv)
 	lz_history_release(&h);
 	printf("launch_first_ms %.1f launch_again_ms %.1f pass_ms %.2f "
 	    "final_ms %.1f rss_start_kb %ld rss_launch_kb %ld rss_pass_kb %ld "
-	    "refs %zu kept_files %zu\n", first, median(again, runs),
-	    median(pass, runs), fin, rss0, rss_first, rss_pass, refs, files);
+	    "refs %zu kept_files %zu\n", first, bench_median(again, runs),
+	    bench_median(pass, runs), fin, rss0, rss_first, rss_pass, refs, files);
 	free(again);
 	free(pass);
 	lz_buf_release(&log);
