@@ -59,7 +59,7 @@ static void detect(const struct lz_histrepo *r, const struct change *c,
     struct lz_tokens *found);
 static long vanished(int gitfd, int storeobjs, const struct lz_histsync *s);
 static int pass_repo(struct lz_history *h, struct lz_histrepo *r,
-    int full, enum lz_hist_who who, int inproc, int64_t now_ms,
+    int full, enum lz_hist_who who, int inproc, int ask, int64_t now_ms,
     struct lz_buf *log, struct lz_tokens *found, struct lz_err *err);
 static void short_value(const char *v, char out[16]);
 
@@ -264,6 +264,7 @@ ask_child(struct lz_history *h, struct lz_histrepo *r, struct changes *c,
 	char *file = lz_xasprintf("%s/" LZ_HISTORY_DIR "/%s/" WALK_FILE,
 	    h->root, r->key), *p, *end;
 	const char *argv[] = { h->walker, "__history-walk", file, NULL };
+	int64_t t0;
 	size_t i, k = 0;
 	int fd, rc;
 
@@ -286,8 +287,10 @@ ask_child(struct lz_history *h, struct lz_histrepo *r, struct changes *c,
 	rc = fd < 0 ? -errno : lz_write_all(fd, req.buf, req.len);
 	if (fd >= 0)
 		close(fd);
+	t0 = lz_spawn_now_ms();
 	if (rc == 0)
 		rc = lz_spawn_capture(argv, &o, &res, &err);
+	h->walk_ms_now += (uint64_t)(lz_spawn_now_ms() - t0);
 	if (rc != 0 || res.status != 0) {
 		say_once(r, log, "cannot tell whether commits were lost (the "
 		    "history walk failed; see the coordinator log)\n");
@@ -433,8 +436,8 @@ vanished(int gitfd, int storeobjs, const struct lz_histsync *s)
 
 static int
 pass_repo(struct lz_history *h, struct lz_histrepo *r, int full,
-    enum lz_hist_who who, int inproc, int64_t now_ms, struct lz_buf *log,
-    struct lz_tokens *found, struct lz_err *err)
+    enum lz_hist_who who, int inproc, int ask, int64_t now_ms,
+    struct lz_buf *log, struct lz_tokens *found, struct lz_err *err)
 {
 	struct lz_histsync sync = LZ_HISTSYNC_INIT;
 	struct lz_refset now = LZ_REFSET_INIT;
@@ -465,6 +468,23 @@ pass_repo(struct lz_history *h, struct lz_histrepo *r, int full,
 	if (partial)
 		lz_refset_sort(&now);
 	(void)lz_refset_diff(&r->known, &now, on_diff, &c);
+	gone = gitfd < 0 || (sync.objects_gone &&
+	    lz_refset_get(&now, "HEAD") == NULL);
+	if (c.n > 0 && !inproc && h->walker != NULL && !ask) {
+		/*
+		 * The walker ran too recently: these ref changes wait for a
+		 * later pass (the log keeps the value before them). Objects
+		 * were kept above all the same.
+		 */
+		h->deferred = 1;
+		for (i = 0; i < c.n; i++) {
+			free(c.v[i].name);
+			free(c.v[i].old);
+			free(c.v[i].new);
+		}
+		c.n = 0;
+		goto objects;
+	}
 	if (c.n > 0) {
 		if (inproc || h->walker == NULL)
 			ask_inproc(h, r, &c, &now);
@@ -490,8 +510,7 @@ pass_repo(struct lz_history *h, struct lz_histrepo *r, int full,
 	lz_refset_release(&r->known);
 	r->known = now;
 	memset(&now, 0, sizeof now);
-	gone = gitfd < 0 || (sync.objects_gone &&
-	    lz_refset_get(&r->known, "HEAD") == NULL);
+objects:
 	if (who == LZ_HIST_HOST) {
 		r->gone = gone;
 		goto out;	/* the developer's own doing: nothing to say */
@@ -583,8 +602,8 @@ lz_history_launch(struct lz_history *h, int64_t now_ms, struct lz_buf *log,
 			rc = lz_histlog_compact(r->storefd, now_ms - h->keep_ms,
 			    err);
 		if (rc == 0)
-			rc = pass_repo(h, r, 1, LZ_HIST_HOST, 1, now_ms, log,
-			    &found, err);
+			rc = pass_repo(h, r, 1, LZ_HIST_HOST, 1, 1, now_ms,
+			    log, &found, err);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	lz_buf_addf(log, "Git history guard: launch pass: %zu repositor%s in "
@@ -617,12 +636,16 @@ lz_history_pass(struct lz_history *h, int final, uint64_t mono_ms,
 	struct lz_histspace sp;
 	struct timespec t0, t1;
 	size_t i;
-	int rc = 0, r, gitfd;
+	int rc = 0, r, gitfd, ask;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* The walker at most every 20 times its last run (5% of a CPU). */
+	ask = final || mono_ms - h->last_walk >= h->walk_ms * 20;
+	h->deferred = 0;
+	h->walk_ms_now = 0;
 	for (i = 0; i < h->n; i++) {
 		r = pass_repo(h, &h->repos[i], final, LZ_HIST_DOMAIN, final,
-		    now_ms, log, &found, &sub);
+		    ask, now_ms, log, &found, &sub);
 		if (r != 0 && rc == 0)
 			rc = lz_err_set(err, r, "%s", sub.msg);
 		lz_err_release(&sub);
@@ -651,8 +674,15 @@ lz_history_pass(struct lz_history *h, int final, uint64_t mono_ms,
 		lz_gsreport_add(h->root, report.buf);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* The pass's own time: the walker's is throttled on its own. */
 	h->pass_ms = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000 +
 	    (t1.tv_nsec - t0.tv_nsec) / 1000000);
+	h->pass_ms -= h->walk_ms_now < h->pass_ms ? h->walk_ms_now :
+	    h->pass_ms;
+	if (h->walk_ms_now > 0) {
+		h->walk_ms = h->walk_ms_now;
+		h->last_walk = mono_ms;
+	}
 	h->last_pass = mono_ms;
 	lz_buf_release(&report);
 	r = (int)found.n;

@@ -23,8 +23,10 @@
  * changes since the last run recorded as "host"), passes while the
  * Domain runs (the coordinator's watch on the shared .git and its
  * one-second timer decide when: lz_history_due; only directories whose
- * status changed are listed; changes recorded as "domain"), and a pass
- * at teardown once the sandbox is gone.
+ * status changed are listed; changes recorded as "domain"; the walker,
+ * below, runs at most every 20 times its last duration, and ref changes
+ * found meanwhile wait for it while objects are kept at every pass), and
+ * a pass at teardown once the sandbox is gone.
  *
  * Detections: a ref that moved so that some commit it reached is reached
  * by no ref any more (a reset, a rebase, a deleted branch), a deleted
@@ -78,7 +80,11 @@ struct lz_history {
 	struct lz_histrepo *repos;
 	size_t n;
 	uint64_t last_pass;		/* the caller's monotonic clock, ms */
-	uint64_t pass_ms;		/* how long the last pass took */
+	uint64_t pass_ms;		/* the last pass's time, walker aside */
+	uint64_t last_walk;		/* when the walker last ran */
+	uint64_t walk_ms;		/* how long it took */
+	uint64_t walk_ms_now;		/* in this pass */
+	int deferred;			/* ref changes wait for the walker */
 	struct lz_buf note;		/* the latest detection, or empty */
 	unsigned detections;		/* since init */
 	char *snapshot;			/* the launch snapshot's ref, or NULL */
