@@ -59,7 +59,7 @@ lost_one(const struct lz_histlog *log, const char *name,
 	const char *cur = lz_refset_get(now, name), *last = NULL;
 	const struct lz_histrec *r, *last_rec = NULL;
 	struct cand *c = NULL, *best = NULL;
-	size_t i, nc = 0;
+	size_t i, j, nc = 0;
 	long lost, best_lost = 0;
 
 	for (i = 0; i < log->n; i++) {
@@ -79,16 +79,29 @@ lost_one(const struct lz_histlog *log, const char *name,
 		c = lz_xreallocarray(c, nc + 1, sizeof *c);
 		c[nc++] = (struct cand){ last, NULL, last_rec->ms };
 	}
-	if (strcmp(name, "HEAD") == 0) {
-		/* A checkout is no loss: HEAD only when it is gone. */
-		if (cur == NULL && last != NULL)
+	/*
+	 * HEAD: gone, it comes back as it was; on a branch, a checkout is
+	 * no loss; detached, its detached values count as any ref's.
+	 */
+	if (strcmp(name, "HEAD") == 0 && cur == NULL) {
+		if (last != NULL)
 			add(out, name, last, NULL, NULL, last_rec->ms,
 			    last_rec->who, 0, q, 0);
-		else if (cur == NULL && nc > 0)
-			add(out, name, c[nc - 1].value, NULL, NULL, c[nc - 1].ms,
-			    LZ_HIST_DOMAIN, 0, q, 0);
+		else if (nc > 0)
+			add(out, name, c[nc - 1].value, NULL, NULL,
+			    c[nc - 1].ms, LZ_HIST_DOMAIN, 0, q, 0);
 		free(c);
 		return;
+	}
+	if (strcmp(name, "HEAD") == 0 && strncmp(cur, "ref:", 4) == 0) {
+		free(c);
+		return;
+	}
+	if (strcmp(name, "HEAD") == 0) {
+		for (i = 0, j = 0; i < nc; i++)
+			if (strncmp(c[i].value, "ref:", 4) != 0)
+				c[j++] = c[i];
+		nc = j;
 	}
 	/* The most recent value that is lost now. */
 	for (i = nc; i-- > 0 && best == NULL; ) {

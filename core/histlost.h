@@ -13,8 +13,10 @@
  * the last loss; older lost values it does not contain are counted in
  * earlier, for "--to"). The host's
  * own moves (seen by the launch pass) and restore's are the developer's
- * decisions: they count only for a ref asked for by name. HEAD is in the
- * plan only when it is missing now (a checkout is no loss).
+ * decisions: they count only for a ref asked for by name. HEAD: when it
+ * is missing, its last value; on a branch, never (a checkout is no
+ * loss); detached (a submodule's usually is), its detached values like
+ * any ref's.
  *
  * With a time (lz_histplan_make's to_ms >= 0), every ref the log says
  * existed then gets the value it had then; refs made later are left

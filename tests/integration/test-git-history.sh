@@ -312,6 +312,31 @@ expect "restore moves the planted files away and puts the objects back" 0 \
     pass "the real objects are back, the planted ones aside, git fsck passes" ||
     fail "objects after the FIFO repair: fsck $(git fsck --no-dangling 2>&1 | head -2)"
 
+# --- a submodule's repository is kept too (every repository of the launch) --
+g init -q -b main "$LZ_TMP/subsrc"
+for i in 1 2 3; do g -C "$LZ_TMP/subsrc" commit -q --allow-empty -m "s$i"; done
+g -c protocol.file.allow=always submodule add -q "$LZ_TMP/subsrc" sub >/dev/null 2>&1 &&
+    g commit -qm "add sub"
+stop=$(git -C sub rev-parse HEAD)
+inside "cd sub && git update-ref -d refs/remotes/origin/HEAD; git update-ref -d refs/remotes/origin/main && git reset -q --hard HEAD~2 && git reflog expire --expire=now --all && git gc -q --prune=now"
+! git -C sub cat-file -e "$stop" 2>/dev/null &&
+    pass "control: the submodule's top commit is pruned on the host" ||
+    fail "control: the submodule kept its commit"
+run "$LAZARET" git restore --list --json
+jq -r '.repositories[] | select(.gitdir == ".git/modules/sub") | .lost[].ref' <<<"$LZ_OUT" | grep -qx 'refs/heads/main\|HEAD' &&
+    pass "--list names the submodule's lost branch under its git directory" ||
+    fail "--list --json: $(jq -c '[.repositories[] | {gitdir, lost: [.lost[].ref]}]' <<<"$LZ_OUT" 2>&1 | head -c 300)"
+run "$LAZARET" git restore --repo .git/modules/sub --json
+expect "restore --repo .git/modules/sub --json" 0
+[ "$(jq -r '[.repositories[0].refs[].result] | unique | join(",")' <<<"$LZ_OUT")" = restored ] &&
+    [ "$(git -C sub rev-parse HEAD)" = "$stop" ] &&
+    pass "the submodule's branch is back; --json says restored" ||
+    fail "submodule after restore: $(git -C sub rev-parse HEAD 2>&1); $(head -c 300 <<<"$LZ_OUT")"
+run "$LAZARET" git restore --repo nowhere/.git
+expect "--repo names a repository that has no history" 2 "no history kept for 'nowhere/.git'"
+run "$LAZARET" git restore --to yesterday
+expect "--to refuses what is not a time" 2 "is not a time"
+
 # --- bad input: a repository on another file system than the Domain Root --
 shm=$(mktemp -d /dev/shm/lz-hist.XXXXXX)
 lz_cleanup_hooks+=("rm -rf '$shm'")

@@ -264,6 +264,16 @@ test_head(void **state)
 	lz_histplan_make(&log, &now, NULL, -1, &q, &p);
 	assert_int_equal(p.n, 0);
 	lz_histplan_release(&p);
+	/* Detached, and moved back off commits: like any ref. */
+	rec(&log, 20, LZ_HIST_DOMAIN, '~', "HEAD", "ref:refs/heads/topic", A);
+	rec(&log, 30, LZ_HIST_DOMAIN, '!', "HEAD", A, B);
+	lz_refset_set(&now, "HEAD", B);
+	lz_histplan_make(&log, &now, NULL, -1, &q, &p);
+	assert_int_equal(p.n, 1);
+	assert_string_equal(p.v[0].name, "HEAD");
+	assert_string_equal(p.v[0].target, A);
+	assert_int_equal(p.v[0].action, LZ_HISTLOSS_MOVE);
+	lz_histplan_release(&p);
 	lz_refset_release(&now);
 	lz_histlog_release(&log);
 }
