@@ -24,6 +24,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "core/gsreport.h"
 #include "core/histrestore.h"
 #include "core/history.h"
 #include "core/rundir.h"
@@ -223,6 +224,16 @@ restore_one(struct lz_client *c, const char *key, const struct ropts *o,
 	if (lz_histrestore_finish(&v, done, nd, &d, &err) != 0) {
 		lz_cmd_error("%s", err.msg);
 		run->failed++;
+	}
+	/* The next launch's warnings say it was brought back. */
+	if (d.refs > 0 || d.objects > 0) {
+		char *line = lz_xasprintf("Git history guard: %s: lazaret git "
+		    "restore brought back %zu ref%s and %zu object file%s\n",
+		    v.rel, d.refs, d.refs == 1 ? "" : "s", d.objects,
+		    d.objects == 1 ? "" : "s");
+
+		lz_gsreport_add(c->domain.root, line);
+		free(line);
 	}
 report:
 	if (o->json) {
