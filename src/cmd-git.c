@@ -505,8 +505,8 @@ const struct lz_cmd lz_cmd_git = {
 	.usage = "restore [-p PROFILE] [-C DIR] [--list] [--to TIME] "
 	    "[--ref NAME] [--repo GITDIR] [--json] | snapshot [-p PROFILE] "
 	    "[-C DIR] [--json]",
-	.summary = "list or bring back Git history the sandbox lost; save "
-	    "uncommitted work",
+	.summary = "bring back Git history the sandbox lost; save uncommitted "
+	    "work",
 	.flags = LZ_CMD_JSON,
 	.exec = cmd_git_exec,
 };
