@@ -273,7 +273,7 @@ skeleton(struct lz_histview *v, struct lz_histdone *d, struct lz_err *err)
 	static const char *const dirs[] = { "objects", "objects/pack",
 	    "objects/info", "refs", "refs/heads", "refs/tags" };
 	struct lz_buf b = LZ_BUF_INIT;
-	const char *base = strrchr(v->rel, '/');
+	const char *base = strrchr(v->rel, '/'), *slash;
 	char *parent;
 	struct stat st;
 	size_t i;
@@ -301,15 +301,29 @@ skeleton(struct lz_histview *v, struct lz_histdone *d, struct lz_err *err)
 			    v->ws, v->rel, strerror(errno));
 		lz_buf_addf(&d->lines, "%s made again\n", v->rel);
 	}
+	/* Parents first: "objects" is a directory before "objects/pack". */
 	for (i = 0; i < sizeof dirs / sizeof dirs[0] && rc == 0; i++) {
-		if (mkdirat(v->gitfd, dirs[i], 0755) == 0)
+		if (mkdirat(v->gitfd, dirs[i], 0755) == 0 || (errno == EEXIST &&
+		    fstatat(v->gitfd, dirs[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISDIR(st.st_mode)))
 			continue;
-		if (errno != EEXIST || fstatat(v->gitfd, dirs[i], &st,
-		    AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode))
+		/* A symlink or file where git keeps a directory: aside. */
+		slash = strchr(dirs[i], '/');
+		parent = slash != NULL ? lz_xstrndup(dirs[i],
+		    (size_t)(slash - dirs[i])) : NULL;
+		pfd = parent == NULL ? dup(v->gitfd) : open_dir(v->gitfd,
+		    parent, 0);
+		free(parent);
+		if (pfd >= 0) {
+			move_away(v, d, pfd, slash != NULL ? slash + 1 :
+			    dirs[i], dirs[i]);
+			close(pfd);
+		}
+		if (mkdirat(v->gitfd, dirs[i], 0755) != 0)
 			rc = lz_err_set(err, LZ_EUNSAFE, "'%s/%s/%s' is not a "
-			    "directory (a symlink or a file the sandbox may "
-			    "have made): move it away and run again", v->ws,
-			    v->rel, dirs[i]);
+			    "directory and cannot be moved away (%s): move it "
+			    "away by hand and run again", v->ws, v->rel,
+			    dirs[i], strerror(errno));
 	}
 	if (rc == 0 && fstatat(v->gitfd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) !=
 	    0 && errno == ENOENT) {

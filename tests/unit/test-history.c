@@ -217,6 +217,51 @@ test_guard(void **state)
 	free(two);
 }
 
+/* refs/ replaced by a symlink: moved aside, never followed, refs back. */
+static void
+test_planted_dir(void **state)
+{
+	struct lz_history h;
+	struct lz_histview v;
+	struct lz_histdone d = LZ_HISTDONE_INIT;
+	struct lz_buf log = LZ_BUF_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	struct lz_tokens keys = LZ_TOKENS_INIT, rels = LZ_TOKENS_INIT;
+	char p[512], *top = rev("main"), *now;
+	struct stat st;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(lz_history_init(&h, ws, root, NULL, 86400000, 0,
+	    NULL, &log, &e), 0);
+	assert_int_equal(lz_history_launch(&h, 1000, &log, &e), 0);
+	snprintf(p, sizeof p, "%s/.git/refs", ws);
+	lz_test_rmrf(p);
+	assert_int_equal(symlink(base, p), 0);
+	assert_true(lz_history_pass(&h, 1, 2000, 2000, &log, &e) >= 0);
+	lz_history_release(&h);
+	assert_int_equal(lz_histview_stores(root, &keys, &rels, &e), 0);
+	assert_int_equal(lz_histview_open(&v, ws, root, keys.v[0], NULL, -1,
+	    &e), 0);
+	assert_int_equal(lz_histrestore_objects(&v, &d, &e), 0);
+	assert_non_null(strstr(d.lines.buf, "refs was not what git keeps "
+	    "there"));
+	for (i = 0; i < v.plan.n; i++)
+		assert_int_equal(lz_histrestore_ref(&v, &v.plan.v[i], &d, &e),
+		    0);
+	lz_histview_release(&v);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	now = rev("main");
+	assert_string_equal(now, top);
+	free(now);
+	free(top);
+	lz_tokens_release(&keys);
+	lz_tokens_release(&rels);
+	lz_histdone_release(&d);
+	lz_buf_release(&log);
+}
+
 /* The walker's questions, as the coordinator writes them. */
 static void
 test_walker(void **state)
@@ -252,9 +297,15 @@ main(void)
 	const struct CMUnitTest guard[] = {
 		cmocka_unit_test_setup_teardown(test_guard, setup, teardown),
 	};
+	const struct CMUnitTest planted[] = {
+		cmocka_unit_test_setup_teardown(test_planted_dir, setup,
+		    teardown),
+	};
 	int rc;
 
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	snprintf(base, sizeof base, "/tmp/lz-test-history-XXXXXX");
-	return rc + cmocka_run_group_tests(guard, NULL, NULL);
+	rc += cmocka_run_group_tests(guard, NULL, NULL);
+	snprintf(base, sizeof base, "/tmp/lz-test-history-XXXXXX");
+	return rc + cmocka_run_group_tests(planted, NULL, NULL);
 }
