@@ -559,7 +559,11 @@ lz_msg_sessions_add(struct lz_buf *b, const struct lz_msg_sessions *m)
 			    json_string(m->v[i].client));
 		json_array_append_new(a, e);
 	}
-	add(b, LZ_FRAME_SESSIONS, json_pack("{s:o}", "sessions", a));
+	e = json_pack("{s:o}", "sessions", a);
+	if (m->history != NULL)
+		json_object_set_new(e, "history", lz_jf_text(m->history,
+		    LZ_MSG_HISTORY_NOTE_MAX));
+	add(b, LZ_FRAME_SESSIONS, e);
 }
 
 static int
@@ -613,6 +617,7 @@ lz_msg_sessions_decode(const struct lz_frame *f, struct lz_msg_sessions *m,
     struct lz_err *err)
 {
 	json_t *o = body(f, LZ_FRAME_SESSIONS, err), *a, *e;
+	const char *note = NULL;
 	struct lz_msg_session s;
 	size_t i;
 	int rc = 0;
@@ -632,6 +637,11 @@ lz_msg_sessions_decode(const struct lz_frame *f, struct lz_msg_sessions *m,
 		m->v = lz_xreallocarray(m->v, m->n + 1, sizeof *m->v);
 		m->v[m->n++] = s;
 	}
+	if (rc == 0)
+		rc = lz_jf_str(o, "SESSIONS frame", "history", 0,
+		    LZ_MSG_HISTORY_NOTE_MAX, &note, err);
+	if (rc == 0 && note != NULL)
+		m->history = lz_xstrdup(note);
 	if (rc != 0)
 		lz_msg_sessions_release(m);
 	json_decref(o);
@@ -659,8 +669,10 @@ lz_msg_sessions_release(struct lz_msg_sessions *m)
 		free(m->v[i].cwd);
 	}
 	free(m->v);
+	free(m->history);
 	m->v = NULL;
 	m->n = 0;
+	m->history = NULL;
 }
 
 void

@@ -143,9 +143,17 @@ struct lz_msg_session {
 	unsigned pending;		/* escalation requests waiting */
 };
 
+/*
+ * SESSIONS (s->c). history: the Git history guard's latest detection
+ * (core/history.h), human text of at most LZ_MSG_HISTORY_NOTE_MAX bytes,
+ * or NULL when it saw none: the TUI's status line says "history
+ * changed".
+ */
+#define LZ_MSG_HISTORY_NOTE_MAX 512
 struct lz_msg_sessions {
 	struct lz_msg_session *v;
 	size_t n;
+	char *history;
 };
 
 void lz_msg_hello_add(struct lz_buf *b, const struct lz_msg_hello *m);

@@ -213,6 +213,8 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 		for (i = 0; i < list.n; i++)
 			list.v[i].pending = lz_coord_esc_pending(
 			    list.v[i].session);
+		if (lz_coord_history_note() != NULL)
+			list.history = lz_xstrdup(lz_coord_history_note());
 		lz_msg_sessions_add(&b, &list);
 		lz_msg_sessions_release(&list);
 		lz_coord_send(c, &b);

@@ -16,7 +16,8 @@
  * coordinator-relay.c (sessions through runsc exec and their relay),
  * coordinator-watch.c (the sidecar's and sandbox's pidfds, Domain
  * failure),
- * coordinator-gitwatch.c (Git Sentry's watch on the shared .git).
+ * coordinator-gitwatch.c (Git Sentry's watch on the shared .git),
+ * coordinator-history.c (the Git history guard, told by that watch).
  */
 #ifndef LZ_COORDINATOR_H
 #define LZ_COORDINATOR_H
@@ -153,6 +154,23 @@ int lz_coord_watch_git(const char *workspace, struct lz_err *err);
 void lz_coord_unwatch_git(void);
 void lz_coord_git_final(void);
 void lz_coord_fail(const char *why);
+
+/*
+ * coordinator-history.c: the Git history guard (core/history.h). start
+ * opens its stores and begins the launch pass on a thread; ready joins
+ * it (a failure is a warning line to the starting client on ready_fd;
+ * ok 0: the start failed, the guard is put away);
+ * poke says the shared .git changed, tick is the one-second check; note
+ * is the latest detection for SESSIONS (NULL when none); stop closes its
+ * handle; final is the teardown pass, once the sandbox is gone.
+ */
+int lz_coord_history_start(struct lz_err *err);
+void lz_coord_history_ready(int ready_fd, int ok);
+void lz_coord_history_poke(void);
+void lz_coord_history_tick(void);
+const char *lz_coord_history_note(void);
+void lz_coord_history_stop(void);
+void lz_coord_history_final(void);
 
 /* coordinator-mailbox.c: the mailbox's files. */
 int lz_coord_mailbox_start(struct lz_err *err);

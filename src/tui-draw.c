@@ -115,8 +115,11 @@ status(struct tui *t)
 		lz_buf_addf(&left, "[copy] %zu/%zu back  q quit  / ? search  "
 		    "Space select  Enter copy  u link", p->back,
 		    lz_pane_scrollback_lines(p->pane));
-	else
+	else {
 		pane_tabs(t, &left);
+		if (t->history_changed)
+			lz_buf_adds(&left, "  [" TUI_HISTORY_NOTE "]");
+	}
 	for (i = 0; i < t->nlist; i++)
 		detached += !t->list[i].attached;
 	/* localtime once a minute, not once a frame. */

@@ -76,6 +76,10 @@ take_sessions(struct tui *t, const struct lz_msg_sessions *l)
 	}
 	if (t->list_sel >= (int)t->nlist)
 		t->list_sel = t->nlist > 0 ? (int)t->nlist - 1 : 0;
+	/* The Git history guard saw a loss (core/history.h). */
+	if (l->history != NULL && !t->history_changed)
+		tui_message(t, TUI_HISTORY_NOTE);
+	t->history_changed = l->history != NULL;
 }
 
 void

@@ -39,6 +39,9 @@
 #define TUI_SYNC_MS 1000	/* longest hold of a synchronized update */
 #define TUI_HOST_MS 2000	/* longest wait for the host's DA1 answer */
 #define TUI_HOST_ANSWER_MAX 128	/* a longer "answer" is keys */
+/* The status line while the Git history guard reports a loss. */
+#define TUI_HISTORY_NOTE \
+	"history changed: `lazaret git restore` brings it back"
 
 enum tui_mode {
 	TUI_NORMAL,
@@ -142,6 +145,7 @@ struct tui {
 	char **bench_argv;		/* bench mode: every pane runs it */
 	int bench_quiet;		/* bench mode, detached: no drawing */
 	int last_status;		/* of the last session that ended */
+	int history_changed;		/* SESSIONS said history changed */
 	struct lz_buf out;
 	struct lz_attention attention;	/* a waiting request's notify */
 	int prompt_zoom;		/* pane id zoomed for its prompt, -1 */
