@@ -6,12 +6,14 @@
 #     (inline NAME / ltl NAME) and a row in the mapping table of
 #     protocol/README.md; the constants of Lazaret.cfg equal the #defines of
 #     Lazaret.pml; every mutant below exists in Lazaret.pml.
-#  2. safety: one exhaustive Spin run of the mirror with every safety
-#     property asserted after every step (-DASSERT_INVARIANTS).
+#  2. safety: one exhaustive Spin run of the mirror in which a monitor
+#     process checks every safety property in every reachable state
+#     (-DASSERT_INVARIANTS).
 #  3. liveness: one exhaustive acceptance-cycle run per liveness property
 #     (pan -a -f -N NAME).
-#  4. mutants: each mutant removes the guard that protects one property; Spin
-#     must find a counterexample for that property (errors >= 1).
+#  4. mutants: each mutant removes or weakens the guard that protects one
+#     property; Spin must find a counterexample for that property
+#     (errors >= 1).
 #
 # A run passes only if pan says "errors: 0" and the search completed (no
 # depth-limit truncation, no "search not completed"). Prints one line per
@@ -43,6 +45,13 @@ MUTANTS=(
   "MUTANT_EARLY_UNMOUNT:RecoveryOrder:safety"
   "MUTANT_NO_KILL_ON_END:NoOrphanHostCommand:safety"
   "MUTANT_NO_PDEATHSIG:NoOrphanHostCommand:safety"
+  "MUTANT_SANDBOX_RULE:NoUnapprovedExecution:safety"
+  "MUTANT_APPROVAL_LEAK:SessionApprovalScoped:safety"
+  "MUTANT_APPROVAL_ANY_ARGV:SessionApprovalScoped:safety"
+  "MUTANT_APPROVAL_KEPT:SessionApprovalScoped:safety"
+  "MUTANT_PROMPT_NO_TTY:NoTerminalNeverPrompts:safety"
+  "MUTANT_NO_QUEUE:OnePromptPerSession:safety"
+  "MUTANT_NO_BOUND:BoundedQueues:safety"
   "MUTANT_NO_TIMEOUT:EveryRequestResolves:liveness"
   "MUTANT_NO_TEARDOWN:IdleDomainTornDown:liveness"
 )
