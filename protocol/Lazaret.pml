@@ -18,9 +18,9 @@
  * for the constants below, which must equal protocol/Lazaret.cfg (the CI
  * script compares them).
  *
- * Mutants: compiling with -DMUTANT_<NAME> removes the guard that protects one
- * property; CI requires Spin to find a counterexample for each (a property no
- * mutant can break would be vacuous). See protocol/README.md.
+ * Mutants: compiling with -DMUTANT_<NAME> removes or weakens the guard that
+ * protects one property; CI requires Spin to find a counterexample for each
+ * (a property no mutant can break would be vacuous). See protocol/README.md.
  */
 
 #define NS          2
@@ -420,12 +420,16 @@ inline Duplicate(r) {
 #define NoTerminal(r) (!tty[rsess[r]])
 #endif
 
+/* (environment) session 1's sandbox posts one more request, counted only:
+ * accepted unless over a bound (a denied one changes nothing kept here) */
 inline FloodRequest() {
   ENV_ON && (dphase == D_RUNNING && Owner && sbx == coord && ss[1] == S_LIVE &&
              sinst[1] == coord && flood < FloodMax && !OverBoundS(1)) ->
   flood = flood + 1
 }
 
+/* After the identity checks, in the order of accept_request and
+ * decided_without_human: bounds, rule, session approval, no terminal. */
 inline Verify(r) {
   (dphase == D_RUNNING && Owner && mbox[r] == 1) ->
   mbox[r] = 0;
@@ -500,12 +504,15 @@ inline Edit(s, r) {
   rst[r] = R_APPROVED; approver[r] = s; rapp[r] = CMD_EDITED; promptOn[r] = 0
 }
 
+/* DECISION "approve-session": also every later request of the request's
+ * session with the same argv, until that session ends */
 inline ApproveSession(s, r) {
   ENV_ON && Decider(s, r) ->
   rst[r] = R_APPROVED; approver[r] = s; rapp[r] = rcmd[r]; promptOn[r] = 0;
   sapp[rsess[r]] = sapp[rsess[r]] | Bit(rcmd[r])
 }
 
+/* DECISION "save-rule": the argv becomes a rule of the Domain's config */
 inline SaveRule(s, r) {
   ENV_ON && Decider(s, r) ->
   rst[r] = R_APPROVED; approver[r] = s; rapp[r] = rcmd[r]; promptOn[r] = 0;
