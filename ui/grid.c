@@ -3,6 +3,7 @@
  * of escape sequences; ui/pane.c turns libvterm's state callbacks into the
  * calls below.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,9 @@ struct lz_sbline {
 	uint32_t ncells;	/* cells encoded, continuation cells included */
 	unsigned char data[];
 };
+/* In ncells: the line was soft-wrapped into the next one. */
+#define SB_WRAPPED 0x80000000u
+#define SB_NCELLS(l) ((l)->ncells & ~SB_WRAPPED)
 
 /*
  * Scrollback lines live in blocks, one after the other in the order they
@@ -127,6 +131,7 @@ lz_grid_init(struct lz_grid *g, int rows, int cols)
 	g->cols = cols;
 	g->row = lz_xcalloc((size_t)rows, sizeof *g->row);
 	g->len = lz_xcalloc((size_t)rows, sizeof *g->len);
+	g->wrap = lz_xcalloc((size_t)rows, 1);
 	for (i = 0; i < rows; i++)
 		g->row[i] = row_new(cols);
 }
@@ -142,8 +147,10 @@ lz_grid_free(struct lz_grid *g)
 		free(g->row[i]);
 	free(g->row);
 	free(g->len);
+	free(g->wrap);
 	g->row = NULL;
 	g->len = NULL;
+	g->wrap = NULL;
 }
 
 /*
@@ -232,6 +239,12 @@ lz_grid_erase(struct lz_grid *g, int r0, int r1, int c0, int c1, uint32_t bg,
 		c1 = g->cols;
 	if (r0 >= r1 || c0 >= c1)
 		return;
+	if (c0 == 0 && c1 == g->cols && !selective) {
+		/* Whole rows: no text goes on into them, nor out of them. */
+		memset(&g->wrap[r0], 0, (size_t)(r1 - r0));
+		if (r0 > 0)
+			g->wrap[r0 - 1] = 0;
+	}
 	for (y = r0; y < r1; y++) {
 		r = g->row[y];
 		/* Past len all is plain blank already. */
@@ -290,21 +303,23 @@ lz_grid_moverect(struct lz_grid *g, int dr0, int dc0, int sr0, int sc0,
 	}
 }
 
-/* Moves n row pointers and their lengths from src to dst. */
+/* Moves n row pointers, their lengths and wrap flags from src to dst. */
 static void
 rotate(struct lz_grid *g, int dst, int src, int n)
 {
 	memmove(&g->row[dst], &g->row[src], (size_t)n * sizeof *g->row);
 	memmove(&g->len[dst], &g->len[src], (size_t)n * sizeof *g->len);
+	memmove(&g->wrap[dst], &g->wrap[src], (size_t)n);
 }
 
 void
 lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
-    void (*out)(const struct lz_cell *, int, void *), void *user)
+    lz_grid_out *out, void *user)
 {
 	struct lz_cell *save[64], **sp;
 	int lsave[64], *lp;
 	int height, k, i;
+	unsigned char wrap;
 
 	if (top < 0)
 		top = 0;
@@ -326,15 +341,27 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
 	if (n > 0) {
 		for (i = 0; i < k; i++) {
 			if (out != NULL)
-				out(g->row[top + i], g->len[top + i], user);
+				out(g->row[top + i], g->len[top + i],
+				    g->wrap[top + i], user);
 			sp[i] = g->row[top + i];
 			lp[i] = g->len[top + i];
 		}
+		/* The row above no longer goes on into the region's top. */
+		if (top > 0)
+			g->wrap[top - 1] = 0;
 		rotate(g, top, top + k, height - k);
 		memcpy(&g->row[bottom - k], sp, (size_t)k * sizeof *sp);
 		memcpy(&g->len[bottom - k], lp, (size_t)k * sizeof *lp);
+		/*
+		 * The rows entering are blank; the one above them keeps its
+		 * flag: text that wrapped at the bottom goes on in the first
+		 * (the line feed of that very wrap is this scroll).
+		 */
+		wrap = bottom - k - 1 >= top ? g->wrap[bottom - k - 1] : 0;
 		for (i = bottom - k; i < bottom; i++)
 			lz_grid_erase(g, i, i + 1, 0, g->cols, bg, 0);
+		if (bottom - k - 1 >= top)
+			g->wrap[bottom - k - 1] = wrap;
 	} else {
 		memcpy(sp, &g->row[bottom - k], (size_t)k * sizeof *sp);
 		memcpy(lp, &g->len[bottom - k], (size_t)k * sizeof *lp);
@@ -343,6 +370,8 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
 		memcpy(&g->len[top], lp, (size_t)k * sizeof *lp);
 		for (i = top; i < top + k; i++)
 			lz_grid_erase(g, i, i + 1, 0, g->cols, bg, 0);
+		/* The region's last row no longer goes on below it. */
+		g->wrap[bottom - 1] = 0;
 	}
 	if (sp != save) {
 		free(sp);
@@ -352,10 +381,11 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
 
 void
 lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
-    void (*out)(const struct lz_cell *, int, void *), void *user)
+    lz_grid_out *out, void *user)
 {
 	struct lz_cell **nrow;
 	struct lz_cell *r;
+	unsigned char *nwrap;
 	int *nlen;
 	int i, keep;
 
@@ -367,7 +397,7 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 		drop_top = g->rows;
 	for (i = 0; i < drop_top; i++) {
 		if (out != NULL)
-			out(g->row[i], g->len[i], user);
+			out(g->row[i], g->len[i], g->wrap[i], user);
 		free(g->row[i]);
 	}
 	keep = g->rows - drop_top;
@@ -378,9 +408,12 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 	}
 	nrow = lz_xcalloc((size_t)rows, sizeof *nrow);
 	nlen = lz_xcalloc((size_t)rows, sizeof *nlen);
+	nwrap = lz_xcalloc((size_t)rows, 1);
 	for (i = 0; i < keep; i++) {
 		r = g->row[drop_top + i];
 		nlen[i] = g->len[drop_top + i];
+		/* The last row kept no longer goes on (the rest is cut). */
+		nwrap[i] = i + 1 < keep ? g->wrap[drop_top + i] : 0;
 		if (cols != g->cols) {
 			r = lz_xreallocarray(r, (size_t)cols, sizeof *r);
 			if (cols > g->cols)
@@ -395,8 +428,10 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 		nrow[i] = row_new(cols);
 	free(g->row);
 	free(g->len);
+	free(g->wrap);
 	g->row = nrow;
 	g->len = nlen;
+	g->wrap = nwrap;
 	g->rows = rows;
 	g->cols = cols;
 }
@@ -647,31 +682,31 @@ get_pen(const unsigned char *p, size_t len, size_t *pos, struct lz_pen *pen)
 	return 0;
 }
 
-/* Decodes l into out[0..ncols); the rest of out is blank. */
+/* Decodes the line p[0..len) into out[0..ncols); the rest is blank. */
 static void
-sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
+sb_decode_bytes(const unsigned char *p, size_t len, struct lz_cell *out,
+    int ncols)
 {
-	const unsigned char *p = l->data;
 	struct lz_cell *c;
 	struct lz_pen pen = { 0, 0, 0 };
 	size_t pos = 0;
 	int col = 0, wide, k, run;
 
-	while (pos < l->len && col < ncols) {
+	while (pos < len && col < ncols) {
 		switch (p[pos]) {
 		case SB_PEN:
 			pos++;
-			if (get_pen(p, l->len, &pos, &pen) != 0)
+			if (get_pen(p, len, &pos, &pen) != 0)
 				goto out;
 			continue;
 		case SB_FG:
-			if (l->len - pos < 2)
+			if (len - pos < 2)
 				goto out;
 			pen.fg = LZ_COLOR_INDEXED(p[pos + 1]);
 			pos += 2;
 			continue;
 		case SB_BLANKS:
-			if (l->len - pos < 2)
+			if (len - pos < 2)
 				goto out;
 			run = p[pos + 1];
 			pos += 2;
@@ -688,7 +723,7 @@ sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
 		lz_cell_blank(c, pen.bg);
 		c->fg = pen.fg;
 		c->attr = pen.attr;
-		if (p[pos] < 0x80 && (pos + 1 == l->len ||
+		if (p[pos] < 0x80 && (pos + 1 == len ||
 		    p[pos + 1] != SB_COMB)) {
 			c->ch[0] = p[pos++];	/* plain ASCII */
 			col++;
@@ -702,17 +737,17 @@ sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
 		wide = p[pos] == SB_WIDE;
 		if (wide)
 			pos++;
-		if (pos >= l->len)
+		if (pos >= len)
 			break;
-		c->ch[0] = get_utf8(p, l->len, &pos);
-		for (k = 1; pos < l->len && p[pos] == SB_COMB; k++) {
+		c->ch[0] = get_utf8(p, len, &pos);
+		for (k = 1; pos < len && p[pos] == SB_COMB; k++) {
 			pos++;
-			if (pos >= l->len)
+			if (pos >= len)
 				break;
 			if (k < LZ_CELL_CHARS)
-				c->ch[k] = get_utf8(p, l->len, &pos);
+				c->ch[k] = get_utf8(p, len, &pos);
 			else
-				(void)get_utf8(p, l->len, &pos);
+				(void)get_utf8(p, len, &pos);
 		}
 		col++;
 		if (wide) {
@@ -732,6 +767,12 @@ sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
 out:
 	for (; col < ncols; col++)
 		lz_cell_blank(&out[col], LZ_COLOR_DEFAULT);
+}
+
+static void
+sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
+{
+	sb_decode_bytes(l->data, l->len, out, ncols);
 }
 
 void
@@ -837,12 +878,13 @@ sb_slot(const struct lz_sb *sb, size_t i)
 	return i >= sb->alloc ? i - sb->alloc : i;
 }
 
-void
-lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols)
+/* Appends an encoded line (n bytes at data) as the newest. */
+static void
+sb_push_enc(struct lz_sb *sb, const unsigned char *data, size_t n,
+    int ncells, int wrapped)
 {
 	struct lz_sbline *l, **nring;
-	size_t nalloc, i, n;
-	int ncells;
+	size_t nalloc, i;
 
 	if (sb->max_lines == 0)
 		return;
@@ -861,11 +903,11 @@ lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols)
 		sb->alloc = nalloc;
 		sb->head = 0;
 	}
-	n = sb_encode(cells, ncols, &sb->enc, &sb->encalloc, &ncells);
 	l = sb_alloc(sb, sbline_size(n));
 	l->len = (uint32_t)n;
-	l->ncells = (uint32_t)ncells;
-	memcpy(l->data, sb->enc, n);
+	l->ncells = (uint32_t)ncells | (wrapped ? SB_WRAPPED : 0);
+	if (n > 0)
+		memcpy(l->data, data, n);
 	sb->ring[sb_slot(sb, sb->count)] = l;
 	sb->count++;
 	sb->pushed++;
@@ -874,17 +916,32 @@ lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols)
 		sb_drop_oldest(sb);
 }
 
+void
+lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols,
+    int wrapped)
+{
+	size_t n;
+	int ncells;
+
+	if (sb->max_lines == 0)
+		return;
+	n = sb_encode(cells, ncols, &sb->enc, &sb->encalloc, &ncells);
+	sb_push_enc(sb, sb->enc, n, ncells, wrapped);
+}
+
 int
 lz_sb_pop(struct lz_sb *sb, struct lz_cell *out, int ncols)
 {
 	struct lz_sbline *l;
 	struct lz_sbblock *b = sb->last;
 	size_t slot;
+	int wrapped;
 
 	if (sb->count == 0)
 		return -1;
 	slot = sb_slot(sb, sb->count - 1);
 	l = sb->ring[slot];
+	wrapped = (l->ncells & SB_WRAPPED) != 0;
 	sb_decode(l, out, ncols);
 	sb->bytes -= sizeof *l + l->len;
 	/* The newest line is the last thing in the newest block. */
@@ -895,7 +952,7 @@ lz_sb_pop(struct lz_sb *sb, struct lz_cell *out, int ncols)
 	sb->count--;
 	sb->pushed--;
 	sb->scratch_seq = UINT64_MAX;
-	return 0;
+	return wrapped;
 }
 
 size_t
@@ -910,6 +967,23 @@ lz_sb_bytes(const struct lz_sb *sb)
 	return sb->bytes;
 }
 
+void
+lz_sb_set_wrapped(struct lz_sb *sb, size_t idx)
+{
+	if (idx < sb->count)
+		sb->ring[sb_slot(sb, sb->count - 1 - idx)]->ncells |=
+		    SB_WRAPPED;
+}
+
+int
+lz_sb_wrapped(const struct lz_sb *sb, size_t idx)
+{
+	if (idx >= sb->count)
+		return 0;
+	return (sb->ring[sb_slot(sb, sb->count - 1 - idx)]->ncells &
+	    SB_WRAPPED) != 0;
+}
+
 const struct lz_cell *
 lz_sb_cell(struct lz_sb *sb, size_t idx, int col)
 {
@@ -921,16 +995,453 @@ lz_sb_cell(struct lz_sb *sb, size_t idx, int col)
 	seq = sb->pushed - 1 - idx;
 	l = sb->ring[sb_slot(sb, sb->count - 1 - idx)];
 	if (sb->scratch_seq != seq) {
-		if ((int)l->ncells > sb->scratch_cols) {
-			sb->scratch = lz_xreallocarray(sb->scratch, l->ncells,
-			    sizeof *sb->scratch);
-			sb->scratch_cols = (int)l->ncells;
+		if ((int)SB_NCELLS(l) > sb->scratch_cols) {
+			sb->scratch = lz_xreallocarray(sb->scratch,
+			    SB_NCELLS(l), sizeof *sb->scratch);
+			sb->scratch_cols = (int)SB_NCELLS(l);
 		}
-		if (l->ncells > 0)
-			sb_decode(l, sb->scratch, (int)l->ncells);
+		if (SB_NCELLS(l) > 0)
+			sb_decode(l, sb->scratch, (int)SB_NCELLS(l));
 		sb->scratch_seq = seq;
 	}
-	if (col >= (int)l->ncells)
+	if (col >= (int)SB_NCELLS(l))
 		return &blank_cell;
 	return &sb->scratch[col];
+}
+
+/*
+ * Reflow (lz_grid_reflow). Lines are rewrapped as they are stored, in the
+ * scrollback's encoding: text is copied in runs, a pen record is written
+ * where a row starts in the middle of a coloured run or a joined row
+ * starts with another pen, and nothing is decoded but the screen's rows at
+ * the end. A line that needs no change is copied as it is.
+ */
+
+/* A row of the new layout. */
+struct rf_row {
+	unsigned char *buf;
+	size_t len, alloc;
+	int ncells, wrap;
+};
+
+/* A point being moved: its offset in its line, then its new place. */
+struct rf_pt {
+	long line;		/* the logical line it is on, -1: not yet seen */
+	long off;		/* cells from the line's start */
+	long row;		/* its row in the new layout, -1: not yet */
+	int col, phantom;
+};
+
+struct rf {
+	struct lz_sb *sb;	/* the new scrollback */
+	int cols, rows;
+	/* The last rows made: a ring of the screen's height. */
+	struct rf_row *q;
+	int qhead, qcount;
+	long base;		/* row number of q[qhead] */
+	long nout;		/* rows made so far (dropped ones too) */
+	long keep;		/* the cursor's row: it stays on the screen */
+	struct rf_row cur;	/* the row being made */
+	struct lz_pen opn;	/* cur's pen so far */
+	struct lz_pen spn;	/* the source line's pen so far */
+	int last_w;		/* width of cur's last character */
+	/* cur's trailing plain blanks: from byte tail, tailn cells. */
+	size_t tail;
+	int tailn;
+	long line;		/* the logical line being made */
+	long cum;		/* its cells in rows already made */
+	struct rf_pt *pt;
+	int npt;
+};
+
+static void
+rf_room(struct rf_row *r, size_t n)
+{
+	if (r->alloc - r->len >= n)
+		return;
+	r->alloc = r->alloc * 2 > r->len + n ? r->alloc * 2 : r->len + n + 64;
+	r->buf = lz_xrealloc(r->buf, r->alloc);
+}
+
+/* Before a character of cur: the pen record to the source's pen. */
+static void
+rf_pen(struct rf *f)
+{
+	struct lz_cell c;
+
+	if (f->opn.fg == f->spn.fg && f->opn.bg == f->spn.bg &&
+	    f->opn.attr == f->spn.attr)
+		return;
+	c.fg = f->spn.fg;
+	c.bg = f->spn.bg;
+	c.attr = f->spn.attr;
+	rf_room(&f->cur, SB_PEN_MAX);
+	f->cur.len += put_pen(f->cur.buf + f->cur.len, f->opn.fg, f->opn.bg,
+	    f->opn.attr, &c);
+	f->opn = f->spn;
+}
+
+/* The points of the line being made that row n (cur) holds. */
+static void
+rf_place(struct rf *f, int last)
+{
+	struct rf_pt *t;
+	long col;
+	int i;
+
+	for (i = 0; i < f->npt; i++) {
+		t = &f->pt[i];
+		if (t->line != f->line || t->row >= 0)
+			continue;
+		col = t->off - f->cum;
+		if (col < f->cur.ncells) {
+			t->row = f->nout;
+			t->col = (int)col;
+			t->phantom = 0;
+		} else if (last) {
+			t->row = f->nout;
+			t->phantom = i == 0 && col == f->cur.ncells &&
+			    col == f->cols && f->last_w > 0;
+			if (t->phantom)
+				col -= f->last_w;
+			t->col = (int)(col < f->cols ? col : f->cols - 1);
+		}
+	}
+}
+
+/* cur is made (wrap: its line goes on in the next row). */
+static void
+rf_emit(struct rf *f, int wrap)
+{
+	struct rf_row *slot, tmp;
+
+	/*
+	 * Trailing plain blanks are no text: left out, as a row of the
+	 * screen leaves them out when it scrolls into the scrollback.
+	 */
+	if (f->tailn > 0) {
+		f->cur.len = f->tail;
+		f->cur.ncells -= f->tailn;
+	}
+	f->cur.wrap = wrap;
+	rf_place(f, !wrap);
+	if (f->pt[0].row == f->nout)
+		f->keep = f->nout;
+	f->cum += f->cur.ncells;
+	if (f->qcount < f->rows) {
+		slot = &f->q[(f->qhead + f->qcount) % f->rows];
+		f->qcount++;
+	} else if (f->base < f->keep) {
+		/* The oldest waiting row goes to the scrollback. */
+		slot = &f->q[f->qhead];
+		sb_push_enc(f->sb, slot->buf, slot->len, slot->ncells,
+		    slot->wrap);
+		f->qhead = (f->qhead + 1) % f->rows;
+		f->base++;
+	} else
+		slot = NULL;	/* below a screen the cursor tops: dropped */
+	if (slot != NULL) {
+		tmp = *slot;
+		*slot = f->cur;
+		f->cur = tmp;
+	}
+	f->nout++;
+	f->cur.len = 0;
+	f->cur.ncells = 0;
+	f->cur.wrap = 0;
+	memset(&f->opn, 0, sizeof f->opn);
+	f->last_w = 0;
+	f->tailn = 0;
+}
+
+/* Room in cur for a character of width w, wrapping if it is full. */
+static void
+rf_fit(struct rf *f, int w)
+{
+	if (f->cur.ncells + w > f->cols && f->cur.ncells > 0)
+		rf_emit(f, 1);
+}
+
+/* Appends bytes s[0..n) holding k cells, the last one w wide. */
+static void
+rf_add(struct rf *f, const unsigned char *s, size_t n, int k, int w)
+{
+	if (n == 0)
+		return;
+	rf_pen(f);
+	rf_room(&f->cur, n);
+	memcpy(f->cur.buf + f->cur.len, s, n);
+	f->cur.len += n;
+	f->cur.ncells += k;
+	f->last_w = w;
+	f->tailn = 0;
+}
+
+/* A whole line that fits, as it is (its pen records start from none). */
+static void
+rf_whole(struct rf *f, const unsigned char *s, size_t n, int k, int w)
+{
+	memset(&f->spn, 0, sizeof f->spn);
+	rf_add(f, s, n, k, w);
+}
+
+/* Appends k blanks (at most 255): no character to wrap after. */
+static void
+rf_blanks(struct rf *f, int k)
+{
+	unsigned char b[2] = { SB_BLANKS, (unsigned char)k };
+	size_t at;
+	int n;
+
+	if (k == 1)
+		b[0] = SB_BLANK;
+	rf_pen(f);
+	at = f->cur.len;
+	n = f->tailn;
+	rf_add(f, b, k == 1 ? 1 : 2, k, 0);
+	if (f->opn.fg == 0 && f->opn.bg == 0 && f->opn.attr == 0) {
+		f->tail = n > 0 ? f->tail : at;
+		f->tailn = n + k;
+	}
+}
+
+/* Skips a code point and the combining ones after it. */
+static size_t
+rf_char_end(const unsigned char *p, size_t len, size_t pos)
+{
+	(void)get_utf8(p, len, &pos);
+	while (pos < len && p[pos] == SB_COMB) {
+		pos++;
+		if (pos < len)
+			(void)get_utf8(p, len, &pos);
+	}
+	return pos;
+}
+
+/* Adds one source row's encoding p[0..len) to the line being made. */
+static void
+rf_source(struct rf *f, const unsigned char *p, size_t len)
+{
+	struct lz_pen keep;
+	size_t pos = 0, e, n;
+	int room, k, w;
+
+	memset(&f->spn, 0, sizeof f->spn);
+	while (pos < len) {
+		if (p[pos] < 0x80) {
+			/* A run of plain ASCII: as much as fits. */
+			for (e = pos; e < len && p[e] < 0x80; e++)
+				;
+			if (e < len && p[e] == SB_COMB)
+				e--;	/* the last one has marks */
+			if (e > pos) {
+				rf_fit(f, 1);
+				room = f->cols - f->cur.ncells;
+				n = e - pos < (size_t)room ? e - pos :
+				    (size_t)room;
+				rf_add(f, p + pos, n, (int)n, 1);
+				pos += n;
+				continue;
+			}
+		}
+		switch (p[pos]) {
+		case SB_PEN:
+			pos++;
+			if (get_pen(p, len, &pos, &f->spn) != 0)
+				return;
+			continue;
+		case SB_FG:
+			if (len - pos < 2)
+				return;
+			f->spn.fg = LZ_COLOR_INDEXED(p[pos + 1]);
+			pos += 2;
+			continue;
+		case SB_BLANK:
+			rf_fit(f, 1);
+			rf_blanks(f, 1);
+			pos++;
+			continue;
+		case SB_BLANKS:
+			if (len - pos < 2)
+				return;
+			for (k = p[pos + 1]; k > 0; k -= n) {
+				rf_fit(f, 1);
+				room = f->cols - f->cur.ncells;
+				n = k < room ? (size_t)k : (size_t)room;
+				rf_blanks(f, (int)n);
+			}
+			pos += 2;
+			continue;
+		case SB_COMB:
+			/* Cannot start a character: skipped. */
+			pos = rf_char_end(p, len, pos + 1);
+			continue;
+		case SB_WIDE:
+			w = 2;
+			e = rf_char_end(p, len, pos + 1);
+			break;
+		default:
+			w = 1;
+			e = rf_char_end(p, len, pos);
+			break;
+		}
+		if (w > f->cols) {
+			/* A wide character in one column: a blank (as erased). */
+			keep = f->spn;
+			f->spn.fg = 0;
+			f->spn.attr = 0;
+			rf_fit(f, 1);
+			rf_blanks(f, 1);
+			f->spn = keep;
+		} else {
+			rf_fit(f, w);
+			rf_add(f, p + pos, e - pos, w, w);
+		}
+		pos = e;
+	}
+}
+
+/* The width of the character ending at cells[n - 1]; 0 for a blank. */
+static int
+last_width(const struct lz_cell *cells, int n)
+{
+	if (n == 0)
+		return 0;
+	if (cells[n - 1].ch[0] == LZ_CELL_CONT)
+		return n > 1 && cells[n - 2].width == 2 ? 2 : 0;
+	return cells[n - 1].ch[0] != 0;
+}
+
+/*
+ * The points on a source row of ncells cells, which the line being made
+ * reached after cum cells: their offsets in the line.
+ */
+static void
+rf_points(struct rf *f, const struct lz_reflow_pt *in, int npt, int row,
+    const struct lz_cell *cells, int ncells, int wrap, long cum)
+{
+	long off;
+	int i, col;
+
+	for (i = 0; i < npt; i++) {
+		if (in[i].row != row)
+			continue;
+		col = in[i].col;
+		off = col;
+		if (i == 0 && in[i].phantom)
+			off += cells[col].width == 2 ? 2 : 1;
+		if (wrap && off > ncells)
+			off = ncells;
+		f->pt[i].line = f->line;
+		f->pt[i].off = cum + off;
+	}
+}
+
+void
+lz_grid_reflow(struct lz_grid *g, struct lz_sb *sb, int cols,
+    struct lz_reflow_pt *pt, int npt)
+{
+	struct lz_sb old = *sb;
+	struct lz_sbline *l;
+	struct rf f;
+	struct rf_row *r;
+	unsigned char *enc = NULL;
+	size_t encalloc = 0, n;
+	long cum = 0;
+	int y, i, ncells, wrap = 0;
+
+	if (cols < 1 || npt < 1)
+		LZ_BUG("reflow to %d columns, %d points", cols, npt);
+	memset(&f, 0, sizeof f);
+	lz_sb_init(sb, old.max_lines, old.max_bytes);
+	f.sb = sb;
+	f.cols = cols;
+	f.rows = g->rows;
+	f.q = lz_xcalloc((size_t)g->rows, sizeof *f.q);
+	f.keep = LONG_MAX;
+	f.pt = lz_xcalloc((size_t)npt, sizeof *f.pt);
+	f.npt = npt;
+	for (i = 0; i < npt; i++) {
+		f.pt[i].line = -1;
+		f.pt[i].row = -1;
+	}
+	/* The scrollback, oldest first, each line freed once read. */
+	while (old.count > 0) {
+		l = old.ring[old.head];
+		if (!wrap)
+			cum = 0;
+		if (!wrap && !(l->ncells & SB_WRAPPED) &&
+		    (int)SB_NCELLS(l) <= cols)
+			/* A line that fits as it is. */
+			rf_whole(&f, l->data, l->len, (int)SB_NCELLS(l), 1);
+		else
+			rf_source(&f, l->data, l->len);
+		cum += SB_NCELLS(l);
+		wrap = (l->ncells & SB_WRAPPED) != 0;
+		if (!wrap) {
+			rf_emit(&f, 0);
+			f.line++;
+			f.cum = 0;
+		}
+		sb_drop_oldest(&old);
+	}
+	/* Then the screen. */
+	for (y = 0; y < g->rows; y++) {
+		if (!wrap)
+			cum = 0;
+		n = sb_encode(g->row[y], g->len[y], &enc, &encalloc, &ncells);
+		rf_points(&f, pt, npt, y, g->row[y], ncells, g->wrap[y], cum);
+		if (!wrap && !g->wrap[y] && ncells <= cols)
+			rf_whole(&f, enc, n, ncells, last_width(g->row[y],
+			    ncells));
+		else
+			rf_source(&f, enc, n);
+		cum += ncells;
+		wrap = g->wrap[y] && y + 1 < g->rows;
+		if (!wrap) {
+			rf_emit(&f, 0);
+			f.line++;
+			f.cum = 0;
+		}
+	}
+	/* The screen: the rows waiting, then blank ones. */
+	for (y = 0; y < g->rows; y++) {
+		g->row[y] = lz_xreallocarray(g->row[y], (size_t)cols,
+		    sizeof **g->row);
+		if (y < f.qcount) {
+			r = &f.q[(f.qhead + y) % f.rows];
+			sb_decode_bytes(r->buf, r->len, g->row[y], cols);
+			g->len[y] = r->ncells;
+			g->wrap[y] = r->wrap && y + 1 < f.qcount;
+		} else {
+			blank_plain(g->row[y], cols);
+			g->len[y] = 0;
+			g->wrap[y] = 0;
+		}
+	}
+	g->cols = cols;
+	for (i = 0; i < npt; i++) {
+		pt[i].gone = f.pt[i].row < f.base ||
+		    f.pt[i].row >= f.base + g->rows;
+		if (f.pt[i].row < 0 || f.pt[i].row < f.base) {
+			pt[i].row = 0;
+			pt[i].col = 0;
+			pt[i].phantom = 0;
+		} else if (f.pt[i].row >= f.base + g->rows) {
+			pt[i].row = g->rows - 1;
+			pt[i].col = f.pt[i].col;
+			pt[i].phantom = 0;
+		} else {
+			pt[i].row = (int)(f.pt[i].row - f.base);
+			pt[i].col = f.pt[i].col;
+			pt[i].phantom = f.pt[i].phantom;
+		}
+	}
+	for (i = 0; i < g->rows; i++)
+		free(f.q[i].buf);
+	free(f.q);
+	free(f.cur.buf);
+	free(f.pt);
+	free(enc);
+	lz_sb_free(&old);
 }

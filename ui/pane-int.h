@@ -73,6 +73,14 @@ struct g_glyph {
 	 * it; glyph_mode makes it 0 or 2 before wrapcol changes.
 	 */
 	int32_t wrap;
+	/*
+	 * Since this glyph (the glyph fast path stores 0 with wrap, in one
+	 * store): up-scrolls (low byte, G_SINCE_SCROLLS) and, from a cursor
+	 * move on, G_SINCE_MOVED (the scrolls counted from there): what tells
+	 * a glyph that libvterm wrapped to put it from one that was put there
+	 * (pane.c soft_wrap).
+	 */
+	uint32_t since;
 	uint32_t ch[G_GLYPH_CHARS];	/* as libvterm has them: no base */
 };
 
@@ -183,6 +191,9 @@ struct lz_pane {
 	int seg_move;
 };
 
+#define G_SINCE_SCROLLS 0xffu
+#define G_SINCE_MOVED 0x100u
+
 /* Whether libvterm has a pending wrap (see struct g_glyph). */
 static inline int
 lz_pane_wrap(const struct lz_pane *p)
@@ -216,10 +227,24 @@ uint32_t lz_pane_palette(const struct lz_pane *p, int i);
 void lz_pane_osc_link(struct lz_pane *p, const char *s, size_t n);
 void lz_pane_links_free(struct lz_pane *p);
 
-/* pane-snapshot.c: the private strings of lz_pane_restore. */
+/*
+ * pane-snapshot.c: a line of cells r[0..cols) from the cursor on (blanks
+ * skipped or erased, trailing ones left out), leaving no pen.
+ */
+void lz_pane_render_line(const struct lz_pane *p, const struct lz_cell *r,
+    int cols, struct lz_buf *out);
+/* The private strings of lz_pane_restore. */
 #define LZ_PANE_PRIVATE_HIDE "lazaret;hide"
 #define LZ_PANE_PRIVATE_SHOW "lazaret;show"
 /* Sets the last glyph: ";ROW;COL;WIDTH" and ";HEX" a code point. */
 #define LZ_PANE_PRIVATE_GLYPH "lazaret;glyph"
+/*
+ * ";ROW": that row of the screen was soft-wrapped; ";-N": scrollback
+ * line N - 1 (0 the newest). What a snapshot and the history
+ * (pane-history.c) say of soft-wrapped rows.
+ */
+#define LZ_PANE_PRIVATE_WRAP "lazaret;wrap"
+/* ";N": struct g_term's since (moved, and up-scrolls: 0, 1 or 2). */
+#define LZ_PANE_PRIVATE_SINCE "lazaret;since"
 
 #endif

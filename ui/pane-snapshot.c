@@ -81,7 +81,7 @@ link_set(const struct lz_pane *p, struct lz_buf *out, int k)
 	const char *url = lz_pane_link(p, k);
 
 	lz_buf_adds(out, "\033]8;");
-	if (url != NULL) {
+	if (k > 0 && url != NULL) {
 		if (p->links.id[k - 1][0] != '\0')
 			lz_buf_addf(out, "id=%s", p->links.id[k - 1]);
 		lz_buf_addf(out, ";%s", url);
@@ -115,51 +115,89 @@ plain_blank(const struct lz_cell *c)
 	return c->ch[0] == 0 && c->bg == 0;
 }
 
+/* Cells r[0..end) from the cursor on, blanks skipped or erased. */
+static void
+render_cells(const struct lz_pane *p, const struct lz_cell *r, int end,
+    struct rpen *pen, struct lz_buf *out)
+{
+	const struct lz_cell *c;
+	int x, n, k;
+
+	for (x = 0; x < end; x++) {
+		c = &r[x];
+		if (c->ch[0] == 0) {
+			/* A run of blanks: skip it, or erase it. */
+			for (n = 1; x + n < end && r[x + n].ch[0] == 0 &&
+			    r[x + n].bg == c->bg; n++)
+				;
+			if (c->bg != 0) {
+				rpen_set(p, out, pen, 0, c->bg,
+				    pen->attr & (LZ_ATTR_PROTECTED |
+				    LZ_ATTR_LINK_MASK));
+				lz_buf_addf(out, "\033[%dX", n);
+			}
+			lz_buf_addf(out, "\033[%dC", n);
+			x += n - 1;
+			continue;
+		}
+		if (c->ch[0] == LZ_CELL_CONT)
+			continue;
+		rpen_set(p, out, pen, c->fg, c->bg, c->attr);
+		for (k = 0; k < LZ_CELL_CHARS && c->ch[k] != 0; k++)
+			lz_buf_add_utf8(out, c->ch[k]);
+	}
+}
+
+/* Back to no pen: DECSCA and the link off, then SGR 0. */
+static void
+pen_off(const struct lz_pane *p, const struct rpen *pen, struct lz_buf *out)
+{
+	if (pen->attr & LZ_ATTR_PROTECTED)
+		lz_buf_adds(out, "\033[0\"q");
+	if (pen->attr & LZ_ATTR_LINK_MASK)
+		link_set(p, out, 0);
+}
+
+static int
+end_of(const struct lz_cell *r, int cols)
+{
+	while (cols > 0 && plain_blank(&r[cols - 1]))
+		cols--;
+	return cols;
+}
+
+void
+lz_pane_render_line(const struct lz_pane *p, const struct lz_cell *r,
+    int cols, struct lz_buf *out)
+{
+	struct rpen pen = { 0, 0, 0 };
+
+	render_cells(p, r, end_of(r, cols), &pen, out);
+	pen_off(p, &pen, out);
+	lz_buf_adds(out, "\033[0m");
+}
+
 static void
 render_grid(const struct lz_pane *p, const struct lz_grid *g,
     struct lz_buf *out)
 {
-	const struct lz_cell *r, *c;
 	struct rpen pen = { 0, 0, 0 };
-	int y, x, end, n, k;
+	int y, end;
 
 	lz_buf_adds(out, "\033[0m\033[H\033[2J");
 	for (y = 0; y < g->rows; y++) {
-		r = g->row[y];
-		end = g->cols;
-		while (end > 0 && plain_blank(&r[end - 1]))
-			end--;
-		if (end == 0)
-			continue;
-		lz_buf_addf(out, "\033[%d;1H", y + 1);
-		for (x = 0; x < end; x++) {
-			c = &r[x];
-			if (c->ch[0] == 0) {
-				/* A run of blanks: skip it, or erase it. */
-				for (n = 1; x + n < end && r[x + n].ch[0] == 0 &&
-				    r[x + n].bg == c->bg; n++)
-					;
-				if (c->bg != 0) {
-					rpen_set(p, out, &pen, 0, c->bg,
-					    pen.attr & (LZ_ATTR_PROTECTED |
-					    LZ_ATTR_LINK_MASK));
-					lz_buf_addf(out, "\033[%dX", n);
-				}
-				lz_buf_addf(out, "\033[%dC", n);
-				x += n - 1;
-				continue;
-			}
-			if (c->ch[0] == LZ_CELL_CONT)
-				continue;
-			rpen_set(p, out, &pen, c->fg, c->bg, c->attr);
-			for (k = 0; k < LZ_CELL_CHARS && c->ch[k] != 0; k++)
-				lz_buf_add_utf8(out, c->ch[k]);
+		end = end_of(g->row[y], g->cols);
+		if (end > 0) {
+			lz_buf_addf(out, "\033[%d;1H", y + 1);
+			render_cells(p, g->row[y], end, &pen, out);
 		}
 	}
-	if (pen.attr & LZ_ATTR_PROTECTED)
-		lz_buf_adds(out, "\033[0\"q");
-	if (pen.attr & LZ_ATTR_LINK_MASK)
-		link_set(p, out, 0);
+	pen_off(p, &pen, out);
+	/* After the rows: erasing a whole row ends the one above. */
+	for (y = 0; y < g->rows; y++)
+		if (g->wrap[y])
+			lz_buf_addf(out, "\033_%s;%d\033\\",
+			    LZ_PANE_PRIVATE_WRAP, y);
 }
 
 static void
@@ -582,6 +620,11 @@ lz_pane_render_ansi(const struct lz_pane *p, struct lz_buf *out)
 			dec(out, 7, 0);
 		cursor_last(p, out);
 	}
+	/* What tells a wrap from a line feed next (pane.c soft_wrap). */
+	lz_buf_addf(out, "\033_%s;%u\033\\", LZ_PANE_PRIVATE_SINCE,
+	    (p->t.lg.since & G_SINCE_MOVED) |
+	    ((p->t.lg.since & G_SINCE_SCROLLS) > 2 ? 2 :
+	    (p->t.lg.since & G_SINCE_SCROLLS)));
 	charsets(p, out);
 	tail(p, out);
 }

@@ -292,6 +292,49 @@ lz_pane_row_width(const struct lz_pane *p, int row)
 }
 
 /*
+ * A glyph of width w at pos, column 0: if libvterm wrapped to put it
+ * there (from a pending wrap, or a wide glyph that did not fit where the
+ * cursor stood), the row above now goes on into this one. The line feed
+ * of the wrap moved the cursor down, or scrolled the region it stood at
+ * the bottom of: which one tells the line feeds and scrolls since from
+ * the wrap's. Not under left and right margins (libvterm wraps to column
+ * 0 and scrolls between them) nor for DECALN's glyphs.
+ */
+static void __attribute__((noinline))
+soft_wrap(struct lz_pane *p, VTermPos pos, int w)
+{
+	const struct g_glyph *g = &p->t.lg;
+	int prow, pcol, bottom, n = (int)(p->t.lg.since & G_SINCE_SCROLLS);
+
+	if (p->decaln || (p->t.lrmm && (p->t.left > 0 || p->t.right != -1)))
+		return;
+	if (lz_pane_wrap(p))
+		prow = g->row;
+	else if (w == 2) {
+		if (p->t.lg.since & G_SINCE_MOVED) {
+			prow = p->t.vrow;
+			pcol = p->t.vcol;
+		} else {
+			prow = g->row;
+			pcol = g->col + g->width;
+		}
+		if (prow < 0 || prow >= p->rows ||
+		    pcol + 2 <= lz_pane_row_width(p, prow))
+			return;
+	} else
+		return;
+	bottom = p->t.bottom > -1 ? p->t.bottom : p->rows;
+	if (n == 0 && prow == pos.row - 1)
+		cur(p)->wrap[prow] = 1;
+	else if (n == 1 && prow == pos.row && pos.row == bottom - 1) {
+		if (pos.row - 1 >= p->t.top)
+			cur(p)->wrap[pos.row - 1] = 1;
+		else if (p->rows == 1 && !p->alt)
+			lz_sb_set_wrapped(&p->sb, 0);	/* it scrolled there */
+	}
+}
+
+/*
  * libvterm put a glyph at pos: it is the last one now, and libvterm's
  * pending wrap is whether it reached the row's end (with autowrap on).
  * DECALN's glyphs are neither (libvterm keeps both as they were).
@@ -304,6 +347,7 @@ track_glyph(struct lz_pane *p, const VTermGlyphInfo *info, VTermPos pos)
 
 	if (p->decaln)
 		return;
+	p->t.lg.since = 0;
 	g->row = pos.row;
 	g->col = pos.col;
 	g->width = (int16_t)info->width;
@@ -355,7 +399,32 @@ putglyph_full(struct lz_pane *p, const VTermGlyphInfo *info, VTermPos pos)
 		;
 	put_chars(p, info->chars, n, info->width, pos.row, pos.col,
 	    info->protected_cell);
+	if (pos.col == 0)
+		soft_wrap(p, pos, info->width);
 	track_glyph(p, info, pos);
+	return 1;
+}
+
+/* What the glyph fast path keeps of a glyph (the grid has it). */
+static inline void
+fast_glyph(struct lz_pane *p, uint32_t c, VTermPos pos)
+{
+	p->t.lg.row = pos.row;
+	p->t.lg.col = pos.col;
+	p->t.lg.width = 1;
+	p->t.lg.nch = 1;
+	p->t.lg.wrap = 1;
+	p->t.lg.since = 0;
+	p->t.lg.ch[0] = c;
+	mark_row(p, pos.row);
+}
+
+/* The glyph fast path at column 0, out of line: a wrap to put it there? */
+static int __attribute__((noinline))
+putglyph_col0(struct lz_pane *p, uint32_t c, VTermPos pos)
+{
+	soft_wrap(p, pos, 1);
+	fast_glyph(p, c, pos);
 	return 1;
 }
 
@@ -376,13 +445,9 @@ cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	    info->protected_cell ||
 	    !lz_grid_put1(cur(p), pos.row, pos.col, c, &p->pen))
 		return putglyph_full(p, info, pos);
-	p->t.lg.row = pos.row;
-	p->t.lg.col = pos.col;
-	p->t.lg.width = 1;
-	p->t.lg.nch = 1;
-	p->t.lg.wrap = 1;
-	p->t.lg.ch[0] = c;
-	mark_row(p, pos.row);
+	if (pos.col == 0)
+		return putglyph_col0(p, c, pos);	/* a tail call */
+	fast_glyph(p, c, pos);
 	return 1;
 }
 
@@ -407,6 +472,7 @@ cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
 	 */
 	if (p->t.lg.wrap && (pos.row != p->t.lg.row || pos.col != p->t.lg.col))
 		p->t.lg.wrap = 0;
+	p->t.lg.since = G_SINCE_MOVED;
 	p->t.vrow = pos.row;
 	p->t.vcol = pos.col;
 	if (pos.row < 0)
@@ -425,11 +491,11 @@ cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
 }
 
 static void
-sb_out(const struct lz_cell *row, int cols, void *user)
+sb_out(const struct lz_cell *row, int cols, int wrapped, void *user)
 {
 	struct lz_pane *p = user;
 
-	lz_sb_push(&p->sb, row, cols);
+	lz_sb_push(&p->sb, row, cols, wrapped);
 }
 
 static int
@@ -438,6 +504,9 @@ cb_scrollrect(VTermRect rect, int downward, int rightward, void *user)
 	struct lz_pane *p = user;
 	int full;
 
+	if (downward > 0 && rightward == 0 &&
+	    (p->t.lg.since & G_SINCE_SCROLLS) != G_SINCE_SCROLLS)
+		p->t.lg.since++;
 	if (rightward != 0 || rect.start_col != 0 || rect.end_col != p->cols)
 		return 0;	/* libvterm falls back to moverect + erase */
 	full = rect.start_row == 0 && rect.end_row == p->rows;
@@ -930,6 +999,56 @@ private_glyph(struct lz_pane *p, const char *s, size_t len)
 	return 0;
 }
 
+/* A soft-wrapped row as a snapshot gives it (LZ_PANE_PRIVATE_WRAP). */
+static int
+private_wrap(struct lz_pane *p, const char *s, size_t len)
+{
+	size_t i = 1;
+	long v = 0;
+	int neg;
+
+	if (len < 2 || len > 10 || s[0] != ';')
+		return -1;
+	neg = s[1] == '-';
+	for (i += (size_t)neg; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	if (i == 1 + (size_t)neg)
+		return -1;
+	if (neg) {
+		if (v < 1 || (size_t)v > lz_sb_lines(&p->sb))
+			return -1;
+		lz_sb_set_wrapped(&p->sb, (size_t)v - 1);
+		return 0;
+	}
+	if (v >= p->rows)
+		return -1;
+	cur(p)->wrap[v] = 1;
+	return 0;
+}
+
+/* What tells a wrap from a line feed (LZ_PANE_PRIVATE_SINCE). */
+static int
+private_since(struct lz_pane *p, const char *s, size_t len)
+{
+	unsigned long v = 0;
+	size_t i;
+
+	if (len < 2 || len > 5 || s[0] != ';')
+		return -1;
+	for (i = 1; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	if ((v & ~(G_SINCE_MOVED | G_SINCE_SCROLLS)) != 0)
+		return -1;
+	p->t.lg.since = (uint32_t)v;
+	return 0;
+}
+
 static int
 private_is(const struct lz_pane *p, const char *what)
 {
@@ -957,6 +1076,14 @@ private_string(struct lz_pane *p)
 		if (private_is(p, LZ_PANE_PRIVATE_GLYPH) &&
 		    private_glyph(p, p->str + strlen(LZ_PANE_PRIVATE_GLYPH),
 		    p->str_len - strlen(LZ_PANE_PRIVATE_GLYPH)) == 0)
+			return;
+		if (private_is(p, LZ_PANE_PRIVATE_WRAP) &&
+		    private_wrap(p, p->str + strlen(LZ_PANE_PRIVATE_WRAP),
+		    p->str_len - strlen(LZ_PANE_PRIVATE_WRAP)) == 0)
+			return;
+		if (private_is(p, LZ_PANE_PRIVATE_SINCE) &&
+		    private_since(p, p->str + strlen(LZ_PANE_PRIVATE_SINCE),
+		    p->str_len - strlen(LZ_PANE_PRIVATE_SINCE)) == 0)
 			return;
 	}
 	p->props.dropped_strings++;
@@ -2084,6 +2211,19 @@ ground_run(struct lz_pane *p, const unsigned char *u, size_t i, size_t len)
 		if (kind != K_PLAIN) {
 			if (text)
 				p->t.ss = 0;
+			if (text && p->cols <= 4) {
+				/*
+				 * Rows of two columns can have a pending
+				 * wrap at column 0, where a move that does
+				 * not move clears it unseen: soft_wrap must
+				 * know before the next text.
+				 */
+				p->seg_move = 1;
+				flush_to(p, j);
+				text = 0;
+				i = j;
+				continue;
+			}
 			text = 0;
 			move = 1;
 		}
@@ -2176,13 +2316,15 @@ lz_pane_restore_end(struct lz_pane *p)
  * resize, keeping the cursor, as xterm does.
  */
 static void
-reset_margins(struct lz_pane *p)
+reset_margins(struct lz_pane *p, const VTermPos *to)
 {
 	VTermPos pos;
 	char seq[64];
 	int n;
 
 	vterm_state_get_cursorpos(p->vts, &pos);
+	if (to != NULL)
+		pos = *to;
 	n = snprintf(seq, sizeof seq, "\033[r\033[?69h\033[s\033[?69%c\033[%d;%dH",
 	    p->t.lrmm ? 'h' : 'l', pos.row + 1, pos.col + 1);
 	if (n > 0 && (size_t)n < sizeof seq)
@@ -2199,10 +2341,11 @@ reset_margins(struct lz_pane *p)
  * libvterm does not clamp its save slot on resize: a slot left outside
  * the screen is moved to its nearest cell (restore, move, save), and the
  * live cursor, pen and cursor look put back, so that a snapshot, which
- * can only save a cell on the screen, carries the same slot.
+ * can only save a cell on the screen, carries the same slot. A reflow
+ * moves it to (row, col) when row is not -1.
  */
 static void
-clamp_slot(struct lz_pane *p)
+clamp_slot(struct lz_pane *p, int row, int col)
 {
 	struct g_saved *s = &p->t.saved;
 	struct lz_pane_props pr = p->props;
@@ -2210,9 +2353,14 @@ clamp_slot(struct lz_pane *p)
 	struct lz_buf b = LZ_BUF_INIT;
 	VTermPos pos;
 
-	if (!s->valid || (s->row < p->rows && s->col < p->cols))
+	if (!s->valid || (row == -1 && s->row < p->rows && s->col < p->cols) ||
+	    (row == s->row && col == s->col))
 		return;
 	vterm_state_get_cursorpos(p->vts, &pos);
+	if (row != -1) {
+		s->row = row;
+		s->col = col;
+	}
 	s->row = s->row < p->rows ? s->row : p->rows - 1;
 	s->col = s->col < p->cols ? s->col : p->cols - 1;
 	lz_buf_addf(&b, "\0338\033[%d;%dH\0337\033[%d;%dH", s->row + 1,
@@ -2226,14 +2374,87 @@ clamp_slot(struct lz_pane *p)
 	p->t.lg.wrap = 0;
 }
 
+/*
+ * Puts a glyph of width w at (row, col) in hidden mode: libvterm's last
+ * glyph (what it joins marks to) and, at the row's end, its pending wrap
+ * are set, the grid is not touched. The guard's last glyph gets the
+ * characters of g. A pending single shift is used up and set again.
+ */
+static void
+reput(struct lz_pane *p, int row, int col, int w, struct g_glyph g)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+
+	if (p->t.ss != 0)
+		lz_buf_adds(&b, "x");	/* what the single shift takes */
+	lz_buf_addf(&b, "\033[%d;%dH%s", row + 1, col + 1,
+	    w == 2 ? "\xe4\xb8\x80" : "\xc2\xa1");
+	if (p->t.ss != 0)
+		lz_buf_adds(&b, p->t.ss == 2 ? "\033N" : "\033O");
+	set_hidden(p, 1);
+	lz_pane_vwrite(p, b.buf, b.len);
+	set_hidden(p, 0);
+	lz_buf_release(&b);
+	memcpy(p->t.lg.ch, g.ch, sizeof g.ch);
+	p->t.lg.nch = g.nch;
+}
+
+/*
+ * Rewraps the primary screen and the scrollback at cols (lz_grid_reflow).
+ * Its cursor (the live one, or where it is kept while the alternate
+ * screen is on, with the save slot ?1049 restores it from) and the last
+ * glyph move with their characters; *to is where the live cursor goes
+ * (row -1: where libvterm has it), *phantom whether it is past a full
+ * row's last glyph, *slot where the save slot goes (row -1: stays).
+ */
+static void
+reflow(struct lz_pane *p, int cols, struct lz_reflow_pt *to,
+    struct lz_reflow_pt *slot, struct lz_reflow_pt *glyph)
+{
+	struct lz_reflow_pt pt[3];
+
+	memset(pt, 0, sizeof pt);
+	if (p->alt) {
+		pt[0].row = p->saved_row;
+		pt[0].col = p->saved_col;
+	} else {
+		pt[0].row = p->props.cursor_row;
+		pt[0].col = p->props.cursor_col;
+		pt[0].phantom = lz_pane_wrap(p) && p->t.lg.row == pt[0].row &&
+		    p->t.lg.col == pt[0].col;
+	}
+	pt[1].row = p->t.saved.row < p->rows ? p->t.saved.row : p->rows - 1;
+	pt[1].col = p->t.saved.col < p->cols ? p->t.saved.col : p->cols - 1;
+	pt[2].row = p->t.lg.row;
+	pt[2].col = p->t.lg.col;
+	lz_grid_reflow(&p->scr[0], &p->sb, cols, pt, 3);
+	to->row = slot->row = glyph->row = -1;
+	if (p->alt) {
+		p->saved_row = pt[0].row;
+		p->saved_col = pt[0].col;
+		if (p->t.saved.valid)
+			*slot = pt[1];
+		return;
+	}
+	*to = pt[0];
+	if (p->t.lg.width > 0 && p->t.lg.row >= 0 && p->t.lg.row < p->rows &&
+	    !p->decaln && !pt[2].gone)
+		*glyph = pt[2];
+}
+
 void
 lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 {
 	unsigned was_dirty = p->dirty;
 	struct lz_cell *line;
+	struct lz_reflow_pt to = { -1, 0, 0, 0 }, slot = { -1, 0, 0, 0 };
+	struct lz_reflow_pt glyph = { -1, 0, 0, 0 };
+	const struct lz_cell *c;
+	struct g_glyph g;
+	VTermPos pos;
 	int rows = (int)clampu(urows, 1, LZ_PANE_MAX_ROWS);
 	int cols = (int)clampu(ucols, 1, LZ_PANE_MAX_COLS);
-	int prow, drop_p, drop_a, pulled = 0, k, old_cols;
+	int prow, drop_p, drop_a, pulled = 0, k, old_cols, w;
 
 	if (rows == p->rows && cols == p->cols)
 		return;
@@ -2242,8 +2463,23 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 		vterm_input_write(p->vt, "\030", 1);
 		p->gs = G_GROUND;
 	}
+	if (cols != p->cols)
+		reflow(p, cols, &to, &slot, &glyph);
+	else if (!p->alt) {
+		/* The same: a pending wrap and the last glyph are put back. */
+		to.row = p->props.cursor_row;
+		to.col = p->props.cursor_col;
+		to.phantom = lz_pane_wrap(p) && p->t.lg.row == to.row &&
+		    p->t.lg.col == to.col;
+		if (p->t.lg.width > 0 && p->t.lg.row >= 0 &&
+		    p->t.lg.row < p->rows && !p->decaln) {
+			glyph.row = p->t.lg.row;
+			glyph.col = p->t.lg.col;
+		}
+	}
 	/* The primary screen's cursor: the live one or the saved one. */
-	prow = p->alt ? p->saved_row : p->props.cursor_row;
+	prow = p->alt ? p->saved_row : to.row != -1 ? to.row :
+	    p->props.cursor_row;
 	drop_p = rows < p->rows && prow >= rows ? prow + 1 - rows : 0;
 	drop_a = rows < p->rows && p->props.cursor_row >= rows ?
 	    p->props.cursor_row + 1 - rows : 0;
@@ -2259,8 +2495,10 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 			    LZ_COLOR_DEFAULT, NULL, NULL);
 			for (k = pulled - 1; k >= 0; k--) {
 				line = p->scr[0].row[k];
-				if (lz_sb_pop(&p->sb, line, cols) != 0)
+				w = lz_sb_pop(&p->sb, line, cols);
+				if (w < 0)
 					LZ_BUG("scrollback shorter than counted");
+				p->scr[0].wrap[k] = (unsigned char)w;
 				lz_grid_touch(&p->scr[0], k, cols);
 			}
 		}
@@ -2271,6 +2509,15 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 	} else
 		p->resize_delta.row = pulled - drop_p;
 	p->resize_delta.col = 0;
+	if (to.row != -1)
+		to.row += pulled - drop_p;
+	if (slot.row != -1) {
+		slot.row += pulled - drop_p;
+		if (slot.row < 0)
+			slot.row = 0;
+	}
+	if (glyph.row != -1)
+		glyph.row += pulled - drop_p;
 	if (p->saved_row < 0)
 		p->saved_row = 0;
 	if (p->saved_row >= rows)
@@ -2292,8 +2539,39 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 	track_modes(p);
 	vterm_set_size(p->vt, rows, cols);
 	p->resize_delta.row = 0;
-	reset_margins(p);
-	clamp_slot(p);
+	/* Only where the glyph still is (a reflow blanks a wide one in 1). */
+	if (glyph.row >= 0 && glyph.row < rows && glyph.col >= 0 &&
+	    glyph.col < cols &&
+	    p->scr[0].row[glyph.row][glyph.col].ch[0] != 0 &&
+	    p->scr[0].row[glyph.row][glyph.col].width == p->t.lg.width)
+		reput(p, glyph.row, glyph.col, p->t.lg.width, p->t.lg);
+	if (to.row != -1) {
+		pos.row = to.row < rows ? to.row : rows - 1;
+		pos.col = to.col;
+		if (to.phantom && !p->t.autowrap)
+			pos.col = cols - 1;
+		reset_margins(p, &pos);
+		/*
+		 * The pending wrap: after the last glyph as it was (rows
+		 * only: the cell may have been erased since), or after the
+		 * character a reflow put at a full row's end.
+		 */
+		c = &p->scr[0].row[pos.row][to.col];
+		g = p->t.lg;
+		if (cols != old_cols) {
+			memset(&g, 0, sizeof g);
+			for (k = 0; k < LZ_CELL_CHARS && k < G_GLYPH_CHARS &&
+			    c->ch[k] != 0; k++)
+				g.ch[k] = c->ch[k];
+			g.nch = (int16_t)k;
+			g.width = c->width;
+		}
+		if (to.phantom && p->t.autowrap && g.width > 0 &&
+		    to.col + g.width == lz_pane_row_width(p, pos.row))
+			reput(p, pos.row, to.col, g.width, g);
+	} else
+		reset_margins(p, NULL);
+	clamp_slot(p, slot.row, slot.col);
 	memset(p->rowdirty, 0, sizeof p->rowdirty);
 	mark_rows(p, 0, rows);
 	mark(p, LZ_PANE_DIRTY_CURSOR | LZ_PANE_DIRTY_PROPS);
@@ -2330,6 +2608,20 @@ size_t
 lz_pane_scrollback_bytes(const struct lz_pane *p)
 {
 	return lz_sb_bytes(&p->sb);
+}
+
+int
+lz_pane_wrapped(const struct lz_pane *p, int row)
+{
+	if (row < 0 || row >= p->rows)
+		return 0;
+	return p->scr[p->alt].wrap[row];
+}
+
+int
+lz_pane_scrollback_wrapped(const struct lz_pane *p, size_t line)
+{
+	return lz_sb_wrapped(&p->sb, line);
 }
 
 const struct lz_cell *

@@ -75,12 +75,23 @@
  * (clipboard) and every other OSC are dropped and counted in
  * lz_pane_props.dropped_osc.
  *
- * Resize is clean truncation, no reflow: columns are cut or padded on the
- * right; when rows shrink, the rows above the cursor go to scrollback
- * (primary screen) so the cursor's row stays, and the rest are cut at the
- * bottom; when rows grow, lines come back from scrollback (primary screen)
- * as far as there are any, and blank rows fill the rest at the bottom.
- * Every resize resets the scroll region and margins (as xterm).
+ * Resize reflows the primary screen and the scrollback when the width
+ * changes (issue 18, as tmux does): the pane records where libvterm
+ * wrapped text (soft wraps, lz_pane_wrapped), and lines are rejoined
+ * there and wrapped again at the new width (lz_grid_reflow: wide
+ * characters never split, pen and links kept, hard line ends kept), the
+ * last rows becoming the screen, the rest the scrollback (whose caps then
+ * drop the oldest rows). The cursor stays on its character, with
+ * libvterm's pending wrap put back when it stands past a full row's last
+ * one; the last glyph (what marks join) moves with its character, and
+ * so, while the alternate screen is on, do the primary screen's cursor
+ * and the save slot ?1049 restores it from. The alternate screen is not
+ * reflowed: its columns are cut or padded on the right. Then, when rows
+ * shrink, the rows above the cursor go to scrollback (primary screen) so
+ * the cursor's row stays, and the rest are cut at the bottom; when rows
+ * grow, lines come back from scrollback (primary screen) as far as there
+ * are any, and blank rows fill the rest at the bottom. Every resize
+ * resets the scroll region and margins (as xterm).
  *
  * Memory bound of one pane: two grids of rows x cols cells of 28 bytes
  * (rows <= LZ_PANE_MAX_ROWS, cols <= LZ_PANE_MAX_COLS), the scrollback
@@ -215,6 +226,13 @@ size_t lz_pane_scrollback_bytes(const struct lz_pane *p);
  */
 const struct lz_cell *lz_pane_scrollback_cell(const struct lz_pane *p,
     size_t line, int col);
+/*
+ * Whether the screen's row was soft-wrapped into the next one (libvterm
+ * wrapped text there), and whether scrollback line (0 = newest) was, into
+ * the next newer one or, for line 0, the screen's top row.
+ */
+int lz_pane_wrapped(const struct lz_pane *p, int row);
+int lz_pane_scrollback_wrapped(const struct lz_pane *p, size_t line);
 /*
  * Appends the text of a screen row (line >= 0) or of scrollback line
  * -1 - line as UTF-8 to out: blanks as spaces, trailing blanks dropped,

@@ -7,7 +7,8 @@
  * no crash, no leak (ASan), every cell reachable and consistent (a wide
  * head is followed by its continuation), the cursor on the screen, the
  * scrollback within its bounds, the snapshot replays into a pane of the
- * same size with the same cells (fuzz-snapshot.c checks the rest), and every screen row comes
+ * same size with the same cells and soft wraps (fuzz-snapshot.c checks
+ * the rest, fuzz-reflow.c the reflow on resizes), and every screen row comes
  * back from the scrollback encoding (ui/grid.h) cell for cell.
  */
 #include <stddef.h>
@@ -89,6 +90,10 @@ replay(const struct lz_pane *p)
 				abort();
 		}
 	}
+	for (r = 0; r < (int)lz_pane_rows(p); r++) {
+		if (lz_pane_wrapped(p, r) != lz_pane_wrapped(q, r))
+			abort();
+	}
 	if (lz_pane_props(p)->cursor_row != lz_pane_props(q)->cursor_row ||
 	    lz_pane_props(p)->cursor_col != lz_pane_props(q)->cursor_col)
 		abort();
@@ -109,7 +114,7 @@ sb_round_trip(const struct lz_pane *p)
 	for (r = 0; r < rows; r++) {
 		for (col = 0; col < cols; col++)
 			row[col] = *lz_pane_cell(p, r, col);
-		lz_sb_push(&sb, row, cols);
+		lz_sb_push(&sb, row, cols, 0);
 		for (col = 0; col < cols; col++) {
 			a = &row[col];
 			b = lz_sb_cell(&sb, 0, col);

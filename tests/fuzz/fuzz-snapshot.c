@@ -119,6 +119,10 @@ same(struct side *a, struct side *b)
 				abort();
 		}
 	}
+	for (r = 0; r < rows; r++) {
+		if (lz_pane_wrapped(a->p, r) != lz_pane_wrapped(b->p, r))
+			abort();
+	}
 	if (pa->cursor_row != pb->cursor_row ||
 	    pa->cursor_col != pb->cursor_col ||
 	    pa->cursor_visible != pb->cursor_visible ||

@@ -7,7 +7,8 @@
 # synchronized output never shown half drawn and never held past its
 # bound, and the mouse: wheel into copy mode and out, click to focus,
 # reports to the program under the pointer only, in its coordinates and
-# encoding, a border dragged, a selection copied, malformed reports.
+# encoding, a border dragged, a selection copied, malformed reports; a
+# program flooding queries it never reads the answers of.
 set -u
 . "$(dirname "$0")/../integration/lib.sh"
 
@@ -105,7 +106,7 @@ mouse '0;10;1m'
 wait_for 'copied 10 bytes' 5 && pass "a drag selects and copies (10 characters)" ||
     fail "no copy from a drag"
 tm send-keys -t t "$P" ']'
-wait_for 'bash-[^ ]*# pick-me-up' 5 && pass "the copied text pastes" ||
+wait_for 'bash-[^ ]*[#$] pick-me-up' 5 && pass "the copied text pastes" ||
     fail "paste of the selection"
 tm send-keys -t t C-u
 
@@ -162,4 +163,35 @@ mouse '0;;M'
 type_line 'echo still-here'
 wait_for '│still-here' 5 && pass "malformed mouse reports are dropped; keys go on" ||
     fail "the TUI after malformed reports"
+
+# A program flooding CSI 18 t (10,000 a second) and never reading its
+# answers: they are dropped once its terminal is full; the other pane
+# answers keys at once and the TUI's memory stays put.
+tui=$(tm display -p -t t '#{pane_pid}')
+rss() { awk '/^VmRSS/ { print $2 }' "/proc/$tui/status"; }
+cat > "$LZ_TMP/flood.py" <<'EOF'
+import os, termios, time
+q = b"\033[18t" * 100
+end = time.time() + 4
+while time.time() < end:
+	os.write(1, q)
+	time.sleep(0.01)
+termios.tcflush(0, termios.TCIFLUSH)
+print("\nflood-done")
+EOF
+tm send-keys -t t C-c
+type_line "clear; python3 $LZ_TMP/flood.py"
+sleep 1
+before=$(rss)
+mouse '0;5;5M'
+mouse '0;5;5m'
+t0=$(date +%s%N)
+type_line 'echo answered-beside'
+wait_for '^answered-beside' 5 || fail "keys beside a query flood"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+wait_for '│flood-done' 15 || fail "the query flood did not end"
+after=$(rss)
+[ "$ms" -lt 1500 ] && [ $((after - before)) -lt 20000 ] &&
+    pass "a query flood not read: the pane beside answers in $ms ms, RSS $before to $after kB" ||
+    fail "query flood: $ms ms beside, RSS $before to $after kB"
 finish

@@ -463,12 +463,25 @@ test_resize(void **state)
 	check_line(p, 0, "r0");
 	check_line(p, 3, "r3\xe4\xb8\xad" "abcdef");
 	assert_int_equal(lz_pane_props(p)->cursor_row, 3);
-	/* Fewer columns cut the right (a cut wide character is blanked). */
+	/*
+	 * Fewer columns rewrap (the wide character goes whole to the next
+	 * row), the rows above going to scrollback; more rejoin them.
+	 */
 	lz_pane_resize(p, 4, 3);
-	check_line(p, 3, "r3");
+	check_line(p, -1, "r2");
+	check_line(p, 0, "r3");
+	check_line(p, 1, "\xe4\xb8\xad" "a");
+	check_line(p, 2, "bcd");
+	check_line(p, 3, "ef");
+	assert_true(lz_pane_wrapped(p, 0) && lz_pane_wrapped(p, 2));
+	assert_false(lz_pane_wrapped(p, 3));
+	/* The cursor stays after f (the row resizes kept the pending wrap). */
+	assert_int_equal(lz_pane_props(p)->cursor_row, 3);
 	assert_int_equal(lz_pane_props(p)->cursor_col, 2);
 	lz_pane_resize(p, 4, 10);
-	check_line(p, 3, "r3");
+	assert_int_equal(lz_pane_scrollback_lines(p), 0);
+	check_line(p, 3, "r3\xe4\xb8\xad" "abcdef");
+	assert_int_equal(lz_pane_props(p)->cursor_col, 9);
 	/* Rows shrink below an empty bottom: blank rows are cut first. */
 	feed(p, "\033[2J\033[Htop");
 	lz_pane_resize(p, 2, 10);
