@@ -190,7 +190,7 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 	unsigned char sig;
 	char buf[65536], session[LZ_MSG_SESSION_HEX + 1] = "";
 	int status = -1, rc, sigfd, stdin_open = 1, eof, eof_sent = 0;
-	int peer_gone = 0, domain_failed = 0;
+	int peer_gone = 0, domain_failed = 0, buffered;
 	struct lz_escape esc = { 0 };
 	struct lz_raw_prompt rp;	/* escalation prompts (client-prompt.h) */
 	size_t k;
@@ -229,6 +229,9 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 	/* The screen of a session attached to comes first. */
 	if (f.type == LZ_FRAME_ATTACHED)
 		emit(fout, &out, f.payload, f.len);
+	/* The same read may have brought more (the rest of the screen, a
+	 * waiting PROMPT): the socket will not wake poll for it. */
+	buffered = cc->in.len > 0;
 	for (;;) {
 		/*
 		 * stdin is read only while the input window has room: a
@@ -242,7 +245,8 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		pfd[1].events = POLLIN;
 		pfd[2].fd = sigfd;
 		pfd[2].events = POLLIN;
-		if (poll(pfd, 3, lz_raw_prompt_timeout(&rp)) < 0) {
+		if (poll(pfd, 3, buffered ? 0 : lz_raw_prompt_timeout(&rp)) <
+		    0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -310,15 +314,17 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		if (b.len > 0 && !peer_gone && lz_conn_send(cc, &b, NULL) != 0)
 			peer_gone = 1;
 		lz_buf_reset(&b);
-		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+		eof = 0;
+		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			if ((rc = lz_conn_fill(cc, &err)) < 0)
+				goto fail;
+			eof = rc == 0;
+		} else if (!buffered) {
 			if (lz_raw_prompt_draw(&rp) == 1)
 				fresh_filter(&fout, &out);
 			continue;
 		}
-		rc = lz_conn_fill(cc, &err);
-		if (rc < 0)
-			goto fail;
-		eof = rc == 0;
+		buffered = 0;
 		while ((rc = lz_conn_next(cc, &f, &payload, &err)) == 1) {
 			switch (f.type) {
 			case LZ_FRAME_OUTPUT:

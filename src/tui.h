@@ -149,6 +149,12 @@ struct tui_pane *tui_pane_open(struct tui *t, char **argv, int argc,
     struct lz_err *err);
 struct tui_pane *tui_pane_spawn(struct tui *t, char **argv, unsigned rows,
     unsigned cols, struct lz_err *err);
+/*
+ * The frames that came in the same read as the answer to OPEN or ATTACH
+ * (the rest of an attached screen, a waiting escalation PROMPT): handled
+ * once the pane is in t->panes, as its socket will not wake poll for them.
+ */
+void tui_pane_buffered(struct tui *t, struct tui_pane *p);
 /* Reads what the pane's source has; 0, or -1 when the pane ended. */
 int tui_pane_read(struct tui *t, struct tui_pane *p);
 /* Keys for the pane's program, queued (bounded) and sent without blocking. */
