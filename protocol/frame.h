@@ -25,7 +25,7 @@
 
 #include "core/util.h"
 
-#define LZ_FRAME_VERSION 2
+#define LZ_FRAME_VERSION 3
 #define LZ_FRAME_HEADER 10
 #define LZ_FRAME_MAX (1024 * 1024)
 
@@ -46,6 +46,7 @@ enum lz_frame_type {
 	LZ_FRAME_HANGUP = 0x1a,		/* c->s empty: end the bound session */
 	LZ_FRAME_ACK = 0x1b,		/* s->c u32: INPUT bytes written */
 	LZ_FRAME_SNAPSHOT = 0x1c,	/* s->c bytes: reset the mirror, feed */
+	LZ_FRAME_REDRAW = 0x1d,		/* c->s empty: send me a SNAPSHOT */
 	LZ_FRAME_LIST = 0x20,		/* c->s empty */
 	LZ_FRAME_SESSIONS = 0x21,	/* s->c JSON: sessions array */
 	LZ_FRAME_TRUST = 0x22,		/* c->s empty */

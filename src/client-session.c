@@ -27,7 +27,8 @@ struct sink {
 };
 
 static void write_all(const char *buf, size_t len, void *user);
-static void fresh_filter(struct lz_vtfilter **f, struct sink *s);
+static void after_prompt(struct lz_conn_client *cc, struct lz_vtfilter **f,
+    struct sink *s);
 static void emit(struct lz_vtfilter *f, struct sink *s, const void *buf,
     size_t len);
 
@@ -51,12 +52,18 @@ write_all(const char *buf, size_t len, void *user)
 }
 
 /*
- * After a prompt: output starts again on a filter of its own, so no
- * sequence cut when the prompt came up joins the SNAPSHOT that follows.
+ * After a prompt: the session's screen is asked for (REDRAW), and output
+ * starts again on a filter of its own, so no sequence cut when the prompt
+ * came up joins the SNAPSHOT that answers.
  */
 static void
-fresh_filter(struct lz_vtfilter **f, struct sink *s)
+after_prompt(struct lz_conn_client *cc, struct lz_vtfilter **f,
+    struct sink *s)
 {
+	struct lz_buf b = LZ_BUF_INIT;
+
+	lz_frame_add(&b, LZ_FRAME_REDRAW, NULL, 0);
+	(void)lz_conn_send(cc, &b, NULL);
 	if (*f == NULL)
 		return;
 	lz_vtfilter_free(*f);
@@ -321,7 +328,7 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 			eof = rc == 0;
 		} else if (!buffered) {
 			if (lz_raw_prompt_draw(&rp) == 1)
-				fresh_filter(&fout, &out);
+				after_prompt(cc, &fout, &out);
 			continue;
 		}
 		buffered = 0;
@@ -363,7 +370,7 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		if (rc < 0)
 			goto fail;
 		if (lz_raw_prompt_draw(&rp) == 1)
-			fresh_filter(&fout, &out);
+			after_prompt(cc, &fout, &out);
 		if (eof) {
 			lz_err_set(&err, LZ_ESYS, "the coordinator went away "
 			    "(its log is coordinator.log in the Domain's "

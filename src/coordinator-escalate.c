@@ -257,10 +257,6 @@ withdraw(struct esc *e, const char *why)
 	snprintf(w.id, sizeof w.id, "%s", e->id);
 	snprintf(w.why, sizeof w.why, "%s", why);
 	lz_msg_withdrawn_add(&b, &w);
-	/* A raw session's client drew the prompt over its screen and kept
-	 * the output back: the pane's screen, after it, puts it right. */
-	if (s->tty)
-		lz_session_screen(s->glue, 0, LZ_FRAME_SNAPSHOT, &b);
 	lz_coord_send(c, &b);
 }
 

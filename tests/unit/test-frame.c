@@ -85,10 +85,10 @@ test_refusals(void **state)
 	bad("GET / HTTP", 10, "bad magic");
 	bad("X", 1, "bad magic");
 	bad("LZ\x01\x01", 4, "version 1");
-	bad("LZ\x03\x01", 4, "version 3");
-	bad("LZ\x02\x7f", 4, "unknown frame type 0x7f");
-	bad("LZ\x02\x12\x00\x01", 6, "reserved frame flags");
-	bad("LZ\x02\x12\x00\x00\x00\x10\x00\x01", 10, "over the limit");
+	bad("LZ\x04\x01", 4, "version 4");
+	bad("LZ\x03\x7f", 4, "unknown frame type 0x7f");
+	bad("LZ\x03\x12\x00\x01", 6, "reserved frame flags");
+	bad("LZ\x03\x12\x00\x00\x00\x10\x00\x01", 10, "over the limit");
 
 	f.type = LZ_FRAME_HELLO;
 	f.payload = (const unsigned char *)"[1]";
