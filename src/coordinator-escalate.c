@@ -657,8 +657,7 @@ save_rule(const struct esc *e, struct lz_err *err)
 	if (rc == 0) {
 		snprintf(lz_coord.cfg.fingerprint,
 		    sizeof lz_coord.cfg.fingerprint, "%s", fp);
-		snprintf(lz_coord.reg.fingerprint,
-		    sizeof lz_coord.reg.fingerprint, "%s", fp);
+		lz_reg_adopt(&lz_coord.reg, fp);
 		/* The profile may have been reallocated with its rules. */
 		lz_coord.cfg.profile = lz_config_profile(&lz_coord.cfg.cfg,
 		    lz_coord.cfg.domain.profile);
