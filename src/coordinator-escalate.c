@@ -806,6 +806,7 @@ on_tick(uv_timer_t *t)
 		case ESC_QUEUED:
 		case ESC_SHOWN:
 			e->by = LZ_AUDIT_BY_TIMEOUT;
+			audit_decision(e, "timeout", NULL, NULL);
 			finish(e, LZ_OUTCOME_TIMED_OUT, "nobody decided in "
 			    "time", NULL);
 			break;
