@@ -68,6 +68,7 @@ struct tui_pane {
 	 * (tui-prompt.c); while there is one it takes the pane's keys. */
 	struct lz_prompt *prompts;
 	size_t nprompts;
+	int guard_drawn;		/* the head was drawn in its guard */
 };
 
 struct tui_listent {
