@@ -244,7 +244,7 @@ test_text_complete(void **state)
 	struct lz_prompt_text t;
 	struct lz_prompt p;
 	size_t l;
-	int why = 0;
+	int why = 0, i;
 
 	(void)state;
 	request(&p, 1, 0);
@@ -280,6 +280,15 @@ test_text_complete(void **state)
 	assert_complete(&p, 2, 76);
 	assert_complete(&p, 3, 76);
 	assert_complete(&p, 3, 13);
+	/* Our own prose, wrapped: no line starts with the spaces it broke
+	 * at (the keys line at 40 columns broke after "session" once). */
+	for (i = 30; i < 80; i++) {
+		lz_prompt_text(&p, i, 10, 100, &t);
+		for (l = 0; l < t.foot.n; l++)
+			if (t.foot.v[l][0] == ' ')
+				fail_msg("%d columns: '%s'", i, t.foot.v[l]);
+		lz_prompt_text_release(&t);
+	}
 	lz_prompt_release(&p);
 }
 
