@@ -131,8 +131,12 @@ status(struct tui *t)
 		    t->nlist == 1 ? "" : "s");
 		if (detached > 0)
 			lz_buf_addf(&right, " (%zu detached)", detached);
-		lz_buf_addf(&right, " | sandbox %s | %s ", t->failed ?
-		    "FAILED" : t->have_ctl ? "running" : "?", t->clock);
+		lz_buf_addf(&right, " | sandbox %s", t->failed ?
+		    "FAILED" : t->have_ctl ? "running" : "?");
+		/* The clock goes first when the tabs would be cut. */
+		if (left.len + right.len + 9 <= (size_t)t->cols)
+			lz_buf_addf(&right, " | %s", t->clock);
+		lz_buf_addch(&right, ' ');
 	} else
 		lz_buf_addf(&right, " %s ", t->clock);
 	/*
