@@ -180,7 +180,7 @@ wait_for '│ >  2 "extra-3"' 5 && hasf '│    1 "edited-v2"' &&
     fail "the edited argv is not shown"
 tm send-keys -t lz y
 wait_for '^edited-v2 extra-3$' 15 && wait_for '^rc=0$' 5 &&
-    has '^lazaret-escalate: the developer edited the command; ran: echo edited-v2 extra-3$' &&
+    has '^lazaret-escalate: the developer edited the command; ran: "echo" "edited-v2" "extra-3"$' &&
     ! has '^orig-v1$' &&
     pass "y runs exactly the edited argv, and the agent is told what ran" ||
     fail "edit"
