@@ -492,6 +492,12 @@ if up "this session"; then
 	    ! has "$T" &&
 	    pass "answered in the raw session: output, status, and the screen from before the modal restored" ||
 	    fail "raw session answer"
+	# Withdrawn (a timeout): the screen comes back the same way.
+	type_line 'echo before-raw-timeout; lazaret-escalate -t 2 -- echo raw-late; echo rct=$?'
+	wait_for "$T this session" 30 && wait_for '^rct=124$' 15 &&
+	    has '^before-raw-timeout$' && has '^raw-ok-8$' && ! has "$T" &&
+	    pass "a raw session's modal withdrawn by a timeout: 124, the screen restored" ||
+	    fail "raw session timeout"
 else
 	fail "no modal in the raw session"
 fi
