@@ -63,6 +63,7 @@ struct esc {
 	struct lz_hostcmd_output o_out, o_err;
 	int waited, wstatus, exited;
 	int64_t accepted, deadline;	/* ms of the monotonic clock */
+	unsigned told;			/* the "pending" its PROMPT said */
 	int cancel;			/* cancelled while it ran */
 	int timed_out;			/* timed out while it ran */
 	struct esc *next;
@@ -296,7 +297,11 @@ finish(struct esc *e, enum lz_outcome o, const char *reason,
 	next_prompt(e->session);
 }
 
-/* Shows the session's oldest waiting request on its client, if any. */
+/*
+ * Shows the session's oldest waiting request on its client, if none is
+ * shown; one shown already is sent again with the number now queued
+ * behind it (its modal says "+N pending"; the client keeps the rest).
+ */
 static void
 next_prompt(const char *session)
 {
@@ -304,8 +309,8 @@ next_prompt(const char *session)
 	struct lz_conn *c = client_of(s);
 	struct lz_msg_prompt p;
 	struct lz_buf b = LZ_BUF_INIT, where = LZ_BUF_INIT;
-	struct esc *e, *first = NULL;
-	unsigned pending = 0;
+	struct esc *e, *first = NULL, *shown = NULL;
+	unsigned queued = 0, pending;
 
 	if (c == NULL)
 		return;
@@ -313,16 +318,22 @@ next_prompt(const char *session)
 		if (strcmp(e->session, session) != 0)
 			continue;
 		if (e->state == ESC_SHOWN)
-			return;		/* one modal at a time */
+			shown = e;	/* one modal at a time */
 		if (e->state != ESC_QUEUED)
 			continue;
 		/* The list is newest first: the last one found is oldest. */
-		if (first != NULL)
-			pending++;
+		queued++;
 		first = e;
 	}
-	if (first == NULL)
+	if (shown != NULL) {
+		if (queued == shown->told)
+			return;
+		first = shown;
+		pending = queued;
+	} else if (first == NULL)
 		return;
+	else
+		pending = queued - 1;
 	memset(&p, 0, sizeof p);
 	snprintf(p.id, sizeof p.id, "%s", first->id);
 	snprintf(p.session, sizeof p.session, "%s", session);
@@ -345,6 +356,7 @@ next_prompt(const char *session)
 	lz_buf_release(&where);
 	lz_coord_send(c, &b);
 	first->state = ESC_SHOWN;
+	first->told = pending;
 	snprintf(first->client, sizeof first->client, "%s",
 	    s->conn->client_id);
 }

@@ -34,14 +34,21 @@ tui_prompt_up(const struct tui_pane *p)
 	return p->nprompts > 0;
 }
 
+/* Shown here, or queued in the coordinator behind a pane's modal. */
 size_t
 tui_prompts_waiting(const struct tui *t)
 {
-	size_t n = 0;
+	const struct tui_pane *p;
+	size_t n = 0, behind;
 	int i;
 
-	for (i = 0; i < t->npanes; i++)
-		n += t->panes[i]->nprompts;
+	for (i = 0; i < t->npanes; i++) {
+		p = t->panes[i];
+		if (p->nprompts == 0)
+			continue;
+		behind = p->prompts[0].req.pending;
+		n += p->nprompts > behind + 1 ? p->nprompts : behind + 1;
+	}
 	return n;
 }
 
@@ -73,9 +80,12 @@ tui_prompt_add(struct tui *t, struct tui_pane *p, const struct lz_frame *f)
 	}
 	for (i = 0; i < p->nprompts; i++) {
 		if (strcmp(p->prompts[i].req.id, m.id) == 0) {
-			/* Shown again (a reattach): the newest counts. */
-			p->prompts[i].pending = m.pending;
+			/* Sent again with the number queued behind it now
+			 * (more asked, or one of those went): the newest
+			 * counts. */
+			p->prompts[i].req.pending = m.pending;
 			lz_msg_prompt_release(&m);
+			t->dirty = 1;
 			return;
 		}
 	}
