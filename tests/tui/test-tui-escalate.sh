@@ -205,6 +205,25 @@ up "pane 1" && pass "a different argv in that session still asks" ||
 tm send-keys -t lz a
 wait_for '^rc3=0$' 15 || fail "sess-once-2 was not answered"
 
+# Two requests of one pane: one modal, "+1 pending"; the next one after
+# the first answer, guarded afresh.
+type_line 'clear; lazaret-escalate -- echo queued-1 & sleep 0.5; lazaret-escalate -- echo queued-2 & wait; echo rcq=$?'
+if up "pane 1  \+1 pending" 30; then
+	has '\| 2 requests waiting \|' &&
+	    pass "a second request of the same pane queues behind the modal ('+1 pending', '2 requests waiting')" ||
+	    fail "the status line does not count the queued request: '$(screen | tail -1)'"
+	tm send-keys -t lz a
+	wait_for "$T pane 1 ─" 10 && has 'keys ignored for half a second' &&
+	    pass "answering the first shows the next one, its keys guarded afresh" ||
+	    fail "the queued request did not follow"
+	sleep 0.6
+	tm send-keys -t lz a
+	wait_for '^rcq=0$' 15 && has '^queued-1$' && has '^queued-2$' &&
+	    pass "both queued requests ran" || fail "queued requests"
+else
+	fail "no '+1 pending' for two requests of one pane"
+fi
+
 # Keys typed as the modal appears (the developer was typing into the
 # pane): dropped and counted, seen by neither the modal nor the pane.
 type_line 'clear; lazaret-escalate -- echo guard-ok-5; echo rc=$?'
