@@ -104,6 +104,10 @@ status(struct tui *t)
 		    t->c->profile->name, t->c->domain.id);
 	else
 		lz_buf_adds(&left, " lazaret bench | ");
+	/* Right after the name: a cut never takes it, nor a message. */
+	if ((waiting_n = tui_prompts_waiting(t)) > 0)
+		lz_buf_addf(&left, "%zu request%s waiting | ", waiting_n,
+		    waiting_n == 1 ? "" : "s");
 	if (t->mode == TUI_CONFIRM)
 		lz_buf_adds(&left, t->question);
 	else if (t->mode == TUI_SEARCH)
@@ -127,16 +131,17 @@ status(struct tui *t)
 		t->clock_minute = now / 60;
 		strftime(t->clock, sizeof t->clock, "%H:%M", localtime(&now));
 	}
-	if ((waiting_n = tui_prompts_waiting(t)) > 0)
-		lz_buf_addf(&right, " %zu request%s waiting |", waiting_n,
-		    waiting_n == 1 ? "" : "s");
 	if (t->c != NULL) {
 		lz_buf_addf(&right, " %zu session%s", t->nlist,
 		    t->nlist == 1 ? "" : "s");
 		if (detached > 0)
 			lz_buf_addf(&right, " (%zu detached)", detached);
-		lz_buf_addf(&right, " | sandbox %s | %s ", t->failed ?
-		    "FAILED" : t->have_ctl ? "running" : "?", t->clock);
+		lz_buf_addf(&right, " | sandbox %s", t->failed ?
+		    "FAILED" : t->have_ctl ? "running" : "?");
+		/* The clock goes first when the tabs would be cut. */
+		if (left.len + right.len + 9 <= (size_t)t->cols)
+			lz_buf_addf(&right, " | %s", t->clock);
+		lz_buf_addch(&right, ' ');
 	} else
 		lz_buf_addf(&right, " %s ", t->clock);
 	/*

@@ -89,6 +89,7 @@ struct tui_pane {
 	struct lz_prompt *prompts;
 	size_t nprompts;
 	int wheel;			/* copy mode came from the mouse */
+	int guard_drawn;		/* the head was drawn in its guard */
 };
 
 struct tui_listent {
@@ -195,6 +196,11 @@ struct tui_pane *tui_pane_spawn(struct tui *t, char **argv, unsigned rows,
  */
 void tui_pane_snapshot(struct tui_pane *p, const void *buf, size_t len);
 void tui_pane_output(struct tui_pane *p, const void *buf, size_t len);
+ * The frames that came in the same read as the answer to OPEN or ATTACH
+ * (the rest of an attached screen, a waiting escalation PROMPT): handled
+ * once the pane is in t->panes, as its socket will not wake poll for them.
+ */
+void tui_pane_buffered(struct tui *t, struct tui_pane *p);
 /* Reads what the pane's source has; 0, or -1 when the pane ended. */
 int tui_pane_read(struct tui *t, struct tui_pane *p);
 /* Keys for the pane's program, queued (bounded) and sent without blocking. */
