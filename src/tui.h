@@ -196,6 +196,7 @@ struct tui_pane *tui_pane_spawn(struct tui *t, char **argv, unsigned rows,
  */
 void tui_pane_snapshot(struct tui_pane *p, const void *buf, size_t len);
 void tui_pane_output(struct tui_pane *p, const void *buf, size_t len);
+/*
  * The frames that came in the same read as the answer to OPEN or ATTACH
  * (the rest of an attached screen, a waiting escalation PROMPT): handled
  * once the pane is in t->panes, as its socket will not wake poll for them.
