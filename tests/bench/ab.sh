@@ -74,7 +74,7 @@ declare -A side=() ver=() orig=()
 # the way scripts/setup-image.sh makes the account's (one file, root's,
 # its SHA-256 as a label); side[BUILD] empty when it has none.
 sidecar_import() {
-	local b=$1 np=${dirs[$1]}/lazaret-netpolicy sum d
+	local b=$1 np=${dirs[$1]}/lazaret-netpolicy sum d err
 	ver[$b]=$("${dirs[$b]}/lazaret" --version |
 	    sed -n 's/^lazaret \([0-9][0-9.]*\).*/\1/p')
 	[ -n "${ver[$b]}" ] ||
@@ -91,10 +91,15 @@ sidecar_import() {
 	install -m 0755 "$np" "$d/lazaret-netpolicy"
 	tar --numeric-owner --owner=0 --group=0 -C "$d" -cf "$d/np.tar" \
 	    lazaret-netpolicy
-	podman import --change "LABEL org.lazaret.binary-sha256=$sum" \
+	# podman's progress on stderr is kept to say why when it fails.
+	err=$(podman import --change "LABEL org.lazaret.binary-sha256=$sum" \
 	    --change 'ENTRYPOINT ["/lazaret-netpolicy"]' \
 	    --message "ab.sh: the sidecar of ${dirs[$b]}" \
-	    "$d/np.tar" "${side[$b]}" >/dev/null
+	    "$d/np.tar" "${side[$b]}" 2>&1 >/dev/null) || {
+		rm -rf "$d"
+		echo "ab: cannot import $np as ${side[$b]}: $err" >&2
+		exit 1
+	}
 	rm -rf "$d"
 }
 # sidecar_use BUILD: BUILD's sidecar becomes its version's image.
