@@ -30,9 +30,10 @@
 # may need different sidecars (the Trust Anchor changed its arguments).
 # When a build's directory has a lazaret-netpolicy, it is imported once as
 # localhost/lazaret/netpolicy:ab-<its SHA-256, 16 digits> and given that
-# version's tag before each run of the build; at the end (or on an
-# interrupt) the tag goes back to the image it named at the start and the
-# ab- images are removed. A build without one uses the account's image.
+# version's tag before each run of the build; when ab.sh exits (at the
+# end, on an interrupt or a failure) the tag goes back to the image it
+# named at the start and the ab- images are removed. A build without one
+# uses the account's image.
 set -euo pipefail
 rounds=9
 out=
@@ -191,11 +192,11 @@ interrupted() {
 	[ -z "$child" ] || kill -TERM -- "-$child" 2>/dev/null || true
 	echo "ab: interrupted; ending the Domains" >&2
 	end_domains || true
-	sidecar_restore
 	exit 130
 }
 trap interrupted INT TERM
 
+trap sidecar_restore EXIT
 sidecar_import A
 sidecar_import B
 echo "ab: $(basename "$bench") $*; A=${dirs[A]} B=${dirs[B]}; $rounds rounds;" \
@@ -215,7 +216,6 @@ for r in $(seq 1 "$rounds"); do
 	fi
 done
 end_domains
-sidecar_restore
 echo "load at end: $(load)"
 
 # The table: per figure (in the order first printed), both builds' rounds.
