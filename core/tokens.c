@@ -10,7 +10,6 @@
 
 #include "core/tokens.h"
 
-static int hexval(char c);
 /* jansson refuses invalid UTF-8 when making a string: use it as the check. */
 int
 lz_utf8_valid(const char *s, size_t n)
@@ -19,18 +18,6 @@ lz_utf8_valid(const char *s, size_t n)
 
 	json_decref(j);
 	return j != NULL;
-}
-
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 void
@@ -133,8 +120,8 @@ lz_tokens_split(const char *value, struct lz_tokens *out, struct lz_err *err)
 			lz_buf_addch(&tok, (char)*p);
 			continue;
 		}
-		hi = p[1] ? hexval((char)p[1]) : -1;
-		lo = hi >= 0 && p[2] ? hexval((char)p[2]) : -1;
+		hi = p[1] ? lz_hexval((char)p[1]) : -1;
+		lo = hi >= 0 && p[2] ? lz_hexval((char)p[2]) : -1;
 		if (hi < 0 || lo < 0) {
 			rc = lz_err_set(err, LZ_EINVAL, "bad escape '%.3s' "
 			    "(a '%%' must be followed by two hex digits; "

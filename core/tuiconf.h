@@ -45,7 +45,7 @@ struct lz_tui_conf {
 	size_t nbinds;
 	uint32_t color[LZ_TUI_COLOR_COUNT];
 	size_t history;
-	int mouse;			/* take the host's mouse (ui: tui-mouse.c) */
+	int mouse;			/* take the host's mouse (tui-mouse.c) */
 };
 
 /* The built-in settings. */

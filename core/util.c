@@ -255,6 +255,18 @@ lz_buf_release(struct lz_buf *b)
 	lz_buf_init(b);
 }
 
+int
+lz_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 void
 lz_hex(const unsigned char *in, size_t len, char *out)
 {

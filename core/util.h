@@ -86,5 +86,7 @@ void lz_buf_release(struct lz_buf *b);
 
 /* Lower-case hex of len bytes into out (2*len+1 bytes). */
 void lz_hex(const unsigned char *in, size_t len, char *out);
+/* The value of a hex digit (either case), or -1. */
+int lz_hexval(char c);
 
 #endif
