@@ -315,8 +315,12 @@ soft_wrap(struct lz_pane *p, VTermPos pos, int w)
 			prow = p->t.vrow;
 			pcol = p->t.vcol;
 		} else {
+			/* libvterm's cursor stays on a glyph at the end. */
 			prow = g->row;
 			pcol = g->col + g->width;
+			if (prow >= 0 && prow < p->rows &&
+			    pcol >= lz_pane_row_width(p, prow))
+				pcol = g->col;
 		}
 		if (prow < 0 || prow >= p->rows ||
 		    pcol + 2 <= lz_pane_row_width(p, prow))
