@@ -67,20 +67,20 @@ struct g_glyph {
 	int row, col;
 	int16_t width, nch;		/* nch: code points kept in ch */
 	/*
+	 * Since this glyph (the glyph fast path stores 0 with width and
+	 * nch, one constant): up-scrolls (low byte, G_SINCE_SCROLLS) and,
+	 * from a cursor move on, G_SINCE_MOVED (the scrolls counted from
+	 * there): what tells a glyph that libvterm wrapped to put it from
+	 * one that was put there (pane.c soft_wrap).
+	 */
+	uint32_t since;
+	/*
 	 * libvterm's pending wrap (at_phantom), which only a glyph sets: 0
 	 * none, 2 set, 1 set if col >= g_term.wrapcol (what the glyph fast
-	 * path stores: one constant with width and nch). lz_pane_wrap reads
+	 * path stores, not knowing wrapcol). lz_pane_wrap reads
 	 * it; glyph_mode makes it 0 or 2 before wrapcol changes.
 	 */
 	int32_t wrap;
-	/*
-	 * Since this glyph (the glyph fast path stores 0 with wrap, in one
-	 * store): up-scrolls (low byte, G_SINCE_SCROLLS) and, from a cursor
-	 * move on, G_SINCE_MOVED (the scrolls counted from there): what tells
-	 * a glyph that libvterm wrapped to put it from one that was put there
-	 * (pane.c soft_wrap).
-	 */
-	uint32_t since;
 	uint32_t ch[G_GLYPH_CHARS];	/* as libvterm has them: no base */
 };
 
