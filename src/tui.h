@@ -61,7 +61,7 @@ struct tui_pane {
 	char session[33];
 	char *command;			/* for the status line and list */
 	struct lz_pane *pane;		/* mirror of the session's screen */
-	int restoring;			/* taking a snapshot (tui_pane_snapshot) */
+	int restoring;			/* in a snapshot (tui_pane_snapshot) */
 	struct lz_rect rect;
 	struct lz_buf inq;		/* keys waiting for the window */
 	struct lz_buf sendq;		/* frames (bytes) not yet written */
@@ -183,6 +183,8 @@ int lz_tui_bench(char **argv, int argc, int quiet, unsigned rows,
 void tui_message(struct tui *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void tui_layout(struct tui *t);
+/* Milliseconds since a (CLOCK_MONOTONIC). */
+long tui_ms_since(const struct timespec *a);
 
 /* tui-pane.c */
 struct tui_pane *tui_pane_open(struct tui *t, char **argv, int argc,
