@@ -5,7 +5,8 @@
 # rewraps when a split makes its pane narrower and comes back whole when
 # the split is closed, and a resize storm (30 resizes a second) during a
 # flood into a pane with 100,000 lines of scrollback leaves the TUI
-# answering, the pane beside drawing, and its memory bounded.
+# answering, the pane beside drawing, and its memory bounded. The same on
+# a real Domain, across a reattach: test-tui-reattach-reflow.sh.
 set -u
 . "$(dirname "$0")/../integration/lib.sh"
 
@@ -87,4 +88,5 @@ wait_for '│flood-done' 120 >/dev/null &&
 type_line 'echo still-here'
 wait_for '^still-here' 10 && pass "the TUI answers after the storm" ||
     fail "the TUI after the storm"
+
 finish
