@@ -33,7 +33,12 @@ def hello(**over):
     h.update(over)
     return frame(0x01, json.dumps(h).encode())
 def exchange(data, read_all=True):
-    s = socket.socket(socket.AF_UNIX); s.settimeout(5); s.connect(sock)
+    # Connect as lazaret does, blocking (bounded here by SO_SNDTIMEO): a
+    # non-blocking connect gets EAGAIN while the backlog is full, as after
+    # the 1,000 dropped HELLOs below on a slow (ASan, loaded) coordinator.
+    s = socket.socket(socket.AF_UNIX)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("ll", 30, 0))
+    s.connect(sock); s.settimeout(5)
     try:
         s.sendall(data)
     except (BrokenPipeError, ConnectionResetError):
