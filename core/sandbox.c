@@ -62,8 +62,17 @@ static int	 sidecar_ready(const struct lz_sandbox_ctx *c,
 		     int *pidfd, struct lz_err *err);
 static int	 start_once(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s, const char *domain_root,
-		     char **container_id, char **sidecar_id,
-		     int *sidecar_pidfd, struct lz_err *err);
+		     struct lz_sandbox_started *st, struct lz_err *err);
+static int	 start_prepared(const struct lz_sandbox_ctx *c,
+		     const struct lz_sandbox_spec *s,
+		     const struct lz_sandbox_prepared *p,
+		     struct lz_sandbox_started *st, struct lz_err *err);
+static int	 sidecar_still(int pidfd, struct lz_err *err);
+static int	 sidecar_files_reset(const struct lz_sandbox_spec *s,
+		     struct lz_err *err);
+static void	 podman_argv(const struct lz_sandbox_ctx *c,
+		     struct lz_tokens *t, const char *verb, const char *a1,
+		     const char *a2, const char *a3, const char *a4);
 static int	 exited(int pidfd);
 static int	 sidecar_output(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s,
@@ -336,17 +345,13 @@ take_id(struct lz_buf *out, char **id, const char *what, struct lz_err *err)
 	return 0;
 }
 
-/* "podman run -d" of the Network Sidecar; *id gets its container ID. */
+/*
+ * Before a sidecar starts: its log file and PID file removed, so that no
+ * line or process of an earlier sidecar can be taken for this one's.
+ */
 static int
-sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
-    char **id, struct lz_err *err)
+sidecar_files_reset(const struct lz_sandbox_spec *s, struct lz_err *err)
 {
-	struct lz_tokens t = LZ_TOKENS_INIT;
-	struct lz_spawn_result res;
-	int rc;
-
-	lz_spawn_result_init(&res);
-	/* A line left by an earlier sidecar must never read as "ready". */
 	if (s->sidecar_log != NULL && unlink(s->sidecar_log) != 0 &&
 	    errno != ENOENT)
 		return lz_err_set(err, LZ_ESYS, "cannot remove '%s': %s",
@@ -357,9 +362,24 @@ sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	if (unlink(s->sidecar_pidfile) != 0 && errno != ENOENT)
 		return lz_err_set(err, LZ_ESYS, "cannot remove '%s': %s",
 		    s->sidecar_pidfile, strerror(errno));
+	return 0;
+}
+
+/* "podman run -d" of the Network Sidecar; *id gets its container ID. */
+static int
+sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
+    char **id, struct lz_err *err)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+	int rc;
+
+	lz_spawn_result_init(&res);
+	if ((rc = sidecar_files_reset(s, err)) != 0)
+		return rc;
 	rc = lz_sandbox_argv_sidecar(c->podman, s->domain_id, s->sidecar_image,
 	    s->netpolicy_sent != NULL ? s->netpolicy_sent : s->netpolicy,
-	    s->sidecar_log, s->sidecar_pidfile, s->attach, &t, err);
+	    s->sidecar_log, s->sidecar_pidfile, s->attach, NULL, &t, err);
 	if (rc == 0)
 		rc = run_podman(c, &t, &res, "podman run (network sidecar)",
 		    err);
@@ -645,70 +665,142 @@ out:
 	return rc;
 }
 
+void
+lz_sandbox_started_init(struct lz_sandbox_started *st)
+{
+	memset(st, 0, sizeof *st);
+	st->sidecar_pidfd = -1;
+	lz_buf_init(&st->note);
+}
+
+void
+lz_sandbox_started_release(struct lz_sandbox_started *st)
+{
+	free(st->container_id);
+	free(st->sidecar_id);
+	if (st->sidecar_pidfd >= 0)
+		close(st->sidecar_pidfd);
+	lz_sandbox_plan_release(&st->next);
+	lz_buf_release(&st->note);
+	lz_sandbox_started_init(st);
+}
+
 int
 lz_sandbox_start(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
     char **container_id, struct lz_err *err)
 {
-	return lz_sandbox_start_net(c, s, domain_root, container_id, NULL,
-	    NULL, err);
-}
-
-/*
- * A start is tried again once when podman refused a container name still
- * in use: containers of this Domain left behind where the caller skipped
- * recovery (a new Domain's; its Storage Root deleted by hand). The failed
- * start has removed them.
- */
-int
-lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
-    const struct lz_sandbox_spec *s, const char *domain_root,
-    char **container_id, char **sidecar_id, int *sidecar_pidfd,
-    struct lz_err *err)
-{
-	struct lz_err first = LZ_ERR_INIT;
+	struct lz_sandbox_started st;
 	int rc;
 
-	rc = start_once(c, s, domain_root, container_id, sidecar_id,
-	    sidecar_pidfd, &first);
-	if (rc != 0 && first.msg != NULL &&
-	    strstr(first.msg, "already in use") != NULL &&
-	    strstr(first.msg, "cleaning up also failed") == NULL)
-		rc = start_once(c, s, domain_root, container_id, sidecar_id,
-		    sidecar_pidfd, err);
-	else if (rc != 0)
-		rc = lz_err_set(err, rc, "%s", first.msg ? first.msg :
-		    "sandbox start failed");
-	lz_err_release(&first);
+	lz_sandbox_started_init(&st);
+	rc = lz_sandbox_start_net(c, s, domain_root, &st, err);
+	*container_id = st.container_id;
+	st.container_id = NULL;
+	lz_sandbox_started_release(&st);
 	return rc;
 }
 
 /*
+ * The prepared pair first when s->use matches this spec; any failure on
+ * that way is noted, the Domain's containers are removed and the start
+ * runs in full. A full start is tried again once when podman refused a
+ * container name still in use: containers of this Domain left behind
+ * where the caller skipped recovery (a new Domain's; its Storage Root
+ * deleted by hand). The failed start has removed them.
+ */
+int
+lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_spec *s, const char *domain_root,
+    struct lz_sandbox_started *st, struct lz_err *err)
+{
+	struct lz_err first = LZ_ERR_INIT, why = LZ_ERR_INIT;
+	struct lz_sandbox_spec net = *s;
+	char *anchors = NULL;
+	int rc;
+
+	if ((rc = anchors_value(s->plan, domain_root, &anchors, err)) != 0)
+		goto undo;
+	net.anchors = anchors;
+	net.prepared = NULL;
+	if (s->netpolicy != NULL &&
+	    (rc = lz_sandbox_plan_make(c->podman, &net, &st->next, err)) != 0)
+		goto undo;
+	if (s->use != NULL && s->netpolicy != NULL) {
+		if (strcmp(s->use->fp, st->next.fp) != 0)
+			lz_err_set(&why, LZ_EINVAL, "the configuration, policy "
+			    "or mount plan changed since they were made "
+			    "(fingerprint %.16s..., now %.16s...)", s->use->fp,
+			    st->next.fp);
+		else if (start_prepared(c, &net, s->use, st, &why) == 0) {
+			lz_buf_addf(&st->note, "started the containers "
+			    "prepared when the Domain last ended (sidecar "
+			    "%.12s, sandbox %.12s)\n", s->use->sidecar,
+			    s->use->sandbox);
+			goto out;
+		}
+		lz_buf_addf(&st->note, "prepared containers not used: %s; "
+		    "removing them and starting afresh\n", why.msg ? why.msg :
+		    "unknown failure");
+		if ((rc = lz_sandbox_stop(c, s->domain_id, domain_root,
+		    err)) != 0) {
+			lz_err_prefix(err, rc, "removing the prepared containers "
+			    "failed");
+			goto out;
+		}
+	}
+	rc = start_once(c, &net, domain_root, st, &first);
+	if (rc != 0 && first.msg != NULL &&
+	    strstr(first.msg, "already in use") != NULL &&
+	    strstr(first.msg, "cleaning up also failed") == NULL)
+		rc = start_once(c, &net, domain_root, st, err);
+	else if (rc != 0)
+		rc = lz_err_set(err, rc, "%s", first.msg ? first.msg :
+		    "sandbox start failed");
+	goto out;
+undo:
+	lz_sandbox_stop(c, s->domain_id, domain_root, NULL);
+out:
+	free(anchors);
+	lz_err_release(&first);
+	lz_err_release(&why);
+	return rc;
+}
+
+/*
+ * The sidecar's process after the sandbox's start: podman starts a
+ * dependency that is not running on its own (a sandbox joining a sidecar
+ * that has exited would get a new sidecar nobody checked), so the one
+ * checked must still be the one alive.
+ */
+static int
+sidecar_still(int pidfd, struct lz_err *err)
+{
+	if (pidfd >= 0 && exited(pidfd))
+		return lz_err_set(err, LZ_ESYS, "network sidecar exited while "
+		    "the sandbox started; the sandbox is not used");
+	return 0;
+}
+
+/*
  * The sidecar first (run, readiness, digest), then the sandbox, whose
- * runtime shim mounts the State Anchors before runsc creates it.
+ * runtime shim mounts the State Anchors before runsc creates it. s has
+ * its anchors' annotation; st gets the IDs and the sidecar's pidfd.
  */
 static int
 start_once(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
-    const char *domain_root, char **container_id, char **sidecar_id,
-    int *sidecar_pidfd, struct lz_err *err)
+    const char *domain_root, struct lz_sandbox_started *st,
+    struct lz_err *err)
 {
 	struct lz_tokens t = LZ_TOKENS_INIT;
 	struct lz_spawn_result res;
 	struct lz_err undo = LZ_ERR_INIT;
 	struct lz_sandbox_spec net;
-	char *sid = NULL, *network = NULL, *anchors = NULL;
+	char *sid = NULL, *network = NULL;
 	int rc, pidfd = -1;
 
-	*container_id = NULL;
-	if (sidecar_id != NULL)
-		*sidecar_id = NULL;
-	if (sidecar_pidfd != NULL)
-		*sidecar_pidfd = -1;
 	lz_spawn_result_init(&res);
 	net = *s;
-	if ((rc = anchors_value(s->plan, domain_root, &anchors, err)) != 0)
-		goto fail;
-	net.anchors = anchors;
 	if (s->netpolicy != NULL) {
 		rc = sidecar_run(c, s, &sid, err);
 		if (rc == 0)
@@ -722,18 +814,19 @@ start_once(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 		goto fail;
 	if ((rc = run_podman(c, &t, &res, "podman run", err)) != 0)
 		goto fail;
-	if ((rc = take_id(&res.out, container_id, "podman run", err)) != 0)
+	if ((rc = take_id(&res.out, &st->container_id, "podman run",
+	    err)) != 0)
 		goto fail;
-	if (sidecar_id != NULL) {
-		*sidecar_id = sid;
-		sid = NULL;
-	}
-	if (sidecar_pidfd != NULL) {
-		*sidecar_pidfd = pidfd;
-		pidfd = -1;
-	}
+	if ((rc = sidecar_still(pidfd, err)) != 0)
+		goto fail;
+	st->sidecar_id = sid;
+	sid = NULL;
+	st->sidecar_pidfd = pidfd;
+	pidfd = -1;
 	goto out;
 fail:
+	free(st->container_id);
+	st->container_id = NULL;
 	if (!image_exists(c, s->image))
 		rc = lz_err_set(err, LZ_ENOTFOUND, "image '%s' not found; run "
 		    "scripts/setup.sh or set image = ... in the profile "
@@ -748,10 +841,155 @@ out:
 		close(pidfd);
 	free(sid);
 	free(network);
-	free(anchors);
 	lz_err_release(&undo);
 	lz_spawn_result_release(&res);
 	lz_tokens_release(&t);
+	return rc;
+}
+
+/* "PODMAN VERB ARGS..." (up to four arguments, NULL-ended) into t. */
+static void
+podman_argv(const struct lz_sandbox_ctx *c, struct lz_tokens *t,
+    const char *verb, const char *a1, const char *a2, const char *a3,
+    const char *a4)
+{
+	const char *v[] = { a1, a2, a3, a4 };
+	size_t i;
+
+	lz_tokens_push(t, c->podman);
+	lz_tokens_push(t, verb);
+	for (i = 0; i < 4 && v[i] != NULL; i++)
+		lz_tokens_push(t, v[i]);
+}
+
+/*
+ * Starts the pair p that was created ahead: "podman start" of the sidecar
+ * while "podman inspect" reads both containers and both images, which
+ * lz_sandbox_prep_check judges before anything more happens; then the
+ * sidecar's readiness and checks as in a full start, then "podman start"
+ * of the sandbox. The sidecar may run before the inspection is judged:
+ * it is the enforcing side, its report is checked against this start's
+ * policy, key and IDs anyway, and a stale one is removed before any
+ * sandbox exists. On failure err says why and the caller removes both.
+ */
+static int
+start_prepared(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
+    const struct lz_sandbox_prepared *p, struct lz_sandbox_started *st,
+    struct lz_err *err)
+{
+	struct lz_tokens ti = LZ_TOKENS_INIT, ts = LZ_TOKENS_INIT;
+	struct lz_spawn_result ri, rs;
+	struct lz_spawn_proc pi, ps;
+	struct lz_spawn_opts o;
+	struct lz_err sub = LZ_ERR_INIT;
+	const char *simage = s->sidecar_image != NULL ? s->sidecar_image :
+	    LZ_SANDBOX_SIDECAR_IMAGE;
+	int rc, rs_rc, pidfd = -1, started = 0;
+
+	lz_spawn_result_init(&ri);
+	lz_spawn_result_init(&rs);
+	if ((rc = sidecar_files_reset(s, err)) != 0)
+		goto out;
+	podman_opts(c, &o);
+	podman_argv(c, &ti, "inspect", p->sidecar, p->sandbox, s->image, simage);
+	podman_argv(c, &ts, "start", p->sidecar, NULL, NULL, NULL);
+	if ((rc = lz_spawn_start((const char *const *)ti.v, &o, &pi,
+	    err)) != 0)
+		goto out;
+	started = lz_spawn_start((const char *const *)ts.v, &o, &ps,
+	    &sub) == 0;
+	/* The inspection first: it may print more than a pipe holds. */
+	rc = lz_spawn_wait(&pi, &ri, err);
+	rs_rc = started ? lz_spawn_wait(&ps, &rs, &sub) : LZ_ESYS;
+	if (rc == 0 && (ri.status != 0 || ri.truncated)) {
+		char *text = stderr_text(&ri);
+
+		rc = lz_err_set(err, LZ_ESYS, "podman inspect: %s", text);
+		free(text);
+	}
+	if (rc == 0)
+		rc = lz_sandbox_prep_check(ri.out.buf, p, s->domain_id, err);
+	if (rc != 0)
+		goto out;
+	if ((rc = podman_done(rs_rc, &rs, "podman start (network sidecar)",
+	    &sub)) != 0) {
+		rc = lz_err_set(err, rc, "%s", sub.msg);
+		goto out;
+	}
+	if ((rc = sidecar_ready(c, s, p->sidecar, &pidfd, err)) != 0)
+		goto out;
+	lz_tokens_release(&ts);
+	podman_argv(c, &ts, "start", p->sandbox, NULL, NULL, NULL);
+	if ((rc = run_podman(c, &ts, &rs, "podman start (sandbox)", err)) != 0)
+		goto out;
+	if ((rc = sidecar_still(pidfd, err)) != 0)
+		goto out;
+	st->container_id = lz_xstrdup(p->sandbox);
+	st->sidecar_id = lz_xstrdup(p->sidecar);
+	st->sidecar_pidfd = pidfd;
+	pidfd = -1;
+out:
+	if (pidfd >= 0)
+		close(pidfd);
+	lz_err_release(&sub);
+	lz_spawn_result_release(&ri);
+	lz_spawn_result_release(&rs);
+	lz_tokens_release(&ti);
+	lz_tokens_release(&ts);
+	return rc;
+}
+
+int
+lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_plan *plan, const char *domain_id,
+    const char *domain_root, struct lz_sandbox_prepared *out,
+    struct lz_err *err)
+{
+	struct lz_tokens box = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+	struct lz_err undo = LZ_ERR_INIT;
+	char *peer = NULL, *id = NULL;
+	size_t i;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	lz_spawn_result_init(&res);
+	if (plan->fp[0] == '\0' || plan->sidecar.n == 0 || plan->sandbox.n == 0)
+		return lz_err_set(err, LZ_EINVAL, "nothing to prepare");
+	rc = run_podman(c, &plan->sidecar, &res, "podman create (network "
+	    "sidecar)", err);
+	if (rc == 0)
+		rc = take_id(&res.out, &id, "podman create", err);
+	if (rc != 0)
+		goto fail;
+	memcpy(out->sidecar, id, sizeof out->sidecar);
+	peer = lz_xasprintf("--network=container:%s", id);
+	for (i = 0; i < plan->sandbox.n; i++)
+		lz_tokens_push(&box, strcmp(plan->sandbox.v[i], "--network="
+		    "container:" LZ_SANDBOX_PREP_PEER) == 0 ? peer :
+		    plan->sandbox.v[i]);
+	free(id);
+	id = NULL;
+	rc = run_podman(c, &box, &res, "podman create (sandbox)", err);
+	if (rc == 0)
+		rc = take_id(&res.out, &id, "podman create", err);
+	if (rc != 0)
+		goto fail;
+	memcpy(out->sandbox, id, sizeof out->sandbox);
+	memcpy(out->fp, plan->fp, sizeof out->fp);
+	goto out;
+fail:
+	if (lz_sandbox_stop(c, domain_id, domain_root, &undo) != 0)
+		lz_err_set(err, rc, "%s; removing what was made also failed: "
+		    "%s", err && err->msg ? err->msg : "preparing failed",
+		    undo.msg);
+	memset(out, 0, sizeof *out);
+out:
+	free(id);
+	free(peer);
+	lz_tokens_release(&box);
+	lz_err_release(&undo);
+	lz_spawn_result_release(&res);
 	return rc;
 }
 

@@ -26,6 +26,7 @@
 #include <stddef.h>
 
 #include "core/sandbox-argv.h"
+#include "core/sandbox-prep.h"
 #include "core/util.h"
 
 #define LZ_SANDBOX_PODMAN_FALLBACK "/usr/bin/podman"
@@ -65,23 +66,56 @@ void lz_sandbox_ctx_release(struct lz_sandbox_ctx *c);
 int lz_sandbox_start(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
     char **container_id, struct lz_err *err);
+/* What lz_sandbox_start_net started, and what the next start can use. */
+struct lz_sandbox_started {
+	char *container_id;	/* the sandbox's (allocated) */
+	char *sidecar_id;	/* the Network Sidecar's, or NULL */
+	int sidecar_pidfd;	/* its process, checked alive; or -1 */
+	/* The command lines a next start with this spec would run
+	 * (sandbox-prep.h; empty without a sidecar). */
+	struct lz_sandbox_plan next;
+	/* Lines for the coordinator's log: whether a prepared pair was
+	 * used, and why not. */
+	struct lz_buf note;
+};
+void lz_sandbox_started_init(struct lz_sandbox_started *st);
+/* Frees what st holds and closes its pidfd. */
+void lz_sandbox_started_release(struct lz_sandbox_started *st);
+
 /*
- * lz_sandbox_start, also giving the Network Sidecar's container ID in
- * *sidecar_id and a pidfd of its process in *sidecar_pidfd (NULL and -1
- * when s->netpolicy is NULL; either pointer may be NULL). With
- * s->netpolicy the order is: sidecar "podman run -d" (at the same time as
- * the anchor helper), its readiness ("ready <digest>" in its log file
- * s->sidecar_log, or "podman logs", within LZ_SANDBOX_SIDECAR_READY_MS),
- * the digest compared with the SHA-256 of s->netpolicy and its process
- * (from s->sidecar_pidfile, held as a pidfd) still alive after "ready";
- * then the sandbox with
- * "--network=container:<sidecar ID>". A sidecar that exits, times out or
- * reports another digest fails the start before the sandbox exists, and
- * the message says why (with the sidecar's own error line).
+ * lz_sandbox_start with the Network Sidecar (s->netpolicy not NULL), and
+ * what st says. The order is: the sidecar (its readiness, "ready <digest>
+ * <mac>" in its log file s->sidecar_log, or "podman logs", within
+ * LZ_SANDBOX_SIDECAR_READY_MS, the digest compared with the SHA-256 of
+ * s->netpolicy, the MAC with s->attach, and its process, from
+ * s->sidecar_pidfile and held as a pidfd, still alive after "ready");
+ * then the sandbox with "--network=container:<sidecar ID>", and the
+ * sidecar's process checked alive once more after it (podman starts a
+ * dependency that has stopped on its own, which would be a sidecar
+ * nobody checked). A sidecar that exits, times out or reports another
+ * digest fails the start before the sandbox exists, and the message says
+ * why (with the sidecar's own error line).
+ *
+ * With s->use (a pair created ahead, sandbox-prep.h) whose fingerprint
+ * is this spec's: "podman start" of the prepared sidecar while "podman
+ * inspect" checks both containers and their images
+ * (lz_sandbox_prep_check), then the same readiness checks, then "podman
+ * start" of the prepared sandbox. Anything found stale or failing on that
+ * way is said in st->note; whatever of the Domain exists is then removed
+ * (lz_sandbox_stop) and the start runs in full ("podman run -d" of both).
  */
 int lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
-    char **container_id, char **sidecar_id, int *sidecar_pidfd,
+    struct lz_sandbox_started *st, struct lz_err *err);
+
+/*
+ * Creates plan's containers (sandbox-prep.h), the sidecar first (the
+ * sandbox's "--network" needs its ID), into out. On failure whatever was
+ * made is removed (lz_sandbox_stop) and out is zeroed.
+ */
+int lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_plan *plan, const char *domain_id,
+    const char *domain_root, struct lz_sandbox_prepared *out,
     struct lz_err *err);
 
 /*

@@ -247,9 +247,10 @@ start(int ready_fd, struct lz_err *err)
 	struct lz_domain *d = &lz_coord.cfg.domain;
 	struct lz_buf warn = LZ_BUF_INIT, material = LZ_BUF_INIT;
 	struct lz_domain_identity id;
+	struct lz_sandbox_started st;
 	char *line, *save = NULL;
 	uint64_t t0 = uv_hrtime();
-	int rc, fd, pidfd = -1, sandbox_fd = -1;
+	int rc, fd, pidfd, sandbox_fd = -1;
 	char *pidfile;
 
 	lz_id_random(lz_coord.id, LZ_ID_COORDINATOR_BYTES);
@@ -287,9 +288,20 @@ start(int ready_fd, struct lz_err *err)
 		return lz_err_prefix(err, rc, "cannot start the sandbox");
 	/* Made (0700) with the other bound directories by lz_domain_up. */
 	lz_coord.terminfo = lz_xasprintf("%s/terminfo", d->runtime);
-	rc = lz_domain_up(&lz_coord.cfg, lz_coord.self, &id,
-	    &lz_coord.container, &pidfd, &warn, err);
+	lz_sandbox_started_init(&st);
+	rc = lz_domain_up(&lz_coord.cfg, lz_coord.self, &id, &st, &warn, err);
 	lz_buf_wipe(&material);
+	for (line = strtok_r(st.note.buf, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "coordinator %s: %s\n", lz_coord.id, line);
+	save = NULL;
+	lz_coord.container = st.container_id;
+	st.container_id = NULL;
+	pidfd = st.sidecar_pidfd;
+	st.sidecar_pidfd = -1;
+	lz_coord.next = st.next;
+	memset(&st.next, 0, sizeof st.next);
+	lz_sandbox_started_release(&st);
 	/* Warnings go to the starting client, which shows them. */
 	for (line = strtok_r(warn.buf, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
@@ -321,6 +333,30 @@ start(int ready_fd, struct lz_err *err)
 		return rc;
 	report(ready_fd, "ok\n");
 	return 0;
+}
+
+/*
+ * After a clean teardown, still holding the lifecycle lock: the next
+ * start's containers created ahead (lz_domain_prepare), logged; a failure
+ * only costs the next start its head start.
+ */
+static void
+prepare_next(void)
+{
+	struct lz_buf note = LZ_BUF_INIT;
+	struct lz_err err = LZ_ERR_INIT;
+	uint64_t t0 = uv_hrtime();
+
+	if (lz_domain_prepare(&lz_coord.cfg, lz_coord.self, &lz_coord.next,
+	    &note, &err) != 0)
+		fprintf(stderr, "coordinator %s: nothing prepared for the next "
+		    "start: %s\n", lz_coord.id, err.msg);
+	else if (note.len > 0)
+		fprintf(stderr, "coordinator %s: %.*s in %ld ms\n", lz_coord.id,
+		    (int)note.len - 1, note.buf,
+		    (long)((uv_hrtime() - t0) / 1000000));
+	lz_err_release(&err);
+	lz_buf_release(&note);
 }
 
 static int
@@ -395,8 +431,10 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "coordinator %s: teardown: %s\n", lz_coord.id,
 		    err.msg);
 		lz_err_release(&err);
-	} else
+	} else {
+		prepare_next();
 		lz_domain_mark_clean(&lz_coord.cfg, 1);
+	}
 	/* The sandbox is gone: nothing can write a new one after this. */
 	lz_coord_git_final();
 	unlink(lz_coord.pid_path);
@@ -411,6 +449,7 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	free(lz_coord.self);
 	free(lz_coord.podman);
 	free(lz_coord.container);
+	lz_sandbox_plan_release(&lz_coord.next);
 	free(lz_coord.terminfo);
 	return LZ_EXIT_OK;
 }
