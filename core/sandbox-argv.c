@@ -9,6 +9,7 @@
 
 #include "core/anchor-annot.h"
 #include "core/domain.h"
+#include "core/gate.h"
 #include "core/mailbox-mount.h"
 #include "core/netpolicy.h"
 #include "core/sandbox-argv.h"
@@ -241,6 +242,15 @@ lz_sandbox_argv_run(const char *podman, const struct lz_sandbox_spec *s,
 	if (s->view != NULL) {
 		lz_tokens_push(out, "--annotation");
 		pushf(out, LZ_VIEW_ANNOTATION "=%s", s->view);
+	}
+	if (s->gate != NULL) {
+		if (s->gate[0] != '/' || strpbrk(s->gate, ",\"\n") != NULL) {
+			rc = lz_err_set(err, LZ_EINVAL, "gate path '%s' must be "
+			    "absolute, without commas or quotes", s->gate);
+			goto out;
+		}
+		lz_tokens_push(out, "--annotation");
+		pushf(out, LZ_GATE_ANNOTATION "=%s", s->gate);
 	}
 	lz_tokens_push(out, "--runtime");
 	lz_tokens_push(out, s->runtime);

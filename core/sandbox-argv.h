@@ -7,7 +7,8 @@
  *
  *   PODMAN run -d --name lz-ID --label lazaret.domain=ID
  *     --label lazaret.role=sandbox [--annotation lazaret.anchors=VALUE]
- *     [--annotation lazaret.view=VALUE]
+ *     [--annotation lazaret.mailbox=DIR] [--annotation lazaret.view=VALUE]
+ *     [--annotation lazaret.gate=FIFO]
  *     --runtime SHIM --pull=never
  *     --cgroupns=private --network=none --hostname lazaret --init
  *     [-e NAME=VALUE ...] [-e TERM=...] [-e TERMINFO=...]
@@ -76,7 +77,7 @@ struct lz_sidecar_attach {
 	const char *sandbox_id;		/* Agent Sandbox ID */
 };
 
-struct lz_sandbox_prepared;
+struct lz_sandbox_use;
 
 /* What "podman run" of one Domain's sandbox needs; every string borrowed. */
 struct lz_sandbox_spec {
@@ -129,8 +130,12 @@ struct lz_sandbox_spec {
 	 * 64 hex digits).
 	 */
 	const char *prepared;
-	/* A set created ahead for this start (sandbox-prep.h), or NULL. */
-	const struct lz_sandbox_prepared *use;
+	/* The FIFO the runtime shim waits at before it creates the sandbox
+	 * (annotation lazaret.gate, core/gate.h), or NULL. */
+	const char *gate;
+	/* A pair created ahead for this start and its inspection under
+	 * way (sandbox.h, lz_sandbox_use_begin), or NULL. */
+	struct lz_sandbox_use *use;
 };
 
 /* What "podman exec" of one session needs; every string borrowed. */

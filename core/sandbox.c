@@ -20,6 +20,7 @@
 
 #include "core/anchor.h"
 #include "core/anchor-annot.h"
+#include "core/gate.h"
 #include "core/netpolicy.h"
 #include "core/hmac.h"
 #include "core/sandbox.h"
@@ -59,16 +60,27 @@ static int	 sidecar_run(const struct lz_sandbox_ctx *c,
 		     struct lz_err *err);
 static int	 sidecar_ready(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s, const char *id,
-		     int *pidfd, struct lz_err *err);
+		     pid_t running, int *pidfd, pid_t *pid,
+		     struct lz_err *err);
 static int	 start_once(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s, const char *domain_root,
 		     struct lz_sandbox_started *st, struct lz_err *err);
 static int	 start_prepared(const struct lz_sandbox_ctx *c,
-		     const struct lz_sandbox_spec *s,
-		     const struct lz_sandbox_prepared *p,
+		     const struct lz_sandbox_spec *s, struct lz_sandbox_use *u,
 		     struct lz_sandbox_started *st, struct lz_err *err);
+static int	 use_judge(struct lz_sandbox_use *u, const char *domain_id,
+		     struct lz_err *err);
 static int	 sidecar_still(int pidfd, struct lz_err *err);
 static int	 sidecar_files_reset(const struct lz_sandbox_spec *s,
+		     struct lz_err *err);
+static int	 sidecar_pid(const struct lz_sandbox_spec *s, pid_t running,
+		     int64_t deadline, int *pidfd, pid_t *pid,
+		     struct lz_err *err);
+static int	 gate_tell(int fd, pid_t sidecar, const char *why,
+		     struct lz_err *err);
+static int	 sandbox_gated(const struct lz_sandbox_ctx *c,
+		     const struct lz_sandbox_spec *s,
+		     const struct lz_tokens *argv, pid_t sidecar, char **id,
 		     struct lz_err *err);
 static void	 podman_argv(const struct lz_sandbox_ctx *c,
 		     struct lz_tokens *t, const char *verb, const char *a1,
@@ -556,7 +568,7 @@ attached(const struct lz_sandbox_spec *s, const char *digest, const char *mac,
  */
 int
 lz_sandbox_pidfd(const char *pidfile, const char *what, int *pidfd,
-    struct lz_err *err)
+    pid_t *pid_out, struct lz_err *err)
 {
 	struct lz_buf b = LZ_BUF_INIT;
 	char *end;
@@ -574,6 +586,8 @@ lz_sandbox_pidfd(const char *pidfile, const char *what, int *pidfd,
 	else if ((*pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0)) < 0)
 		rc = lz_err_set(err, LZ_ESYS, "%s exited as it started "
 		    "(pidfd_open %ld: %s)", what, pid, strerror(errno));
+	else if (pid_out != NULL)
+		*pid_out = (pid_t)pid;
 out:
 	lz_buf_release(&b);
 	return rc;
@@ -589,15 +603,55 @@ exited(int pidfd)
 }
 
 /*
+ * The sidecar's process from its PID file: there at once after its own
+ * "podman run -d"; while running (a podman that starts it as the
+ * sandbox's dependency, 0 for none) has not ended, looked for again every
+ * 5 ms until deadline.
+ */
+static int
+sidecar_pid(const struct lz_sandbox_spec *s, pid_t running, int64_t deadline,
+    int *pidfd, pid_t *pid, struct lz_err *err)
+{
+	struct timespec pause = { 0, 5 * 1000 * 1000 };
+	struct lz_err sub = LZ_ERR_INIT;
+	int rc;
+
+	for (;;) {
+		lz_err_release(&sub);
+		rc = lz_sandbox_pidfd(s->sidecar_pidfile, "network sidecar",
+		    pidfd, pid, &sub);
+		if (rc == 0)
+			break;
+		if (running <= 0)
+			rc = lz_err_set(err, rc, "%s", sub.msg);
+		else if (lz_spawn_ended(running))
+			rc = lz_err_set(err, LZ_ESYS, "podman ended before the "
+			    "network sidecar ran");
+		else if (lz_spawn_now_ms() > deadline)
+			rc = lz_err_set(err, -ETIMEDOUT, "the network sidecar "
+			    "did not start within %d ms",
+			    LZ_SANDBOX_SIDECAR_READY_MS);
+		else {
+			nanosleep(&pause, NULL);
+			continue;
+		}
+		break;
+	}
+	lz_err_release(&sub);
+	return rc;
+}
+
+/*
  * Waits for "ready <digest>" from the sidecar and checks the digest and
  * that its process is still alive after it; *pidfd gets a pidfd of that
- * process. The container ID is the one podman printed and the process
+ * process and *pid its ID. The container ID is the one podman printed and the process
  * the one it wrote to the PID file: no "podman inspect" (0.1-0.2 s on
  * the critical path) is needed.
  */
 static int
 sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
-    const char *id, int *pidfd, struct lz_err *err)
+    const char *id, pid_t running, int *pidfd, pid_t *pid,
+    struct lz_err *err)
 {
 	struct timespec pause = { 0, 20 * 1000 * 1000 };
 	struct lz_tokens logs = LZ_TOKENS_INIT;
@@ -613,8 +667,7 @@ sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	if ((rc = lz_netpolicy_digest(s->netpolicy, strlen(s->netpolicy), want,
 	    err)) != 0)
 		goto out;
-	if ((rc = lz_sandbox_pidfd(s->sidecar_pidfile, "network sidecar",
-	    pidfd, err)) != 0)
+	if ((rc = sidecar_pid(s, running, deadline, pidfd, pid, err)) != 0)
 		goto out;
 	lz_tokens_push(&logs, c->podman);
 	lz_tokens_push(&logs, "logs");
@@ -727,18 +780,19 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
 	    (rc = lz_sandbox_plan_make(c->podman, &net, &st->next, err)) != 0)
 		goto undo;
 	if (s->use != NULL && s->netpolicy != NULL) {
-		if (strcmp(s->use->fp, st->next.fp) != 0)
+		if (strcmp(s->use->p.fp, st->next.fp) != 0)
 			lz_err_set(&why, LZ_EINVAL, "the configuration, policy "
 			    "or mount plan changed since they were made "
-			    "(fingerprint %.16s..., now %.16s...)", s->use->fp,
-			    st->next.fp);
+			    "(fingerprint %.16s..., now %.16s...)",
+			    s->use->p.fp, st->next.fp);
 		else if (start_prepared(c, &net, s->use, st, &why) == 0) {
 			lz_buf_addf(&st->note, "started the containers "
 			    "prepared when the Domain last ended (sidecar "
-			    "%.12s, sandbox %.12s)\n", s->use->sidecar,
-			    s->use->sandbox);
+			    "%.12s, sandbox %.12s)\n", s->use->p.sidecar,
+			    s->use->p.sandbox);
 			goto out;
 		}
+		lz_sandbox_use_end(s->use);
 		lz_buf_addf(&st->note, "prepared containers not used: %s; "
 		    "removing them and starting afresh\n", why.msg ? why.msg :
 		    "unknown failure");
@@ -783,9 +837,57 @@ sidecar_still(int pidfd, struct lz_err *err)
 }
 
 /*
+ * Tells the sandbox's creation, held at the gate (gate.h, open as fd),
+ * "go PID" (the verified sidecar's process) or, with why, "no WHY".
+ */
+static int
+gate_tell(int fd, pid_t sidecar, const char *why, struct lz_err *err)
+{
+	char line[LZ_GATE_LINE_MAX - 2];
+
+	if (why != NULL)
+		snprintf(line, sizeof line, "no %s", why);
+	else
+		snprintf(line, sizeof line, "go %ld", (long)sidecar);
+	/* A gate line is one line. */
+	line[strcspn(line, "\n")] = '\0';
+	return lz_gate_say(fd, line, err);
+}
+
+/*
+ * The sandbox's "podman run -d" (argv), its creation let through the gate
+ * s->gate, when there is one, for the verified sidecar process sidecar;
+ * *id gets the ID podman printed.
+ */
+static int
+sandbox_gated(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
+    const struct lz_tokens *argv, pid_t sidecar, char **id,
+    struct lz_err *err)
+{
+	struct lz_spawn_result res;
+	int rc, fd = -1;
+
+	lz_spawn_result_init(&res);
+	if (s->gate != NULL) {
+		if ((fd = lz_gate_open(s->gate, err)) < 0)
+			return fd;
+		if ((rc = gate_tell(fd, sidecar, NULL, err)) != 0)
+			goto out;
+	}
+	if ((rc = run_podman(c, argv, &res, "podman run", err)) == 0)
+		rc = take_id(&res.out, id, "podman run", err);
+out:
+	if (fd >= 0)
+		close(fd);
+	lz_spawn_result_release(&res);
+	return rc;
+}
+
+/*
  * The sidecar first (run, readiness, digest), then the sandbox, whose
- * runtime shim mounts the State Anchors before runsc creates it. s has
- * its anchors' annotation; st gets the IDs and the sidecar's pidfd.
+ * creation waits at the gate for the verified sidecar and whose runtime
+ * shim mounts the State Anchors before runsc creates it. s has its
+ * anchors' annotation; st gets the IDs and the sidecar's pidfd.
  */
 static int
 start_once(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
@@ -793,18 +895,17 @@ start_once(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
     struct lz_err *err)
 {
 	struct lz_tokens t = LZ_TOKENS_INIT;
-	struct lz_spawn_result res;
 	struct lz_err undo = LZ_ERR_INIT;
 	struct lz_sandbox_spec net;
 	char *sid = NULL, *network = NULL;
+	pid_t spid = 0;
 	int rc, pidfd = -1;
 
-	lz_spawn_result_init(&res);
 	net = *s;
 	if (s->netpolicy != NULL) {
 		rc = sidecar_run(c, s, &sid, err);
 		if (rc == 0)
-			rc = sidecar_ready(c, s, sid, &pidfd, err);
+			rc = sidecar_ready(c, s, sid, 0, &pidfd, &spid, err);
 		if (rc != 0)
 			goto fail;
 		network = lz_xasprintf("container:%s", sid);
@@ -812,10 +913,7 @@ start_once(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	}
 	if ((rc = lz_sandbox_argv_run(c->podman, &net, &t, err)) != 0)
 		goto fail;
-	if ((rc = run_podman(c, &t, &res, "podman run", err)) != 0)
-		goto fail;
-	if ((rc = take_id(&res.out, &st->container_id, "podman run",
-	    err)) != 0)
+	if ((rc = sandbox_gated(c, s, &t, spid, &st->container_id, err)) != 0)
 		goto fail;
 	if ((rc = sidecar_still(pidfd, err)) != 0)
 		goto fail;
@@ -842,7 +940,6 @@ out:
 	free(sid);
 	free(network);
 	lz_err_release(&undo);
-	lz_spawn_result_release(&res);
 	lz_tokens_release(&t);
 	return rc;
 }
@@ -862,79 +959,130 @@ podman_argv(const struct lz_sandbox_ctx *c, struct lz_tokens *t,
 		lz_tokens_push(t, v[i]);
 }
 
-/*
- * Starts the pair p that was created ahead: "podman start" of the sidecar
- * while "podman inspect" reads both containers and both images, which
- * lz_sandbox_prep_check judges before anything more happens; then the
- * sidecar's readiness and checks as in a full start, then "podman start"
- * of the sandbox. The sidecar may run before the inspection is judged:
- * it is the enforcing side, its report is checked against this start's
- * policy, key and IDs anyway, and a stale one is removed before any
- * sandbox exists. On failure err says why and the caller removes both.
- */
-static int
-start_prepared(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
-    const struct lz_sandbox_prepared *p, struct lz_sandbox_started *st,
-    struct lz_err *err)
+int
+lz_sandbox_use_begin(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_prepared *p, const char *image,
+    const char *sidecar_image, struct lz_sandbox_use *u, struct lz_err *err)
 {
-	struct lz_tokens ti = LZ_TOKENS_INIT, ts = LZ_TOKENS_INIT;
-	struct lz_spawn_result ri, rs;
-	struct lz_spawn_proc pi, ps;
+	struct lz_tokens t = LZ_TOKENS_INIT;
 	struct lz_spawn_opts o;
-	struct lz_err sub = LZ_ERR_INIT;
-	const char *simage = s->sidecar_image != NULL ? s->sidecar_image :
-	    LZ_SANDBOX_SIDECAR_IMAGE;
-	int rc, rs_rc, pidfd = -1, started = 0;
+	int rc;
 
-	lz_spawn_result_init(&ri);
-	lz_spawn_result_init(&rs);
-	if ((rc = sidecar_files_reset(s, err)) != 0)
-		goto out;
+	memset(u, 0, sizeof *u);
+	u->p = *p;
 	podman_opts(c, &o);
-	podman_argv(c, &ti, "inspect", p->sidecar, p->sandbox, s->image, simage);
-	podman_argv(c, &ts, "start", p->sidecar, NULL, NULL, NULL);
-	if ((rc = lz_spawn_start((const char *const *)ti.v, &o, &pi,
-	    err)) != 0)
-		goto out;
-	started = lz_spawn_start((const char *const *)ts.v, &o, &ps,
-	    &sub) == 0;
-	/* The inspection first: it may print more than a pipe holds. */
-	rc = lz_spawn_wait(&pi, &ri, err);
-	rs_rc = started ? lz_spawn_wait(&ps, &rs, &sub) : LZ_ESYS;
-	if (rc == 0 && (ri.status != 0 || ri.truncated)) {
-		char *text = stderr_text(&ri);
+	podman_argv(c, &t, "inspect", p->sidecar, p->sandbox, image,
+	    sidecar_image != NULL ? sidecar_image : LZ_SANDBOX_SIDECAR_IMAGE);
+	rc = lz_spawn_start((const char *const *)t.v, &o, &u->inspect, err);
+	u->running = rc == 0;
+	lz_tokens_release(&t);
+	return rc;
+}
 
+/* The inspection's verdict (sandbox-prep.h); the process is reaped. */
+static int
+use_judge(struct lz_sandbox_use *u, const char *domain_id, struct lz_err *err)
+{
+	struct lz_spawn_result res;
+	char *text;
+	int rc;
+
+	if (!u->running)
+		return lz_err_set(err, LZ_EINVAL, "the prepared containers were "
+		    "not inspected");
+	lz_spawn_result_init(&res);
+	rc = lz_spawn_wait(&u->inspect, &res, err);
+	u->running = 0;
+	if (rc == 0 && (res.status != 0 || res.truncated)) {
+		text = stderr_text(&res);
 		rc = lz_err_set(err, LZ_ESYS, "podman inspect: %s", text);
 		free(text);
 	}
 	if (rc == 0)
-		rc = lz_sandbox_prep_check(ri.out.buf, p, s->domain_id, err);
-	if (rc != 0)
+		rc = lz_sandbox_prep_check(res.out.buf, &u->p, domain_id, err);
+	lz_spawn_result_release(&res);
+	return rc;
+}
+
+void
+lz_sandbox_use_end(struct lz_sandbox_use *u)
+{
+	struct lz_spawn_result res;
+
+	if (!u->running)
+		return;
+	lz_spawn_result_init(&res);
+	(void)lz_spawn_wait(&u->inspect, &res, NULL);
+	lz_spawn_result_release(&res);
+	u->running = 0;
+}
+
+/*
+ * Starts the pair created ahead (u, whose inspection has been under way
+ * since lz_sandbox_use_begin) once lz_sandbox_prep_check accepted that
+ * inspection: one "podman start" of the sandbox, which starts its sidecar
+ * first (podman starts a dependency that is not running). The sandbox's
+ * creation waits at the gate (s->gate) until the sidecar's readiness
+ * passed the checks of a full start; anything else answers "no" there,
+ * so no sandbox is created. On failure err says why and the caller
+ * removes both.
+ */
+static int
+start_prepared(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
+    struct lz_sandbox_use *u, struct lz_sandbox_started *st,
+    struct lz_err *err)
+{
+	const struct lz_sandbox_prepared *p = &u->p;
+	struct lz_tokens ts = LZ_TOKENS_INIT;
+	struct lz_spawn_result rs;
+	struct lz_spawn_proc ps;
+	struct lz_spawn_opts o;
+	struct lz_err sub = LZ_ERR_INIT;
+	pid_t spid = 0;
+	int rc, pidfd = -1, gate = -1, g;
+
+	lz_spawn_result_init(&rs);
+	if ((rc = use_judge(u, s->domain_id, err)) != 0)
 		goto out;
-	if ((rc = podman_done(rs_rc, &rs, "podman start (network sidecar)",
-	    &sub)) != 0) {
-		rc = lz_err_set(err, rc, "%s", sub.msg);
+	if (s->gate == NULL) {
+		rc = lz_err_set(err, LZ_EINVAL, "a prepared sandbox is started "
+		    "only through the gate");
 		goto out;
 	}
-	if ((rc = sidecar_ready(c, s, p->sidecar, &pidfd, err)) != 0)
+	if ((rc = sidecar_files_reset(s, err)) != 0)
 		goto out;
-	lz_tokens_release(&ts);
+	if ((gate = lz_gate_open(s->gate, err)) < 0) {
+		rc = gate;
+		goto out;
+	}
+	podman_opts(c, &o);
 	podman_argv(c, &ts, "start", p->sandbox, NULL, NULL, NULL);
-	if ((rc = run_podman(c, &ts, &rs, "podman start (sandbox)", err)) != 0)
+	if ((rc = lz_spawn_start((const char *const *)ts.v, &o, &ps,
+	    err)) != 0)
 		goto out;
-	if ((rc = sidecar_still(pidfd, err)) != 0)
+	rc = sidecar_ready(c, s, p->sidecar, ps.pid, &pidfd, &spid, err);
+	g = gate_tell(gate, spid, rc != 0 ? (err && err->msg ? err->msg :
+	    "refused") : NULL, &sub);
+	if (podman_done(lz_spawn_wait(&ps, &rs, &sub), &rs, "podman start",
+	    &sub) != 0 && rc == 0)
+		rc = lz_err_set(err, LZ_ESYS, "%s", sub.msg);
+	else if (rc == 0 && g != 0)
+		rc = lz_err_set(err, g, "%s", sub.msg ? sub.msg : "gate");
+	if (rc == 0)
+		rc = sidecar_still(pidfd, err);
+	if (rc != 0)
 		goto out;
 	st->container_id = lz_xstrdup(p->sandbox);
 	st->sidecar_id = lz_xstrdup(p->sidecar);
 	st->sidecar_pidfd = pidfd;
 	pidfd = -1;
 out:
+	if (gate >= 0)
+		close(gate);
 	if (pidfd >= 0)
 		close(pidfd);
 	lz_err_release(&sub);
-	lz_spawn_result_release(&ri);
 	lz_spawn_result_release(&rs);
-	lz_tokens_release(&ti);
 	lz_tokens_release(&ts);
 	return rc;
 }

@@ -27,6 +27,7 @@
 
 #include "core/sandbox-argv.h"
 #include "core/sandbox-prep.h"
+#include "core/spawn.h"
 #include "core/util.h"
 
 #define LZ_SANDBOX_PODMAN_FALLBACK "/usr/bin/podman"
@@ -96,17 +97,40 @@ void lz_sandbox_started_release(struct lz_sandbox_started *st);
  * digest fails the start before the sandbox exists, and the message says
  * why (with the sidecar's own error line).
  *
- * With s->use (a pair created ahead, sandbox-prep.h) whose fingerprint
- * is this spec's: "podman start" of the prepared sidecar while "podman
- * inspect" checks both containers and their images
- * (lz_sandbox_prep_check), then the same readiness checks, then "podman
- * start" of the prepared sandbox. Anything found stale or failing on that
- * way is said in st->note; whatever of the Domain exists is then removed
- * (lz_sandbox_stop) and the start runs in full ("podman run -d" of both).
+ * The sandbox's creation waits at the gate s->gate (gate.h) until the
+ * sidecar passed those checks, and only in that sidecar's network.
+ *
+ * With s->use (a pair created ahead, sandbox-prep.h, and its inspection,
+ * lz_sandbox_use_begin) whose fingerprint is this spec's and whose
+ * inspection lz_sandbox_prep_check accepts: one "podman start" of the
+ * prepared sandbox, which starts its sidecar first, the same readiness
+ * checks while the sandbox waits at the gate, then "go". Anything found
+ * stale or failing on that way is said in st->note; whatever of the
+ * Domain exists is then removed (lz_sandbox_stop) and the start runs in
+ * full ("podman run -d" of both).
  */
 int lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
     struct lz_sandbox_started *st, struct lz_err *err);
+
+/* A pair created ahead (sandbox-prep.h) and podman's inspection of it. */
+struct lz_sandbox_use {
+	struct lz_sandbox_prepared p;
+	struct lz_spawn_proc inspect;
+	int running;			/* inspect not reaped yet */
+};
+/*
+ * Starts "podman inspect" of p's two containers, of image (the sandbox's)
+ * and of sidecar_image (NULL: LZ_SANDBOX_SIDECAR_IMAGE), to run while the
+ * caller sets the start up; lz_sandbox_start_net judges it (with s->use =
+ * u) before it starts anything. It must run before the start: a "podman
+ * start" changes what it shows. lz_sandbox_use_end reaps it when the
+ * start did not get that far (harmless otherwise).
+ */
+int lz_sandbox_use_begin(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_prepared *p, const char *image,
+    const char *sidecar_image, struct lz_sandbox_use *u, struct lz_err *err);
+void lz_sandbox_use_end(struct lz_sandbox_use *u);
 
 /*
  * Creates plan's containers (sandbox-prep.h), the sidecar first (the
@@ -191,10 +215,10 @@ void lz_sandbox_list_select(const struct lz_sandbox_list *all,
 /*
  * The process of a container podman started with --pidfile pidfile, as a
  * pidfd (so its exit cannot be mistaken for another process's); what
- * names it in messages. LZ_ESYS when the file holds no process ID or the
- * process is gone.
+ * names it in messages; *pid (when not NULL) gets the process ID. LZ_ESYS
+ * when the file holds no process ID or the process is gone.
  */
 int lz_sandbox_pidfd(const char *pidfile, const char *what, int *pidfd,
-    struct lz_err *err);
+    pid_t *pid, struct lz_err *err);
 
 #endif

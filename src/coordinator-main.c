@@ -314,7 +314,7 @@ start(int ready_fd, struct lz_err *err)
 	fprintf(stderr, "coordinator %s: sandbox %s started in %ld ms\n",
 	    lz_coord.id, lz_coord.container, (long)((uv_hrtime() - t0) / 1000000));
 	pidfile = lz_xasprintf("%s/" LZ_DOMAIN_SANDBOX_PID, d->runtime);
-	rc = lz_sandbox_pidfd(pidfile, "the sandbox", &sandbox_fd, err);
+	rc = lz_sandbox_pidfd(pidfile, "the sandbox", &sandbox_fd, NULL, err);
 	free(pidfile);
 	if (rc == 0)
 		rc = lz_coord_watch(pidfd, sandbox_fd, err);

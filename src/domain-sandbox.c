@@ -316,6 +316,7 @@ lz_domain_up(const struct lz_client *c, const char *self,
     struct lz_buf *warn, struct lz_err *err)
 {
 	struct lz_sandbox_prepared prepared;
+	struct lz_sandbox_use use;
 	struct lz_sidecar_attach attach;
 	char *keyfile = NULL;
 	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
@@ -327,10 +328,29 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	struct lz_view view;
 	char *shim = NULL, *escalate = NULL, *resolv = NULL, *log = NULL;
 	char *pidfile = NULL, *sandbox_pid = NULL, *view_annot = NULL;
-	int rc, have_ctx = 0;
+	char *gate = NULL;
+	int rc, using = 0;
 
 	memset(&ig, 0, sizeof ig);
 	memset(&view, 0, sizeof view);
+	memset(&spec, 0, sizeof spec);
+	if ((rc = lz_sandbox_ctx_init(&ctx, NULL, self, err)) != 0)
+		return rc;
+	ctx.mailbox = lz_domain_mailbox(c);
+	/*
+	 * A pair prepared when the Domain last ended: podman inspects it
+	 * while this start is set up (the checks before it is used,
+	 * sandbox-prep.h).
+	 */
+	if (claim_prepared(c, &prepared, &st->note)) {
+		if (lz_sandbox_use_begin(&ctx, &prepared, c->profile->image,
+		    NULL, &use, &meta) == 0)
+			using = 1;
+		else
+			lz_buf_addf(&st->note, "prepared containers not used: "
+			    "%s\n", meta.msg);
+		lz_err_release(&meta);
+	}
 	rc = make_control_dirs(c, err);
 	if (rc == 0)
 		rc = write_identity(c, id, &keyfile, err);
@@ -384,12 +404,6 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	lz_mountplan_add(&mp, LZ_MOUNT_BIND, escalate,
 	    "/usr/local/bin/lazaret-escalate", 1,
 	    "the Escalation Client (Host Escalation)");
-	rc = lz_sandbox_ctx_init(&ctx, NULL, self, err);
-	if (rc != 0)
-		goto out;
-	have_ctx = 1;
-	ctx.mailbox = lz_domain_mailbox(c);
-	memset(&spec, 0, sizeof spec);
 	spec.domain_id = c->domain.id;
 	spec.runtime = shim;
 	spec.image = c->profile->image;
@@ -410,6 +424,9 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	    c->domain.runtime);
 	unlink(sandbox_pid);
 	spec.sandbox_pidfile = sandbox_pid;
+	/* The sandbox is created only for the verified sidecar (gate.h). */
+	gate = lz_xasprintf("%s/gate", c->domain.runtime);
+	spec.gate = gate;
 	attach.keyfile = keyfile;
 	attach.key_hex = id->attach_key;
 	attach.sidecar_id = id->sidecar_id;
@@ -421,12 +438,13 @@ lz_domain_up(const struct lz_client *c, const char *self,
 		    "00000000000000000000000000000000";
 	spec.attach = &attach;
 	spec.mailbox = ctx.mailbox;
-	if (claim_prepared(c, &prepared, &st->note))
-		spec.use = &prepared;
+	if (using)
+		spec.use = &use;
 	rc = lz_sandbox_start_net(&ctx, &spec, c->domain.root, st, err);
 out:
-	if (have_ctx)
-		lz_sandbox_ctx_release(&ctx);
+	if (using)
+		lz_sandbox_use_end(&use);
+	lz_sandbox_ctx_release(&ctx);
 	lz_ignored_release(&ig);
 	lz_view_release(&view);
 	free(view_annot);
@@ -436,6 +454,7 @@ out:
 	free(log);
 	free(pidfile);
 	free(sandbox_pid);
+	free(gate);
 	free(keyfile);
 	free(resolv);
 	lz_buf_release(&policy);
