@@ -1333,6 +1333,7 @@ lz_sandbox_list_select(const struct lz_sandbox_list *all,
 		n->role = lz_xstrdup(role);
 		n->domain = lz_xstrdup(e->domain);
 		n->state = lz_xstrdup(e->state);
+		n->prepared = lz_xstrdup(e->prepared);
 	}
 	free(box);
 	free(side);
@@ -1411,6 +1412,7 @@ lz_sandbox_list_parse(const char *text, struct lz_sandbox_list *out,
 		e->id = json_str(o, "Id");
 		e->state = json_str(o, "State");
 		labels = json_object_get(o, "Labels");
+		e->prepared = json_str(labels, LZ_SANDBOX_LABEL_PREPARED);
 		e->role = json_str(labels, LZ_SANDBOX_LABEL_ROLE);
 		e->domain = json_str(labels, LZ_SANDBOX_LABEL_DOMAIN);
 		names = json_object_get(o, "Names");
@@ -1420,6 +1422,12 @@ lz_sandbox_list_parse(const char *text, struct lz_sandbox_list *out,
 out:
 	json_decref(root);
 	return rc;
+}
+
+int
+lz_sandbox_entry_prepared(const struct lz_sandbox_entry *e)
+{
+	return *e->prepared != '\0' && strcmp(e->state, "created") == 0;
 }
 
 void
@@ -1433,6 +1441,7 @@ lz_sandbox_list_release(struct lz_sandbox_list *l)
 		free(l->v[i].role);
 		free(l->v[i].domain);
 		free(l->v[i].state);
+		free(l->v[i].prepared);
 	}
 	free(l->v);
 	l->v = NULL;

@@ -175,7 +175,10 @@ struct lz_sandbox_entry {
 	char *role;		/* lazaret.role label, or "" */
 	char *domain;		/* lazaret.domain label, or "" */
 	char *state;		/* "running", "exited", "created", ... */
+	char *prepared;		/* lazaret.prepared label, or "" */
 };
+/* 1 for a container prepared for a next start that never ran. */
+int lz_sandbox_entry_prepared(const struct lz_sandbox_entry *e);
 
 struct lz_sandbox_list {
 	struct lz_sandbox_entry *v;

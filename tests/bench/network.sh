@@ -26,6 +26,8 @@ while getopts n:b:B: o; do
 	*) exit 2 ;;
 	esac
 done
+# shellcheck source=tests/lib/containers.sh
+. "$(dirname "$0")/../lib/containers.sh"
 tmp=$(mktemp -d /tmp/lz-nbench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 mkproj() {
@@ -45,10 +47,14 @@ cold() {
 	(cd "$1" && "$2/lazaret" run -- true) >/dev/null 2>&1
 	t1=$(ms)
 	# This Domain's containers only: other Domains of the account may run.
+	# A fresh project's Domain is never started again: its prepared pair
+	# goes too.
 	for i in $(seq 1 100); do
-		[ -z "$(podman ps -a --filter "label=lazaret.domain=$id" --format '{{.ID}}' 2>/dev/null)" ] && break
+		[ -z "$(lz_live_containers "$id" 2>/dev/null)" ] && break
 		sleep 0.1
 	done
+	podman ps -aq --filter "label=lazaret.domain=$id" |
+	    xargs -r podman rm -f -t 0 >/dev/null 2>&1
 	echo $((t1 - t0))
 }
 policy=$(printf 'lazaret-netpolicy 1\nallow 0.0.0.0/0\ndeny 10.0.0.0/8\ndeny 10.0.2.0/24\nallow 10.0.2.3/32\ndeny 169.254.0.0/16\ndeny 172.16.0.0/12\ndeny 192.168.0.0/16\nresolver 10.0.2.3\n_')

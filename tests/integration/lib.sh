@@ -9,6 +9,8 @@
 LZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=tests/lib/account.sh
 . "$LZ_ROOT/tests/lib/account.sh"
+# shellcheck source=tests/lib/containers.sh
+. "$LZ_ROOT/tests/lib/containers.sh"
 LZ_BIN=$(realpath "${LZ_BIN:-$LZ_ROOT/build/asan}")
 LAZARET=$LZ_BIN/lazaret
 LZ_TEST_NAME=$(basename "$0" .sh)
@@ -65,11 +67,13 @@ lz_make_project() {
 }
 
 # leftovers: what a Domain left behind, using the caller's $id (Domain ID),
-# $rt (runtime directory) and $droot (Domain Root): its containers, its
-# control socket, anchor mounts in podman's namespace. Silent when none.
+# $rt (runtime directory) and $droot (Domain Root): its containers (but
+# the pair prepared for its next start: created, never started; see
+# tests/lib/containers.sh), its control socket, anchor mounts in podman's
+# namespace. Silent when none.
 leftovers() {
 	local n
-	n=$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)
+	n=$(lz_live_containers "$id" | wc -l)
 	[ "$n" = 0 ] || { echo "containers: $n"; return 1; }
 	[ ! -S "$rt/control.sock" ] || { echo "socket left"; return 1; }
 	! podman unshare grep -Eq "$droot/(anchors|view)" /proc/self/mountinfo ||

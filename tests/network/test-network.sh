@@ -26,6 +26,8 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib/account.sh"
 . "$(dirname "$0")/../lib/netns.sh"
+# shellcheck source=tests/lib/containers.sh
+. "$(dirname "$0")/../lib/containers.sh"
 
 NAME=network
 USER_=${LZ_TEST_USER:-lazaret-test}
@@ -199,8 +201,9 @@ down() {
 	as_user podman exec "$CTR" bash -c 'kill $(cat /tmp/lzt-session.pid)' \
 	    >/dev/null 2>&1 || kill "$UP_PID" 2>/dev/null
 	wait "$UP_PID" 2>/dev/null
+	# Down: nothing but the pair prepared for the next start.
 	for i in $(seq 1 150); do
-		[ -z "$(as_user podman ps -a --filter label=lazaret.domain --format '{{.Names}}' 2>/dev/null)" ] && return 0
+		[ -z "$(lz_live_containers "" as_user 2>/dev/null)" ] && return 0
 		sleep 0.1
 	done
 	fail "Domain not torn down: $(as_user podman ps -a --format '{{.Names}}' 2>/dev/null | tr '\n' ' ')"
@@ -271,10 +274,10 @@ if up default 0; then
 	    pass "killed sidecar: the attached session is told of the Domain failure" ||
 	    fail "killed sidecar: session not told: $(cat "$T/up-default.log")"
 	for i in $(seq 1 150); do
-		[ -z "$(as_user podman ps -a --filter label=lazaret.domain --format '{{.Names}}' 2>/dev/null)" ] && break
+		[ -z "$(lz_live_containers "" as_user 2>/dev/null)" ] && break
 		sleep 0.1
 	done
-	[ -z "$(as_user podman ps -a --filter label=lazaret.domain --format '{{.Names}}' 2>/dev/null)" ] &&
+	[ -z "$(lz_live_containers "" as_user 2>/dev/null)" ] &&
 	    pass "killed sidecar: sandbox and sidecar removed" ||
 	    fail "killed sidecar: containers left"
 fi

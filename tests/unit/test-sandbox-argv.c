@@ -334,11 +334,20 @@ test_list_parse(void **state)
 	const char *json = "[ { \"Id\": \"abc\", \"Names\": [ \"lz-" ID "\" ],"
 	    " \"State\": \"running\", \"Labels\": { \"lazaret.domain\": \""
 	    ID "\", \"lazaret.role\": \"sandbox\" } },"
-	    " { \"Id\": \"def\", \"State\": \"created\", \"Labels\": null } ]";
+	    " { \"Id\": \"def\", \"State\": \"created\", \"Labels\": null },"
+	    " { \"Id\": \"ghi\", \"State\": \"created\", \"Labels\": {"
+	    " \"lazaret.prepared\": \"ff\" } },"
+	    " { \"Id\": \"jkl\", \"State\": \"exited\", \"Labels\": {"
+	    " \"lazaret.prepared\": \"ff\" } } ]";
 
 	(void)state;
 	assert_int_equal(lz_sandbox_list_parse(json, &l, &e), 0);
-	assert_int_equal(l.n, 2);
+	assert_int_equal(l.n, 4);
+	/* Prepared for a next start: labelled so and never run. */
+	assert_false(lz_sandbox_entry_prepared(&l.v[0]));
+	assert_false(lz_sandbox_entry_prepared(&l.v[1]));
+	assert_true(lz_sandbox_entry_prepared(&l.v[2]));
+	assert_false(lz_sandbox_entry_prepared(&l.v[3]));
 	assert_string_equal(l.v[0].id, "abc");
 	assert_string_equal(l.v[0].name, "lz-" ID);
 	assert_string_equal(l.v[0].role, "sandbox");
