@@ -5,6 +5,7 @@
  * the runtime shim (anchor-annot.h) and unmounted by the "__anchor" helper
  * inside "podman unshare".
  */
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 
 #include <errno.h>
@@ -68,7 +69,13 @@ static int	 start_once(const struct lz_sandbox_ctx *c,
 static int	 start_prepared(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s, struct lz_sandbox_use *u,
 		     struct lz_sandbox_started *st, struct lz_err *err);
+static void	 image_store(const struct lz_sandbox_ctx *c,
+		     char out[LZ_SANDBOX_PREP_PATH_MAX]);
+static int	 images_of(const struct lz_sandbox_ctx *c,
+		     struct lz_sandbox_prepared *p, struct lz_err *err);
 static int	 use_judge(struct lz_sandbox_use *u, const char *domain_id,
+		     const char *pidfile, struct lz_err *err);
+static int	 sidecar_idle(const struct lz_sandbox_spec *s,
 		     struct lz_err *err);
 static int	 sidecar_still(int pidfd, struct lz_err *err);
 static int	 sidecar_files_reset(const struct lz_sandbox_spec *s,
@@ -788,8 +795,10 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
 		else if (start_prepared(c, &net, s->use, st, &why) == 0) {
 			lz_buf_addf(&st->note, "started the containers "
 			    "prepared when the Domain last ended (sidecar "
-			    "%.12s, sandbox %.12s)\n", s->use->p.sidecar,
-			    s->use->p.sandbox);
+			    "%.12s, sandbox %.12s; %s)\n", s->use->p.sidecar,
+			    s->use->p.sandbox, s->use->inspected ? "images "
+			    "checked with podman inspect" : "image store "
+			    "unchanged since");
 			goto out;
 		}
 		lz_sandbox_use_end(s->use);
@@ -970,26 +979,39 @@ lz_sandbox_use_begin(const struct lz_sandbox_ctx *c,
 
 	memset(u, 0, sizeof *u);
 	u->p = *p;
+	/* Nothing changed in the image store since the pair was made. */
+	if (lz_sandbox_prep_images_same(p))
+		return 0;
 	podman_opts(c, &o);
-	podman_argv(c, &t, "inspect", p->sidecar, p->sandbox, image,
-	    sidecar_image != NULL ? sidecar_image : LZ_SANDBOX_SIDECAR_IMAGE);
+	/* Not the sandbox: a start holds its lock while it waits at the
+	 * gate, and this runs beside that start. */
+	podman_argv(c, &t, "inspect", p->sidecar, image, sidecar_image != NULL ?
+	    sidecar_image : LZ_SANDBOX_SIDECAR_IMAGE, NULL);
 	rc = lz_spawn_start((const char *const *)t.v, &o, &u->inspect, err);
 	u->running = rc == 0;
 	lz_tokens_release(&t);
 	return rc;
 }
 
-/* The inspection's verdict (sandbox-prep.h); the process is reaped. */
+/*
+ * The inspection's verdict (sandbox-prep.h); the process is reaped. The
+ * sidecar's process ID is read from pidfile after the inspection ended:
+ * a sidecar it saw running is this start's only if podman wrote that ID
+ * there since the start emptied it.
+ */
 static int
-use_judge(struct lz_sandbox_use *u, const char *domain_id, struct lz_err *err)
+use_judge(struct lz_sandbox_use *u, const char *domain_id,
+    const char *pidfile, struct lz_err *err)
 {
 	struct lz_spawn_result res;
+	struct lz_buf b = LZ_BUF_INIT;
 	char *text;
+	long pid = 0;
 	int rc;
 
 	if (!u->running)
-		return lz_err_set(err, LZ_EINVAL, "the prepared containers were "
-		    "not inspected");
+		return 0;
+	u->inspected = 1;
 	lz_spawn_result_init(&res);
 	rc = lz_spawn_wait(&u->inspect, &res, err);
 	u->running = 0;
@@ -998,8 +1020,12 @@ use_judge(struct lz_sandbox_use *u, const char *domain_id, struct lz_err *err)
 		rc = lz_err_set(err, LZ_ESYS, "podman inspect: %s", text);
 		free(text);
 	}
+	if (rc == 0 && read_small(pidfile, &b, NULL) == 0 && b.len > 0)
+		pid = strtol(b.buf, NULL, 10);
 	if (rc == 0)
-		rc = lz_sandbox_prep_check(res.out.buf, &u->p, domain_id, err);
+		rc = lz_sandbox_prep_check(res.out.buf, &u->p, domain_id, pid,
+		    err);
+	lz_buf_release(&b);
 	lz_spawn_result_release(&res);
 	return rc;
 }
@@ -1018,14 +1044,44 @@ lz_sandbox_use_end(struct lz_sandbox_use *u)
 }
 
 /*
- * Starts the pair created ahead (u, whose inspection has been under way
- * since lz_sandbox_use_begin) once lz_sandbox_prep_check accepted that
- * inspection: one "podman start" of the sandbox, which starts its sidecar
- * first (podman starts a dependency that is not running). The sandbox's
- * creation waits at the gate (s->gate) until the sidecar's readiness
- * passed the checks of a full start; anything else answers "no" there,
- * so no sandbox is created. On failure err says why and the caller
- * removes both.
+ * Before a prepared sidecar starts: its last PID file must not name a
+ * live lazaret-netpolicy (a sidecar somebody else started; at rest the
+ * file names a process that has ended).
+ */
+static int
+sidecar_idle(const struct lz_sandbox_spec *s, struct lz_err *err)
+{
+	struct lz_buf b = LZ_BUF_INIT, cmd = LZ_BUF_INIT;
+	char *proc = NULL;
+	long pid = 0;
+	int rc = 0;
+
+	if (read_small(s->sidecar_pidfile, &b, NULL) == 0 && b.len > 0)
+		pid = strtol(b.buf, NULL, 10);
+	if (pid > 0) {
+		proc = lz_xasprintf("/proc/%ld/cmdline", pid);
+		if (read_small(proc, &cmd, NULL) == 0 && strcmp(cmd.len > 0 ?
+		    cmd.buf : "", LZ_SANDBOX_SIDECAR_PROGRAM) == 0)
+			rc = lz_err_set(err, LZ_EINVAL, "the prepared network "
+			    "sidecar is running already as process %ld "
+			    "(another start took it?)", pid);
+	}
+	free(proc);
+	lz_buf_release(&cmd);
+	lz_buf_release(&b);
+	return rc;
+}
+
+/*
+ * Starts the pair created ahead (u) with one "podman start" of the
+ * sandbox, which starts its sidecar first (podman starts a dependency
+ * that is not running). The sandbox's creation waits at the gate
+ * (s->gate) until the inspection under way since lz_sandbox_use_begin
+ * passed lz_sandbox_prep_check and the sidecar's readiness passed the
+ * checks of a full start; anything else answers "no" there, so no sandbox
+ * is created. A "podman start" that returns with the gate's line unread
+ * found the sandbox running already: another start has it. On failure
+ * err says why and the caller removes both.
  */
 static int
 start_prepared(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
@@ -1039,17 +1095,16 @@ start_prepared(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	struct lz_spawn_opts o;
 	struct lz_err sub = LZ_ERR_INIT;
 	pid_t spid = 0;
-	int rc, pidfd = -1, gate = -1, g;
+	int rc, pidfd = -1, gate = -1, g, unread = 0;
 
 	lz_spawn_result_init(&rs);
-	if ((rc = use_judge(u, s->domain_id, err)) != 0)
-		goto out;
 	if (s->gate == NULL) {
 		rc = lz_err_set(err, LZ_EINVAL, "a prepared sandbox is started "
 		    "only through the gate");
 		goto out;
 	}
-	if ((rc = sidecar_files_reset(s, err)) != 0)
+	if ((rc = sidecar_idle(s, err)) != 0 ||
+	    (rc = sidecar_files_reset(s, err)) != 0)
 		goto out;
 	if ((gate = lz_gate_open(s->gate, err)) < 0) {
 		rc = gate;
@@ -1060,7 +1115,9 @@ start_prepared(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	if ((rc = lz_spawn_start((const char *const *)ts.v, &o, &ps,
 	    err)) != 0)
 		goto out;
-	rc = sidecar_ready(c, s, p->sidecar, ps.pid, &pidfd, &spid, err);
+	rc = use_judge(u, s->domain_id, s->sidecar_pidfile, err);
+	if (rc == 0)
+		rc = sidecar_ready(c, s, p->sidecar, ps.pid, &pidfd, &spid, err);
 	g = gate_tell(gate, spid, rc != 0 ? (err && err->msg ? err->msg :
 	    "refused") : NULL, &sub);
 	if (podman_done(lz_spawn_wait(&ps, &rs, &sub), &rs, "podman start",
@@ -1068,6 +1125,11 @@ start_prepared(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 		rc = lz_err_set(err, LZ_ESYS, "%s", sub.msg);
 	else if (rc == 0 && g != 0)
 		rc = lz_err_set(err, g, "%s", sub.msg ? sub.msg : "gate");
+	/* The creation reads the line; a sandbox already running does not. */
+	if (rc == 0 && (ioctl(gate, FIONREAD, &unread) != 0 || unread != 0))
+		rc = lz_err_set(err, LZ_EINVAL, "the prepared sandbox was running "
+		    "already: its start never reached this start's gate "
+		    "(another start took it?)");
 	if (rc == 0)
 		rc = sidecar_still(pidfd, err);
 	if (rc != 0)
@@ -1087,6 +1149,63 @@ out:
 	return rc;
 }
 
+/*
+ * The file in which podman's image store lists its images
+ * (containers/storage: GRAPHROOT/DRIVER-images/images.json), or "-" when
+ * podman does not say.
+ */
+static void
+image_store(const struct lz_sandbox_ctx *c, char out[LZ_SANDBOX_PREP_PATH_MAX])
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+
+	lz_spawn_result_init(&res);
+	podman_argv(c, &t, "info", "--format", "{{.Store.GraphRoot}}/"
+	    "{{.Store.GraphDriverName}}-images/images.json", NULL, NULL);
+	snprintf(out, LZ_SANDBOX_PREP_PATH_MAX, "-");
+	if (run_podman(c, &t, &res, "podman info", NULL) == 0) {
+		trim(&res.out);
+		if (res.out.len > 0 && res.out.len < LZ_SANDBOX_PREP_PATH_MAX &&
+		    res.out.buf[0] == '/' && strchr(res.out.buf, '\n') == NULL)
+			memcpy(out, res.out.buf, res.out.len + 1);
+	}
+	lz_spawn_result_release(&res);
+	lz_tokens_release(&t);
+}
+
+/* The images p's two containers were made from, into p. */
+static int
+images_of(const struct lz_sandbox_ctx *c, struct lz_sandbox_prepared *p,
+    struct lz_err *err)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+	const char *nl;
+	int rc;
+
+	lz_spawn_result_init(&res);
+	podman_argv(c, &t, "inspect", "--format", "{{.Image}}", p->sidecar,
+	    p->sandbox);
+	rc = run_podman(c, &t, &res, "podman inspect (prepared containers)",
+	    err);
+	nl = res.out.buf;
+	if (rc == 0 && (res.out.len != 2 * 65 || strspn(nl, "0123456789abcdef")
+	    != 64 || nl[64] != '\n' || strspn(nl + 65, "0123456789abcdef") !=
+	    64 || nl[129] != '\n'))
+		rc = lz_err_set(err, LZ_ESYS, "podman inspect printed '%.140s', "
+		    "not the two image IDs", nl);
+	if (rc == 0) {
+		memcpy(p->sidecar_image, nl, 64);
+		p->sidecar_image[64] = '\0';
+		memcpy(p->sandbox_image, nl + 65, 64);
+		p->sandbox_image[64] = '\0';
+	}
+	lz_spawn_result_release(&res);
+	lz_tokens_release(&t);
+	return rc;
+}
+
 int
 lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_plan *plan, const char *domain_id,
@@ -1096,7 +1215,7 @@ lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
 	struct lz_tokens box = LZ_TOKENS_INIT;
 	struct lz_spawn_result res;
 	struct lz_err undo = LZ_ERR_INIT;
-	char *peer = NULL, *id = NULL;
+	char *peer = NULL, *id = NULL, before[LZ_SANDBOX_PREP_STAMP_MAX];
 	size_t i;
 	int rc;
 
@@ -1104,6 +1223,10 @@ lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
 	lz_spawn_result_init(&res);
 	if (plan->fp[0] == '\0' || plan->sidecar.n == 0 || plan->sandbox.n == 0)
 		return lz_err_set(err, LZ_EINVAL, "nothing to prepare");
+	/* The image store before and after: an image changed in between
+	 * leaves the stamp unknown, and the start then asks podman. */
+	image_store(c, out->store);
+	lz_sandbox_prep_stamp(out->store, before);
 	rc = run_podman(c, &plan->sidecar, &res, "podman create (network "
 	    "sidecar)", err);
 	if (rc == 0)
@@ -1124,6 +1247,11 @@ lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
 	if (rc != 0)
 		goto fail;
 	memcpy(out->sandbox, id, sizeof out->sandbox);
+	if ((rc = images_of(c, out, err)) != 0)
+		goto fail;
+	if (lz_sandbox_prep_stamp(out->store, out->stamp) != 0 ||
+	    strcmp(out->stamp, before) != 0)
+		snprintf(out->stamp, sizeof out->stamp, "-");
 	memcpy(out->fp, plan->fp, sizeof out->fp);
 	goto out;
 fail:

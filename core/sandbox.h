@@ -101,13 +101,14 @@ void lz_sandbox_started_release(struct lz_sandbox_started *st);
  * sidecar passed those checks, and only in that sidecar's network.
  *
  * With s->use (a pair created ahead, sandbox-prep.h, and its inspection,
- * lz_sandbox_use_begin) whose fingerprint is this spec's and whose
- * inspection lz_sandbox_prep_check accepts: one "podman start" of the
- * prepared sandbox, which starts its sidecar first, the same readiness
- * checks while the sandbox waits at the gate, then "go". Anything found
- * stale or failing on that way is said in st->note; whatever of the
- * Domain exists is then removed (lz_sandbox_stop) and the start runs in
- * full ("podman run -d" of both).
+ * lz_sandbox_use_begin) whose fingerprint is this spec's: one "podman
+ * start" of the prepared sandbox, which starts its sidecar first; while
+ * the sandbox waits at the gate, the inspection must pass
+ * lz_sandbox_prep_check and the sidecar the readiness checks, then "go";
+ * the sandbox's creation must have read it. Anything found stale or
+ * failing on that way is said in st->note; whatever of the Domain exists
+ * is then removed (lz_sandbox_stop) and the start runs in full ("podman
+ * run -d" of both).
  */
 int lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
@@ -118,14 +119,16 @@ struct lz_sandbox_use {
 	struct lz_sandbox_prepared p;
 	struct lz_spawn_proc inspect;
 	int running;			/* inspect not reaped yet */
+	int inspected;			/* images checked by inspect */
 };
 /*
- * Starts "podman inspect" of p's two containers, of image (the sandbox's)
- * and of sidecar_image (NULL: LZ_SANDBOX_SIDECAR_IMAGE), to run while the
- * caller sets the start up; lz_sandbox_start_net judges it (with s->use =
- * u) before it starts anything. It must run before the start: a "podman
- * start" changes what it shows. lz_sandbox_use_end reaps it when the
- * start did not get that far (harmless otherwise).
+ * Prepares the use of pair p: when podman's image store changed since p
+ * was made (lz_sandbox_prep_images_same), starts "podman inspect" of p's
+ * sidecar, of image (the sandbox's) and of sidecar_image (NULL:
+ * LZ_SANDBOX_SIDECAR_IMAGE), to run while the caller sets the start up
+ * and while the start runs; lz_sandbox_start_net judges it (with s->use =
+ * u) before it lets the sandbox be created. lz_sandbox_use_end reaps it
+ * when the start did not get that far (harmless otherwise).
  */
 int lz_sandbox_use_begin(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_prepared *p, const char *image,

@@ -85,12 +85,15 @@ end_domain() {
 	domain_absent "$2" "$id" || return 1
 	domain_forget "$id"
 }
-# domain_forget ID: a throwaway Domain's containers (the prepared pair)
+# domain_forget ID: a throwaway Domain's containers (the prepared pair:
+# the sandbox first, podman refuses to remove a sidecar it depends on)
 # and its Domain Root removed.
 domain_forget() {
-	podman ps -aq --filter "label=lazaret.domain=$1" |
-	    xargs -r podman rm -f -t 0 >/dev/null 2>&1
-	podman ps -aq --filter "label=lazaret.domain=$1" |
-	    xargs -r podman rm -f -t 0 >/dev/null 2>&1
+	local r
+	for r in sandbox sidecar; do
+		podman ps -aq --filter "label=lazaret.domain=$1" \
+		    --filter "label=lazaret.role=$r" |
+		    xargs -r podman rm -f -t 0 >/dev/null 2>&1 || true
+	done
 	podman unshare rm -rf "$HOME/.local/share/lazaret/domains/$1"
 }

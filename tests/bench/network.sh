@@ -40,7 +40,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # cold DIR BINDIR: one "lazaret run -- true" in a fresh project, in ms;
 # then waits until that Domain's containers are gone.
 cold() {
-	local t0 t1 i id
+	local t0 t1 i id r
 	mkproj "$1"
 	id=$(cd "$1" && "$2/lazaret" domain show --json | jq -r .domain_id)
 	t0=$(ms)
@@ -53,8 +53,11 @@ cold() {
 		[ -z "$(lz_live_containers "$id" 2>/dev/null)" ] && break
 		sleep 0.1
 	done
-	podman ps -aq --filter "label=lazaret.domain=$id" |
-	    xargs -r podman rm -f -t 0 >/dev/null 2>&1
+	for r in sandbox sidecar; do
+		podman ps -aq --filter "label=lazaret.domain=$id" \
+		    --filter "label=lazaret.role=$r" |
+		    xargs -r podman rm -f -t 0 >/dev/null 2>&1 || true
+	done
 	echo $((t1 - t0))
 }
 policy=$(printf 'lazaret-netpolicy 1\nallow 0.0.0.0/0\ndeny 10.0.0.0/8\ndeny 10.0.2.0/24\nallow 10.0.2.3/32\ndeny 169.254.0.0/16\ndeny 172.16.0.0/12\ndeny 192.168.0.0/16\nresolver 10.0.2.3\n_')

@@ -3,7 +3,7 @@
  * (core/sandbox-prep.h): what the fingerprint covers and what it leaves
  * out, the record's form, and every check of podman's inspection before
  * a prepared pair is started (removed, started by another, image changed,
- * made for other command lines, another network, another Domain).
+ * made for other command lines, another Domain).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -160,25 +161,53 @@ test_plan(void **state)
 	lz_mountplan_release(&f.mp);
 }
 
+/* A pair's record fields, with the image store's stamp and file. */
+static void
+prepared_init(struct lz_sandbox_prepared *p)
+{
+	memset(p, 0, sizeof *p);
+	memcpy(p->fp, FP, 65);
+	memcpy(p->sidecar, SID, 65);
+	memcpy(p->sandbox, BID, 65);
+	memcpy(p->sidecar_image, SIMG, 65);
+	memcpy(p->sandbox_image, IMG, 65);
+	snprintf(p->stamp, sizeof p->stamp, "2049 1564700 3188 1796134083 "
+	    "404640423");
+	snprintf(p->store, sizeof p->store, "/home/u/.local/share/containers/"
+	    "storage/overlay-images/images.json");
+}
+
 static void
 test_record(void **state)
 {
+	static const char *const bad_tail[] = {
+	    "", "x\n/s\n", "1 2 3 4\n/s\n", "1 2 3 4 5 6\n/s\n",
+	    "1  2 3 4 5\n/s\n", "1 2 3 4 5 \n/s\n", "1 2 3 4 5\nrel\n",
+	    "1 2 3 4 5\n\n", "1 2 3 4 5\n/s\nextra\n", "1 2 3 4 5\n/s",
+	    "-\n" };
 	struct lz_sandbox_prepared p, q;
-	struct lz_buf b = LZ_BUF_INIT;
+	struct lz_buf b = LZ_BUF_INIT, t = LZ_BUF_INIT;
 	struct lz_err e = LZ_ERR_INIT;
+	size_t head, i;
 	char *bad;
 
 	(void)state;
-	memcpy(p.fp, FP, 65);
-	memcpy(p.sidecar, SID, 65);
-	memcpy(p.sandbox, BID, 65);
+	prepared_init(&p);
 	lz_sandbox_prep_format(&p, &b);
 	assert_string_equal(b.buf, "lazaret-prepared 1\n" FP "\n" SID "\n" BID
-	    "\n");
+	    "\n" SIMG "\n" IMG "\n2049 1564700 3188 1796134083 404640423\n"
+	    "/home/u/.local/share/containers/storage/overlay-images/"
+	    "images.json\n");
 	assert_int_equal(lz_sandbox_prep_parse(b.buf, b.len, &q, NULL), 0);
-	assert_string_equal(q.fp, FP);
-	assert_string_equal(q.sidecar, SID);
-	assert_string_equal(q.sandbox, BID);
+	assert_memory_equal(&p, &q, sizeof p);
+	/* Unknown stamp and store: "-". */
+	snprintf(p.stamp, sizeof p.stamp, "-");
+	snprintf(p.store, sizeof p.store, "-");
+	lz_buf_reset(&t);
+	lz_sandbox_prep_format(&p, &t);
+	assert_int_equal(lz_sandbox_prep_parse(t.buf, t.len, &q, NULL), 0);
+	assert_string_equal(q.stamp, "-");
+	assert_string_equal(q.store, "-");
 	/* Cut short, one byte more, another version, upper case, a NUL. */
 	assert_int_equal(lz_sandbox_prep_parse(b.buf, b.len - 1, &q, &e),
 	    LZ_EINVAL);
@@ -208,17 +237,67 @@ test_record(void **state)
 	assert_int_equal(lz_sandbox_prep_parse(bad, strlen(bad), &q, NULL),
 	    LZ_EINVAL);
 	free(bad);
+	/* The stamp and store lines: each malformed tail is refused. */
+	head = sizeof "lazaret-prepared 1\n" - 1 + 5 * 65;
+	for (i = 0; i < sizeof bad_tail / sizeof bad_tail[0]; i++) {
+		lz_buf_reset(&t);
+		lz_buf_add(&t, b.buf, head);
+		lz_buf_adds(&t, bad_tail[i]);
+		if (lz_sandbox_prep_parse(t.buf, t.len, &q, NULL) != LZ_EINVAL)
+			fail_msg("tail '%s' accepted", bad_tail[i]);
+	}
+	lz_buf_release(&t);
 	lz_buf_release(&b);
 }
 
+/* The stamp follows the file: any rewrite of it changes the stamp. */
+static void
+test_stamp(void **state)
+{
+	char path[] = "/tmp/lz-test-stamp.XXXXXX";
+	char a[LZ_SANDBOX_PREP_STAMP_MAX], c[LZ_SANDBOX_PREP_STAMP_MAX];
+	char tmp[64];
+	struct lz_sandbox_prepared p;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_int_equal(write(fd, "[]", 2), 2);
+	close(fd);
+	assert_int_equal(lz_sandbox_prep_stamp(path, a), 0);
+	assert_int_equal(lz_sandbox_prep_stamp(path, c), 0);
+	assert_string_equal(a, c);
+	prepared_init(&p);
+	snprintf(p.store, sizeof p.store, "%s", path);
+	memcpy(p.stamp, a, sizeof a);
+	assert_true(lz_sandbox_prep_images_same(&p));
+	/* Rewritten as containers/storage does (a new file renamed over). */
+	snprintf(tmp, sizeof tmp, "%s.new", path);
+	assert_non_null(f = fopen(tmp, "w"));
+	fputs("[{}]", f);
+	fclose(f);
+	assert_int_equal(rename(tmp, path), 0);
+	assert_false(lz_sandbox_prep_images_same(&p));
+	/* Unknown or unreadable: never "the same". */
+	snprintf(p.stamp, sizeof p.stamp, "-");
+	assert_false(lz_sandbox_prep_images_same(&p));
+	unlink(path);
+	assert_int_equal(lz_sandbox_prep_stamp(path, c), -1);
+	assert_string_equal(c, "-");
+	memcpy(p.stamp, a, sizeof a);
+	assert_false(lz_sandbox_prep_images_same(&p));
+	assert_int_equal(lz_sandbox_prep_stamp("relative", c), -1);
+}
+
 /*
- * podman's inspection of the pair and both images, with one part
- * changed: the sidecar's and the sandbox's status, the image each was made
- * from, their fingerprint labels, the sandbox's network, names, Domain.
+ * podman's inspection of the sidecar and both images, with one part
+ * changed: the sidecar's status and process, the image it was made from,
+ * its fingerprint label, name and Domain; the images' IDs now.
  */
 struct insp {
-	const char *sstatus, *bstatus, *sstarted, *simg, *bimg, *sfp, *bfp;
-	const char *bnet, *sname, *domain;
+	const char *status, *simg, *sfp, *sname, *domain, *img_now;
+	long pid;
 	int images;
 };
 
@@ -226,44 +305,35 @@ static char *
 inspection(const struct insp *x)
 {
 	struct lz_buf b = LZ_BUF_INIT;
-	const char *ctr = "{\"Id\":\"%s\",\"Name\":\"%s\",\"State\":"
-	    "{\"Status\":\"%s\",\"StartedAt\":\"%s\",\"Pid\":0},"
-	    "\"Image\":\"%s\",\"Config\":{\"Labels\":{\"lazaret.domain\":"
-	    "\"%s\",\"lazaret.role\":\"%s\",\"lazaret.prepared\":\"%s\","
-	    "\"org.lazaret.recipe\":\"x\"}},\"HostConfig\":{\"NetworkMode\":"
-	    "\"%s\"}}";
 
-	lz_buf_adds(&b, "[");
-	lz_buf_addf(&b, ctr, SID, x->sname ? x->sname : "lz-" ID "-net",
-	    x->sstatus ? x->sstatus : "created", x->sstarted ? x->sstarted :
-	    "0001-01-01T00:00:00Z", x->simg ? x->simg : SIMG, x->domain ?
-	    x->domain : ID, "sidecar", x->sfp ? x->sfp : FP, "slirp4netns");
-	lz_buf_adds(&b, ",");
-	lz_buf_addf(&b, ctr, BID, "lz-" ID, x->bstatus ? x->bstatus :
-	    "created", "0001-01-01T00:00:00Z", x->bimg ? x->bimg : IMG, ID,
-	    "sandbox", x->bfp ? x->bfp : FP, x->bnet ? x->bnet :
-	    "container:" SID);
+	lz_buf_addf(&b, "[{\"Id\":\"%s\",\"Name\":\"%s\",\"State\":{\"Status\":"
+	    "\"%s\",\"StartedAt\":\"2026-12-01T10:00:00Z\",\"Pid\":%ld},"
+	    "\"Image\":\"%s\",\"Config\":{\"Labels\":{\"lazaret.domain\":"
+	    "\"%s\",\"lazaret.role\":\"sidecar\",\"lazaret.prepared\":\"%s\","
+	    "\"org.lazaret.recipe\":\"x\"}},\"HostConfig\":{\"NetworkMode\":"
+	    "\"slirp4netns\"}}", SID, x->sname ? x->sname : "lz-" ID "-net",
+	    x->status ? x->status : "created", x->pid, x->simg ? x->simg :
+	    SIMG, x->domain ? x->domain : ID, x->sfp ? x->sfp : FP);
 	if (x->images > 0)
-		lz_buf_adds(&b, ",{\"Id\":\"" IMG "\",\"RepoTags\":[\"b\"]}");
+		lz_buf_addf(&b, ",{\"Id\":\"%s\",\"RepoTags\":[\"b\"]}",
+		    x->img_now ? x->img_now : IMG);
 	if (x->images > 1)
 		lz_buf_adds(&b, ",{\"Id\":\"" SIMG "\",\"RepoTags\":[\"n\"]}");
 	lz_buf_adds(&b, "]");
 	return lz_buf_detach(&b);
 }
 
-/* The check's verdict on x; *msg gets its message (or NULL). */
+/* The check's verdict on x with the PID file holding pid; *msg its text. */
 static int
-check(const struct insp *x, char **msg)
+check(const struct insp *x, long pid, char **msg)
 {
 	struct lz_sandbox_prepared p;
 	struct lz_err e = LZ_ERR_INIT;
 	char *json = inspection(x);
 	int rc;
 
-	memcpy(p.fp, FP, 65);
-	memcpy(p.sidecar, SID, 65);
-	memcpy(p.sandbox, BID, 65);
-	rc = lz_sandbox_prep_check(json, &p, ID, &e);
+	prepared_init(&p);
+	rc = lz_sandbox_prep_check(json, &p, ID, pid, &e);
 	*msg = e.msg ? lz_xstrdup(e.msg) : NULL;
 	lz_err_release(&e);
 	free(json);
@@ -272,11 +342,11 @@ check(const struct insp *x, char **msg)
 
 /* x is refused with a message containing want. */
 static void
-refused(const struct insp *x, const char *want)
+refused(const struct insp *x, long pid, const char *want)
 {
 	char *msg = NULL;
 
-	assert_int_equal(check(x, &msg), LZ_EINVAL);
+	assert_int_equal(check(x, pid, &msg), LZ_EINVAL);
 	assert_non_null(msg);
 	if (strstr(msg, want) == NULL)
 		fail_msg("'%s' does not say '%s'", msg, want);
@@ -284,70 +354,84 @@ refused(const struct insp *x, const char *want)
 }
 
 static void
+accepted(const struct insp *x, long pid)
+{
+	char *msg = NULL;
+
+	assert_int_equal(check(x, pid, &msg), 0);
+	assert_null(msg);
+}
+
+static void
 test_check(void **state)
 {
+	struct lz_sandbox_prepared p;
+	struct lz_err e = LZ_ERR_INIT;
 	struct insp x;
-	char *msg = NULL;
 
 	(void)state;
 	memset(&x, 0, sizeof x);
 	x.images = 2;
-	assert_int_equal(check(&x, &msg), 0);
-	assert_null(msg);
-
-	/* Another start took them: running, or ran and stopped. */
-	x.sstatus = "running";
-	refused(&x, "network sidecar is running");
-	x.sstatus = NULL;
-	x.bstatus = "exited";
-	refused(&x, "sandbox is exited");
-	x.bstatus = NULL;
-	x.sstarted = "2026-12-01T10:00:00Z";
-	refused(&x, "never ran");
-	x.sstarted = NULL;
+	/* Inspected before this start's podman reached it, or after it
+	 * started it: the PID is the one it wrote. Stopped (started by hand
+	 * without this start's attachment, it exits): podman starts it
+	 * anew. */
+	accepted(&x, 0);
+	x.status = "running";
+	x.pid = 4321;
+	accepted(&x, 4321);
+	x.status = "exited";
+	x.pid = 0;
+	accepted(&x, 0);
+	/* Running as a process this start's podman did not write: another
+	 * start took it. */
+	x.status = "running";
+	x.pid = 4321;
+	refused(&x, 0, "another start");
+	refused(&x, 4322, "running as process 4321");
+	x.pid = 0;
+	refused(&x, 0, "another start");
+	x.status = NULL;
 	/* An image name that means another image now. */
-	x.bimg = SIMG;
-	refused(&x, "sandbox's image changed");
-	x.bimg = NULL;
+	x.img_now = SID;
+	refused(&x, 0, "sandbox's image changed");
+	x.img_now = NULL;
 	x.simg = IMG;
-	refused(&x, "network sidecar's image changed");
+	refused(&x, 0, "network sidecar's image changed");
 	x.simg = NULL;
 	/* Made for other command lines (the record was replaced). */
-	x.bfp = SID;
-	refused(&x, "other command lines");
-	x.bfp = NULL;
-	/* The sandbox joins some other container's network. */
-	x.bnet = "container:" BID;
-	refused(&x, "not the prepared sidecar's network");
-	x.bnet = "host";
-	refused(&x, "not the prepared sidecar's network");
-	x.bnet = NULL;
+	x.sfp = SID;
+	refused(&x, 0, "other command lines");
+	x.sfp = NULL;
 	/* Another Domain's, or renamed. */
 	x.domain = "fedcba9876543210";
-	refused(&x, "labels");
+	refused(&x, 0, "labels");
 	x.domain = NULL;
 	x.sname = "lz-" ID;
-	refused(&x, "named");
+	refused(&x, 0, "named");
 	x.sname = NULL;
 	/* An image podman no longer has: the inspection is short. */
 	x.images = 1;
-	refused(&x, "not 4 objects");
+	refused(&x, 0, "not 3 objects");
 	x.images = 2;
-	assert_int_equal(check(&x, &msg), 0);
-	free(msg);
+	accepted(&x, 0);
+	prepared_init(&p);
+	assert_int_equal(lz_sandbox_prep_check("not json", &p, ID, 0, &e),
+	    LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(lz_sandbox_prep_check("[]", &p, ID, 0, &e),
+	    LZ_EINVAL);
+	lz_err_release(&e);
+	/* Another sidecar answering for the recorded ID. */
+	memcpy(p.sidecar, BID, 65);
 	{
-		struct lz_sandbox_prepared p;
-		struct lz_err e = LZ_ERR_INIT;
+		char *json = inspection(&x);
 
-		memcpy(p.fp, FP, 65);
-		memcpy(p.sidecar, SID, 65);
-		memcpy(p.sandbox, BID, 65);
-		assert_int_equal(lz_sandbox_prep_check("not json", &p, ID,
-		    &e), LZ_EINVAL);
-		lz_err_release(&e);
-		assert_int_equal(lz_sandbox_prep_check("[]", &p, ID, &e),
+		assert_int_equal(lz_sandbox_prep_check(json, &p, ID, 0, &e),
 		    LZ_EINVAL);
+		assert_non_null(strstr(e.msg, "gone"));
 		lz_err_release(&e);
+		free(json);
 	}
 }
 
@@ -357,6 +441,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_stamp),
 		cmocka_unit_test(test_check),
 	};
 
