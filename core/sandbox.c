@@ -632,7 +632,7 @@ sidecar_pid(const struct lz_sandbox_spec *s, pid_t running, int64_t deadline,
 		if (running <= 0)
 			rc = lz_err_set(err, rc, "%s", sub.msg);
 		else if (lz_spawn_ended(running))
-			rc = lz_err_set(err, LZ_ESYS, "podman ended before the "
+			rc = lz_err_set(err, LZ_EAGAIN, "podman ended before the "
 			    "network sidecar ran");
 		else if (lz_spawn_now_ms() > deadline)
 			rc = lz_err_set(err, -ETIMEDOUT, "the network sidecar "
@@ -1120,11 +1120,17 @@ start_prepared(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 		rc = sidecar_ready(c, s, p->sidecar, ps.pid, &pidfd, &spid, err);
 	g = gate_tell(gate, spid, rc != 0 ? (err && err->msg ? err->msg :
 	    "refused") : NULL, &sub);
+	lz_err_release(&sub);
+	/*
+	 * Our refusal is the reason when podman got as far as the gate;
+	 * when it ended before that (a container removed by hand), its own
+	 * error is.
+	 */
 	if (podman_done(lz_spawn_wait(&ps, &rs, &sub), &rs, "podman start",
-	    &sub) != 0 && rc == 0)
+	    &sub) != 0 && (rc == 0 || rc == LZ_EAGAIN)) {
 		rc = lz_err_set(err, LZ_ESYS, "%s", sub.msg);
-	else if (rc == 0 && g != 0)
-		rc = lz_err_set(err, g, "%s", sub.msg ? sub.msg : "gate");
+	} else if (rc == 0 && g != 0)
+		rc = lz_err_set(err, g, "cannot say go at the gate");
 	/* The creation reads the line; a sandbox already running does not. */
 	if (rc == 0 && (ioctl(gate, FIONREAD, &unread) != 0 || unread != 0))
 		rc = lz_err_set(err, LZ_EINVAL, "the prepared sandbox was running "
