@@ -58,6 +58,8 @@ static int set_timeout(struct load *, struct lz_profile *, const char *,
     const char *, struct lz_err *);
 static int set_approve(struct load *, struct lz_profile *, const char *,
     const char *, struct lz_err *);
+static int set_keep(struct load *, struct lz_profile *, const char *,
+    const char *, struct lz_err *);
 static int set_escalation_env(struct load *, struct lz_profile *,
     const char *, const char *, struct lz_err *);
 static int env_name_ok(const char *v);
@@ -74,6 +76,7 @@ static const struct {
 	{ "env", set_env, 1 },
 	{ "escalation-env", set_escalation_env, 1 },
 	{ "escalation-timeout", set_timeout, 0 },
+	{ "history-keep", set_keep, 0 },
 	{ "ignored-isolation", set_isolation, 0 },
 	{ "image", set_image, 0 },
 	{ "persist", set_persist, 1 },
@@ -451,6 +454,32 @@ set_timeout(struct load *l, struct lz_profile *p, const char *v,
 	return 0;
 }
 
+/*
+ * history-keep = 7d: how long the Git history guard keeps objects the
+ * repository dropped; a number and a unit (d, h or m), 1m to 365d.
+ */
+static int
+set_keep(struct load *l, struct lz_profile *p, const char *v,
+    const char *src, struct lz_err *err)
+{
+	unsigned long n, unit = 0;
+	char *end;
+
+	(void)l; (void)src;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (end[0] != '\0' && end[1] == '\0')
+		unit = end[0] == 'd' ? 86400 : end[0] == 'h' ? 3600 :
+		    end[0] == 'm' ? 60 : 0;
+	if (v[0] < '0' || v[0] > '9' || errno != 0 || unit == 0 ||
+	    n > LZ_PROFILE_MAX_KEEP / unit || n * unit < 60)
+		return lz_err_set(err, LZ_EINVAL, "history-keep must be a "
+		    "number of days, hours or minutes from 1m to 365d, like "
+		    "'history-keep = 7d', not '%s'", v);
+	p->history_keep = n * unit;
+	return 0;
+}
+
 static int
 set_approve(struct load *l, struct lz_profile *p, const char *v,
     const char *src, struct lz_err *err)
@@ -600,9 +629,10 @@ on_entry(void *ctx, const char *section, const char *key, const char *value,
 	if (i == NKEYS) {
 		rc = lz_err_set(err, LZ_EINVAL, "unknown key '%s' in profile "
 		    "'%s' (known: allow, auto-approve, command, deny, env, "
-		    "escalation-env, escalation-timeout, ignored-isolation, "
-		    "image, persist, protect, resolver, trust-git-config, "
-		    "trust-hooks-path, volume)", key, l->cur->name);
+		    "escalation-env, escalation-timeout, history-keep, "
+		    "ignored-isolation, image, persist, protect, resolver, "
+		    "trust-git-config, trust-hooks-path, volume)", key,
+		    l->cur->name);
 		goto out;
 	}
 	if (l->repeat && profile_keys[i].set != set_approve) {

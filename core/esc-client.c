@@ -160,16 +160,28 @@ lz_esc_post(const char *dir, const char *name, const struct lz_buf *rec,
 {
 	char *tmp = lz_xasprintf("%s/%s.tmp", dir, name);
 	char *dst = lz_xasprintf("%s/%s", dir, name);
-	int fd, rc = 0;
+	int fd, rc = 0, e = 0;
 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	    0600);
-	if (fd < 0 || lz_write_all(fd, rec->buf, rec->len) != 0 ||
-	    fsync(fd) != 0 || close(fd) != 0 || rename(tmp, dst) != 0) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s': %s (the "
-		    "mailbox is full or missing)", dst, strerror(errno));
-		(void)unlink(tmp);
+	if (fd < 0)
+		e = errno;
+	else {
+		if (lz_write_all(fd, rec->buf, rec->len) != 0 ||
+		    fsync(fd) != 0)
+			e = errno;
+		/* Closed whatever happened; its error counts too. */
+		if (close(fd) != 0 && e == 0)
+			e = errno;
+		if (e == 0 && rename(tmp, dst) != 0)
+			e = errno;
+		/* Only the tmp this call made is removed. */
+		if (e != 0)
+			(void)unlink(tmp);
 	}
+	if (e != 0)
+		rc = lz_err_set(err, LZ_ESYS, "cannot write '%s': %s (the "
+		    "mailbox is full or missing)", dst, strerror(e));
 	free(tmp);
 	free(dst);
 	return rc;
@@ -187,9 +199,13 @@ lz_esc_result(const struct lz_esc_identity *id, const char *dir,
 
 	lz_result_init(r);
 	/* Not there yet. The coordinator writes whole files by rename, so
-	 * one that is there and does not decode is an error, not a wait. */
-	if (lz_esc_slurp(path, LZ_MAILBOX_RESULT_MAX, &b) != 0)
+	 * one that is there and cannot be read or decoded (too big, not a
+	 * file) is an error, not a wait. */
+	if ((rc = lz_esc_slurp(path, LZ_MAILBOX_RESULT_MAX, &b)) == -ENOENT)
 		rc = 0;
+	else if (rc != 0)
+		rc = lz_err_set(err, LZ_ESYS, "cannot read the result '%s': %s",
+		    path, strerror(-rc));
 	else if ((rc = lz_result_decode(b.buf, b.len, r, err)) == 0) {
 		lz_hmac_hex(id->anchor, sizeof id->anchor,
 		    r->signed_bytes.buf, r->signed_bytes.len, mac);

@@ -50,7 +50,8 @@ int lz_esc_post(const char *dir, const char *name, const struct lz_buf *rec,
 /*
  * Reads the result of request id from dir: 1 with r filled when it is
  * there and carries this session's MAC, 0 when not there (yet), or an
- * error (LZ_EINVAL: a result that is not this session's).
+ * error (LZ_EINVAL: a result that is not this session's; LZ_ESYS: one
+ * that cannot be read, such as one over LZ_MAILBOX_RESULT_MAX).
  */
 int lz_esc_result(const struct lz_esc_identity *id, const char *dir,
     const char *request_id, struct lz_result *r, struct lz_err *err);

@@ -10,8 +10,10 @@
 #include "core/escalate.h"
 #include "core/hmac.h"
 
-static int seen_has(struct lz_esc_seen *s, const char *key, int64_t now);
-static void seen_add(struct lz_esc_seen *s, const char *key, int64_t now);
+static int seen_check(struct lz_esc_seen *s, const char *session,
+    const char *id_key, const char *nonce_key, int64_t now, size_t *mine);
+static void seen_add(struct lz_esc_seen *s, const char *session,
+    const char *key, int64_t now);
 
 void
 lz_esc_seen_release(struct lz_esc_seen *s)
@@ -20,18 +22,26 @@ lz_esc_seen_release(struct lz_esc_seen *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* Forgets entries past twice the freshness window; 1 when key is there. */
+/*
+ * Forgets entries past twice the freshness window; 1 when either key is
+ * there. *mine counts the entries of session.
+ */
 static int
-seen_has(struct lz_esc_seen *s, const char *key, int64_t now)
+seen_check(struct lz_esc_seen *s, const char *session, const char *id_key,
+    const char *nonce_key, int64_t now, size_t *mine)
 {
 	size_t i, k = 0;
 	int found = 0;
 
+	*mine = 0;
 	for (i = 0; i < s->n; i++) {
 		if (now - s->v[i].at > 2 * LZ_ESC_FRESH_MS)
 			continue;
-		if (strcmp(s->v[i].key, key) == 0)
+		if (strcmp(s->v[i].key, id_key) == 0 ||
+		    strcmp(s->v[i].key, nonce_key) == 0)
 			found = 1;
+		if (strcmp(s->v[i].session, session) == 0)
+			(*mine)++;
 		s->v[k++] = s->v[i];
 	}
 	s->n = k;
@@ -39,13 +49,16 @@ seen_has(struct lz_esc_seen *s, const char *key, int64_t now)
 }
 
 static void
-seen_add(struct lz_esc_seen *s, const char *key, int64_t now)
+seen_add(struct lz_esc_seen *s, const char *session, const char *key,
+    int64_t now)
 {
 	if (s->n == s->alloc) {
 		s->alloc = s->alloc ? 2 * s->alloc : 64;
 		s->v = lz_xreallocarray(s->v, s->alloc, sizeof *s->v);
 	}
 	snprintf(s->v[s->n].key, sizeof s->v[s->n].key, "%s", key);
+	snprintf(s->v[s->n].session, sizeof s->v[s->n].session, "%s",
+	    session);
 	s->v[s->n++].at = now;
 }
 
@@ -62,7 +75,9 @@ lz_esc_verify(const struct lz_esc_ctx *x, const struct lz_request *r,
 {
 	struct lz_reg_session *s;
 	EVP_PKEY *pub = NULL;
-	char mac[65], id_key[40], nonce_key[40];
+	char mac[65], id_key[LZ_MAILBOX_ID_HEX + 2];
+	char nonce_key[LZ_MAILBOX_ID_HEX + 2];
+	size_t mine;
 	int rc;
 
 	*session = NULL;
@@ -97,15 +112,18 @@ lz_esc_verify(const struct lz_esc_ctx *x, const struct lz_request *r,
 		snprintf(id_key, sizeof id_key, "%c%s", r->kind ==
 		    LZ_RECORD_CANCEL ? 'c' : 'i', r->id);
 		snprintf(nonce_key, sizeof nonce_key, "n%s", r->nonce);
-		if (seen_has(x->seen, id_key, x->now_ms) ||
-		    seen_has(x->seen, nonce_key, x->now_ms))
+		if (seen_check(x->seen, r->session, id_key, nonce_key,
+		    x->now_ms, &mine))
 			return lz_err_set(err, LZ_EINVAL, "request ID or nonce "
 			    "seen before (a replay)");
-		if (x->seen->n + 2 > LZ_ESC_SEEN_MAX)
+		if (mine + 2 > LZ_ESC_SEEN_SESSION_MAX ||
+		    x->seen->n + 2 > LZ_ESC_SEEN_MAX)
 			return lz_err_set(err, LZ_EINVAL, "too many records in "
-			    "the last %d s", 2 * LZ_ESC_FRESH_MS / 1000);
-		seen_add(x->seen, id_key, x->now_ms);
-		seen_add(x->seen, nonce_key, x->now_ms);
+			    "the last %d s (%s)", 2 * LZ_ESC_FRESH_MS / 1000,
+			    mine + 2 > LZ_ESC_SEEN_SESSION_MAX ? "this session" :
+			    "the Domain");
+		seen_add(x->seen, r->session, id_key, x->now_ms);
+		seen_add(x->seen, r->session, nonce_key, x->now_ms);
 	}
 	*session = s;
 	return 0;

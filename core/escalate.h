@@ -21,16 +21,19 @@
 
 #define LZ_ESC_FRESH_MS 60000		/* |t - now| allowed */
 #define LZ_ESC_SEEN_MAX 65536		/* IDs and nonces remembered */
+#define LZ_ESC_SEEN_SESSION_MAX 8192	/* of them, one session's */
 
 /*
  * The IDs and nonces seen (single use). Entries older than twice the
  * freshness window are forgotten: a record that old is refused as stale
- * anyway. Bounded: past LZ_ESC_SEEN_MAX, new records are refused until
- * old entries expire (a flood costs its sender, not the coordinator).
+ * anyway. Bounded: a session with LZ_ESC_SEEN_SESSION_MAX entries has
+ * its new records refused until its old ones expire (a flood costs its
+ * own session, not the others); LZ_ESC_SEEN_MAX bounds the whole.
  */
 struct lz_esc_seen {
 	struct lz_esc_seen_entry {
-		char key[2 * LZ_MAILBOX_ID_HEX + 2];
+		char key[LZ_MAILBOX_ID_HEX + 2];
+		char session[LZ_MAILBOX_ID_HEX + 1];
 		int64_t at;
 	} *v;
 	size_t n, alloc;

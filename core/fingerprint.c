@@ -110,6 +110,11 @@ lz_profile_json(const struct lz_profile *p, int sources, struct lz_err *err)
 	if (sources)
 		json_object_set_new(o, "protect_source",
 		    json_string(p->protect_source));
+	/* Host-side bookkeeping (the Git history guard): shown, never part
+	 * of the fingerprint, which says what the sandbox is. */
+	if (sources)
+		json_object_set_new(o, "history_keep_seconds",
+		    json_integer((json_int_t)p->history_keep));
 	json_object_set_new(o, "escalation_timeout",
 	    json_integer(p->escalation_timeout));
 	json_object_set_new(o, "escalation_env",

@@ -41,6 +41,7 @@ lz_profile_init(struct lz_profile *p, const char *name, const char *source)
 	p->resolvers[0].source = lz_xstrdup("built-in: slirp4netns DNS");
 	p->nresolvers = 1;
 	p->escalation_timeout = LZ_PROFILE_DEFAULT_TIMEOUT;
+	p->history_keep = LZ_PROFILE_DEFAULT_KEEP;
 	if (lz_tokens_split(LZ_HOSTCMD_ENV_DEFAULT, &p->escalation_env,
 	    NULL) != 0)
 		LZ_BUG("bad default escalation-env");

@@ -19,6 +19,9 @@
 #define LZ_PROFILE_NAME_MAX 32
 #define LZ_PROFILE_DEFAULT_TIMEOUT 300
 #define LZ_PROFILE_MAX_TIMEOUT 86400
+/* history-keep, seconds: 7 days by default, 1 minute to 365 days. */
+#define LZ_PROFILE_DEFAULT_KEEP (7ul * 86400)
+#define LZ_PROFILE_MAX_KEEP (365ul * 86400)
 
 struct lz_volume {
 	char *host;		/* absolute host path */
@@ -59,6 +62,9 @@ struct lz_profile {
 	struct lz_resolver *resolvers;
 	size_t nresolvers;
 	unsigned escalation_timeout;	/* seconds */
+	/* Seconds the Git history guard keeps what the repository dropped
+	 * (history.h); host-side only, not in the fingerprint. */
+	unsigned long history_keep;
 	/* Host variables a host command gets (names; values come from the
 	 * approving client, or the coordinator's start for rules). */
 	struct lz_tokens escalation_env;

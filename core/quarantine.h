@@ -15,5 +15,12 @@
  */
 int lz_quarantine(int dirfd, const char *name, const char *prefix,
     char **to);
+/*
+ * The same, into the directory todir (same file system): for a file
+ * whose own directory git reads every name of (objects/xx, refs/),
+ * where even a quarantine name would be read (a ref) or warned about.
+ */
+int lz_quarantine_to(int dirfd, const char *name, int todir,
+    const char *prefix, char **to);
 
 #endif

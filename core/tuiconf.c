@@ -58,6 +58,7 @@ lz_tui_conf_default(struct lz_tui_conf *t)
 	t->color[LZ_TUI_WAITING_FG] = 0x01000000u | 11;	/* bright yellow */
 	t->history = LZ_TUI_HISTORY_DEFAULT;
 	t->notify_osc = 1;
+	t->mouse = 1;
 }
 
 int
@@ -194,13 +195,20 @@ lz_tui_conf_set(struct lz_tui_conf *t, const char *key, const char *value,
 	}
 	if (strcmp(key, "notify") == 0)
 		return set_notify(t, value, err);
+	if (strcmp(key, "mouse") == 0) {
+		if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
+			return lz_err_set(err, LZ_EINVAL, "mouse '%s' is not "
+			    "on or off", value);
+		t->mouse = strcmp(value, "on") == 0;
+		return 0;
+	}
 	for (i = 0; i < NCOLOR_KEYS; i++) {
 		if (strcmp(key, color_keys[i].key) == 0)
 			return lz_tui_color_parse(value,
 			    &t->color[color_keys[i].which], err);
 	}
 	return lz_err_set(err, LZ_EINVAL, "unknown key '%s' in [tui] (known: "
-	    "prefix, bind, history, notify, notify-osc, status-fg, "
+	    "prefix, bind, history, mouse, notify, notify-osc, status-fg, "
 	    "status-bg, border-fg, active-border-fg, waiting-fg)", key);
 }
 

@@ -12,6 +12,7 @@
  *   notify-osc = off            ; no OSC 9/777 desktop notification
  *   notify = notify-send Lazaret ; ARGV run when a request waits (JSON
  *                               ; on its stdin, no shell, 5 s limit)
+ *   mouse = on                  ; on (the default) or off
  */
 #ifndef LZ_TUICONF_H
 #define LZ_TUICONF_H
@@ -55,6 +56,7 @@ struct lz_tui_conf {
 	 * shell; empty when not set). */
 	int notify_osc;
 	struct lz_tokens notify;
+	int mouse;			/* take the host's mouse (tui-mouse.c) */
 };
 
 /* The built-in settings. */

@@ -18,9 +18,9 @@
  * for the constants below, which must equal protocol/Lazaret.cfg (the CI
  * script compares them).
  *
- * Mutants: compiling with -DMUTANT_<NAME> removes the guard that protects one
- * property; CI requires Spin to find a counterexample for each (a property no
- * mutant can break would be vacuous). See protocol/README.md.
+ * Mutants: compiling with -DMUTANT_<NAME> removes or weakens the guard that
+ * protects one property; CI requires Spin to find a counterexample for each
+ * (a property no mutant can break would be vacuous). See protocol/README.md.
  */
 
 #define NS          2
@@ -28,6 +28,8 @@
 #define MaxFailures 1
 #define MaxReattach 1
 #define MaxReplays  1
+#define ESC_SESSION_MAX 2
+#define ESC_MAX     2
 
 #define MaxInst   NS
 #define FORGED    0
@@ -36,9 +38,16 @@
 #define AnchorOf(s, i)  (((i) - 1) * NS + (s))
 #define CMD_RULE   1
 #define CMD_OTHER  2
-#define CMD_EDITED 3
-#define RuleMatch(c) ((c) == CMD_RULE)
-#define RULE (NS + 1)
+#define CMD_ALT    3
+#define CMD_EDITED 4
+/* Sets of argvs (SUBSET Asked in the TLA+) are bit masks: bit c is argv c
+ * (written with / and %: Spin's ltl parser takes no bitwise operators). */
+#define Bit(c)      (1 << (c))
+#define In(c, m)    ((((m) / Bit(c)) % 2) == 1)
+#define InitRules   Bit(CMD_RULE)
+#define RuleMatch(c) In(c, rules)
+#define RULE    (NS + 1)
+#define SESSION (NS + 2)
 #define AdversaryReq 1
 
 mtype = {
@@ -65,6 +74,7 @@ mtype ss[NS + 1] = S_IDLE;
 bool  att[NS + 1];
 byte  sinst[NS + 1];
 byte  reattaches = 0;
+bool  tty[NS + 1];
 /* ---- Escalation Mailbox (written by the untrusted sandbox) ---- */
 bool  written[NR + 1];
 byte  mbox[NR + 1];
@@ -82,6 +92,12 @@ byte  hc[NR + 1];
 byte  xcmd[NR + 1];
 byte  ran[NR + 1];
 byte  resultOf[NR + 1];
+/* ---- Approvals that need no prompt (bit masks of argvs) ---- */
+byte  sapp[NS + 1];
+byte  rules = InitRules;
+byte  saved = 0;
+/* ---- session 1's further pending requests, counted, not tracked ---- */
+byte  flood = 0;
 
 /* Fairness mirror. TLA+: Spec has WF_vars(CoordStep): only the
  * coordinator's own steps are fair; the developer, the CLIs, the sandbox,
@@ -161,6 +177,8 @@ inline KillAll() {
 #endif
     skip
   };
+  sapp[1] = 0; sapp[2] = 0;
+  flood = 0;
   k = 0
 }
 
@@ -222,10 +240,10 @@ inline Publish() {
   dphase = D_RUNNING
 }
 
-inline Join(s) {
-  ENV_ON && ((ss[s] == S_IDLE || ss[s] == S_LAUNCHING) && dphase == D_RUNNING && Owner &&
-   true) ->
-  ss[s] = S_LIVE; att[s] = true; sinst[s] = coord
+/* t: the tty flag of its OPEN (the TLA+ existential choice) */
+inline Join(s, t) {
+  ENV_ON && ((ss[s] == S_IDLE || ss[s] == S_LAUNCHING) && dphase == D_RUNNING && Owner) ->
+  ss[s] = S_LIVE; att[s] = true; sinst[s] = coord; tty[s] = t
 }
 
 inline Teardown() {
@@ -312,7 +330,8 @@ inline CliCrash(s) {
 }
 
 inline Reattach(s) {
-  ENV_ON && (ss[s] == S_LIVE && !att[s] && dphase == D_RUNNING && Owner && reattaches < MaxReattach) ->
+  ENV_ON && (ss[s] == S_LIVE && !att[s] && tty[s] && dphase == D_RUNNING && Owner &&
+             reattaches < MaxReattach) ->
   att[s] = true; reattaches = reattaches + 1
 }
 
@@ -330,6 +349,10 @@ inline SessionEnd(s) {
        :: else -> skip
     fi
   };
+#ifndef MUTANT_APPROVAL_KEPT
+  sapp[s] = 0;
+#endif
+  if :: s == 1 -> flood = 0 :: else -> skip fi;
   k = 0
 }
 
@@ -347,7 +370,7 @@ inline SessionEnd(s) {
                              (BadCert(cc) && (cs) == 1 && (ca) == OwnAnchor(cs)))
 #define Plausible(cs, cc, ca) ((cc) == sbx && (ca) == AnchorOf(cs, sbx))
 #define CmdOK(cs, cc, ca, cm) ((cm) == CMD_OTHER || \
-                               ((cm) == CMD_RULE && Plausible(cs, cc, ca)))
+                               (((cm) == CMD_RULE || (cm) == CMD_ALT) && Plausible(cs, cc, ca)))
 
 inline WriteRequest(r, cs, cc, ca, cm) {
   ENV_ON && (sbx != 0 && !written[r] && InCreds(cs, cc, ca) && CmdOK(cs, cc, ca, cm) &&
@@ -368,6 +391,45 @@ inline Duplicate(r) {
 #define Unseen(r) (rst[r] == R_NONE)
 #endif
 
+/* Pending requests (accepted, not terminal) of session x, of the Domain:
+ * the tracked ones and session 1's counted ones (PendingN, AllPendingN in
+ * the TLA+). A condition is 0 or 1 here; "c -> 1 : 0" cannot be used: "->"
+ * is implication inside an ltl formula. */
+#define PendOf(q, x) (Active(rst[q]) && rsess[q] == (x))
+#define Pending(x) (PendOf(1, x) + PendOf(2, x) + ((x) == 1) * flood)
+#define PendAll (Active(rst[1]) + Active(rst[2]) + flood)
+#define FloodMax (ESC_MAX + 1)
+#ifdef MUTANT_NO_BOUND
+#define OverBoundS(x) (false)
+#else
+#define OverBoundS(x) (Pending(x) >= ESC_SESSION_MAX || PendAll + 1 > ESC_MAX)
+#endif
+#define OverBound(r) OverBoundS(rsess[r])
+#ifdef MUTANT_APPROVAL_LEAK
+/* any session's approval of this argv */
+#define SessionApproved(r) (In(rcmd[r], sapp[1]) || In(rcmd[r], sapp[2]))
+#elif defined(MUTANT_APPROVAL_ANY_ARGV)
+/* any approval of this session, whatever its argv */
+#define SessionApproved(r) (sapp[rsess[r]] != 0)
+#else
+#define SessionApproved(r) In(rcmd[r], sapp[rsess[r]])
+#endif
+#ifdef MUTANT_PROMPT_NO_TTY
+#define NoTerminal(r) (false)
+#else
+#define NoTerminal(r) (!tty[rsess[r]])
+#endif
+
+/* (environment) session 1's sandbox posts one more request, counted only:
+ * accepted unless over a bound (a denied one changes nothing kept here) */
+inline FloodRequest() {
+  ENV_ON && (dphase == D_RUNNING && Owner && sbx == coord && ss[1] == S_LIVE &&
+             sinst[1] == coord && flood < FloodMax && !OverBoundS(1)) ->
+  flood = flood + 1
+}
+
+/* After the identity checks, in the order of accept_request and
+ * decided_without_human: bounds, rule, session approval, no terminal. */
 inline Verify(r) {
   (dphase == D_RUNNING && Owner && mbox[r] == 1) ->
   mbox[r] = 0;
@@ -379,9 +441,28 @@ inline Verify(r) {
         rst[r] = R_REJECTED; rsess[r] = 0; rcert[r] = 0; ranc[r] = 0; rcmd[r] = 0
      :: else ->
         if
-        :: RuleMatch(rcmd[r]) ->             /* auto-approved by a trusted rule */
-           rst[r] = R_APPROVED; approver[r] = RULE; rapp[r] = rcmd[r]
-        :: else -> rst[r] = R_WAITING        /* waits for the owning session */
+        :: OverBound(r) -> Finish(r, O_DENIED)        /* too many pending */
+        :: else ->
+           if
+           :: RuleMatch(rcmd[r]) ->                   /* a rule of the config */
+              rst[r] = R_APPROVED; approver[r] = RULE; rapp[r] = rcmd[r]
+           :: else ->
+              if
+              :: SessionApproved(r) ->                /* "approve-session" */
+                 rst[r] = R_APPROVED; approver[r] = SESSION; rapp[r] = rcmd[r]
+              :: else ->
+                 if
+                 :: NoTerminal(r) -> Finish(r, O_DENIED)   /* nobody to ask */
+                 :: else ->
+                    rst[r] = R_WAITING;               /* waits for the session */
+#ifdef MUTANT_SANDBOX_RULE
+                    /* adopts a rule the sandbox asked for (in its record) */
+                    rules = rules | Bit(rcmd[r]);
+#endif
+                    skip
+                 fi
+              fi
+           fi
         fi
      fi
   fi
@@ -396,8 +477,17 @@ inline Verify(r) {
 #define Routable(r) (att[rsess[r]])
 #endif
 
+/* no prompt of session x is shown (one modal at a time per session) */
+#ifdef MUTANT_NO_QUEUE
+#define NoneShown(x) (true)
+#else
+#define NoneShown(x) (!(rst[1] == R_SHOWN && rsess[1] == (x)) && \
+                      !(rst[2] == R_SHOWN && rsess[2] == (x)))
+#endif
+
 inline ShowPrompt(r) {
-  (rst[r] == R_WAITING && dphase == D_RUNNING && Owner && Routable(r)) ->
+  (rst[r] == R_WAITING && dphase == D_RUNNING && Owner && Routable(r) &&
+   NoneShown(rsess[r])) ->
   rst[r] = R_SHOWN; promptOn[r] = RouteTo(r)
 }
 
@@ -412,6 +502,21 @@ inline Approve(s, r) {
 inline Edit(s, r) {
   ENV_ON && Decider(s, r) ->
   rst[r] = R_APPROVED; approver[r] = s; rapp[r] = CMD_EDITED; promptOn[r] = 0
+}
+
+/* DECISION "approve-session": also every later request of the request's
+ * session with the same argv, until that session ends */
+inline ApproveSession(s, r) {
+  ENV_ON && Decider(s, r) ->
+  rst[r] = R_APPROVED; approver[r] = s; rapp[r] = rcmd[r]; promptOn[r] = 0;
+  sapp[rsess[r]] = sapp[rsess[r]] | Bit(rcmd[r])
+}
+
+/* DECISION "save-rule": the argv becomes a rule of the Domain's config */
+inline SaveRule(s, r) {
+  ENV_ON && Decider(s, r) ->
+  rst[r] = R_APPROVED; approver[r] = s; rapp[r] = rcmd[r]; promptOn[r] = 0;
+  rules = rules | Bit(rcmd[r]); saved = saved | Bit(rcmd[r])
 }
 
 inline Deny(s, r) {
@@ -466,7 +571,8 @@ inline Cancel(r) {
 /* Properties: same names as in Lazaret.tla                            */
 /* ------------------------------------------------------------------ */
 #define P_NoUnapprovedExecution(r) (hc[r] == 0 || approver[r] == rsess[r] || \
-          (approver[r] == RULE && RuleMatch(rcmd[r]) && xcmd[r] == rcmd[r]))
+          (approver[r] == SESSION && In(rcmd[r], sapp[rsess[r]]) && xcmd[r] == rcmd[r]) || \
+          (approver[r] == RULE && (In(rcmd[r], InitRules) || In(rcmd[r], saved)) && xcmd[r] == rcmd[r]))
 #define P_EditedRunsAsEdited(r) (hc[r] == 0 || (xcmd[r] == rapp[r] && rapp[r] != 0))
 #define P_ResultToRequester(r) (resultOf[r] == 0 || resultOf[r] == r)
 #define P_PromptToOwner(r) (rst[r] != R_SHOWN || (promptOn[r] == rsess[r] && att[rsess[r]]))
@@ -476,70 +582,111 @@ inline Cancel(r) {
 #define P_NoOrphanHostCommand(r) (hc[r] == 0 || \
           (alive[hc[r]] && hc[r] == coord && dphase == D_RUNNING && \
            rsess[r] >= 1 && rsess[r] <= NS && ss[rsess[r]] == S_LIVE))
+#define P_SessionApprovalR(r) (approver[r] != SESSION || \
+          (rsess[r] >= 1 && rsess[r] <= NS && In(rcmd[r], sapp[rsess[r]]) && rapp[r] == rcmd[r]))
+#define P_SessionApprovalS(s) (sapp[s] == 0 || ss[s] == S_LIVE)
+#define P_SessionApprovalScoped (ForR(P_SessionApprovalR) && \
+          P_SessionApprovalS(1) && P_SessionApprovalS(2))
+#define P_NoTerminalNeverPrompts(r) (rst[r] != R_SHOWN || tty[rsess[r]])
+#define OnePrompt(q, r) (!(rst[q] == R_SHOWN && rst[r] == R_SHOWN) || promptOn[q] != promptOn[r])
+#define P_OnePromptPerSession OnePrompt(1, 2)
+#define P_BoundedQueues (Pending(1) <= ESC_SESSION_MAX && Pending(2) <= ESC_SESSION_MAX && \
+          PendAll <= ESC_MAX)
 #define Resolved(r) (rst[r] == R_DELIVERED || rst[r] == R_DROPPED)
 #define Idle (dphase == D_RUNNING && !Live(1) && !Live(2))
 
-#define Rng(v, lo, hi) ((v) >= (lo) && (v) <= (hi))
-#define TypeS(s) (Rng(sinst[s], 0, MaxInst))
-#define TypeR(r) (Rng(mbox[r], 0, 1) && Rng(rsess[r], 0, NS) && Rng(rcert[r], 0, CLIROLE) && \
-                  Rng(ranc[r], 0, NS * MaxInst) && Rng(rcmd[r], 0, CMD_OTHER) && \
-                  Rng(approver[r], 0, RULE) && Rng(rapp[r], 0, CMD_EDITED) && \
-                  Rng(promptOn[r], 0, NS) && Rng(hc[r], 0, MaxInst) && \
-                  Rng(xcmd[r], 0, CMD_EDITED) && Rng(ran[r], 0, 2) && Rng(resultOf[r], 0, NR))
-#define TypeOK_P (Rng(coord, 0, MaxInst) && Rng(inst, 0, MaxInst) && Rng(trust, 0, MaxInst) && \
-          Rng(failures, 0, MaxFailures) && Rng(sdc, 0, MaxInst) && Rng(sbx, 0, MaxInst) && \
-          Rng(policy, 0, MaxInst) && \
-          Rng(replays, 0, MaxReplays) && Rng(reattaches, 0, MaxReattach) && \
-          TypeS(1) && TypeS(2) && TypeR(1) && TypeR(2))
+#define ForR(P) (P(1) && P(2))
+/* Every variable is an unsigned byte: a range 0..hi is "<= hi" (Spin's
+ * ltl parser takes at most about 2,000 characters of formula). */
+#define Le(v, hi) ((v) <= (hi))
+/* a set of argvs: bits of CMD_RULE .. CMD_ALT only */
+#define ArgvSet(m) ((m) % 2 == 0 && (m) < Bit(CMD_ALT + 1))
+#define TypeS(s) (Le(sinst[s], MaxInst) && ArgvSet(sapp[s]))
+#define TypeR(r) (Le(mbox[r], 1) && Le(rsess[r], NS) && Le(rcert[r], CLIROLE) && \
+                  Le(ranc[r], NS * MaxInst) && Le(rcmd[r], CMD_ALT) && \
+                  Le(approver[r], SESSION) && Le(rapp[r], CMD_EDITED) && \
+                  Le(promptOn[r], NS) && Le(hc[r], MaxInst) && \
+                  Le(xcmd[r], CMD_EDITED) && Le(ran[r], 2) && Le(resultOf[r], NR))
+#define TypeOK_P (Le(coord, MaxInst) && Le(inst, MaxInst) && Le(trust, MaxInst) && \
+          Le(failures, MaxFailures) && Le(sdc, MaxInst) && Le(sbx, MaxInst) && \
+          Le(policy, MaxInst) && \
+          Le(replays, MaxReplays) && Le(reattaches, MaxReattach) && \
+          ArgvSet(rules) && ArgvSet(saved) && Le(flood, FloodMax) && \
+          TypeS(1) && TypeS(2) && ForR(TypeR))
 #define P_SandboxOnlyAfterPolicy (sbx == 0 || (sdc == sbx && policy == sbx))
 #define P_RecoveryOrder ((sbx == 0 || sdc != 0) && (sdc == 0 || anc) && \
           (dphase != D_ABSENT || (sbx == 0 && sdc == 0 && !anc)))
 
 inline CheckInvariants() {
   assert(TypeOK_P);
-  assert(P_NoUnapprovedExecution(1) && P_NoUnapprovedExecution(2));
-  assert(P_EditedRunsAsEdited(1) && P_EditedRunsAsEdited(2));
-  assert(P_ResultToRequester(1) && P_ResultToRequester(2));
-  assert(P_PromptToOwner(1) && P_PromptToOwner(2));
-  assert(P_NoUnboundRequestShownOrRun(1) && P_NoUnboundRequestShownOrRun(2));
-  assert(P_SingleUse(1) && P_SingleUse(2));
+  assert(ForR(P_NoUnapprovedExecution));
+  assert(ForR(P_EditedRunsAsEdited));
+  assert(ForR(P_ResultToRequester));
+  assert(ForR(P_PromptToOwner));
+  assert(ForR(P_NoUnboundRequestShownOrRun));
+  assert(ForR(P_SingleUse));
   assert(P_SingleOwner(1) && P_SingleOwner(2));
   assert(P_SandboxOnlyAfterPolicy);
   assert(P_RecoveryOrder);
-  assert(P_NoOrphanHostCommand(1) && P_NoOrphanHostCommand(2))
+  assert(ForR(P_NoOrphanHostCommand));
+  assert(P_SessionApprovalScoped);
+  assert(ForR(P_NoTerminalNeverPrompts));
+  assert(P_OnePromptPerSession);
+  assert(P_BoundedQueues)
 }
 
-/* With -DASSERT_INVARIANTS every step ends by asserting every safety
- * property (one exhaustive run checks them all; an assertion names its
- * property). Without it the same properties are checked as ltl claims. */
+/* With -DASSERT_INVARIANTS a monitor process checks every safety property
+ * in every reachable state: its one step is enabled only in a state that
+ * violates one, and then asserts each in turn (the failed assertion names
+ * the property). It never moves otherwise, so the stored states are those
+ * of the model alone (one exhaustive run checks them all). Without it the
+ * same properties are checked as ltl claims. */
+#define AllInvariants (TypeOK_P && ForR(P_NoUnapprovedExecution) && \
+          ForR(P_EditedRunsAsEdited) && ForR(P_ResultToRequester) && \
+          ForR(P_PromptToOwner) && ForR(P_NoUnboundRequestShownOrRun) && \
+          ForR(P_SingleUse) && P_SingleOwner(1) && P_SingleOwner(2) && \
+          P_SandboxOnlyAfterPolicy && P_RecoveryOrder && ForR(P_NoOrphanHostCommand) && \
+          P_SessionApprovalScoped && ForR(P_NoTerminalNeverPrompts) && \
+          P_OnePromptPerSession && P_BoundedQueues)
 #ifdef ASSERT_INVARIANTS
-#define CHK ; CheckInvariants()
-#else
-#define CHK
+active proctype Invariants()
+{
+end:
+  atomic { !AllInvariants -> CheckInvariants() }
+}
 #endif
 
 /* ------------------------------------------------------------------ */
 /* Next: every action for every parameter value                        */
 /* ------------------------------------------------------------------ */
-#define S1(A)    :: d_step { A(1) CHK } :: d_step { A(2) CHK }
-#define R1(A)    :: d_step { A(1) CHK } :: d_step { A(2) CHK }
-#define SR(A)    :: d_step { A(1, 1) CHK } :: d_step { A(1, 2) CHK } \
-                 :: d_step { A(2, 1) CHK } :: d_step { A(2, 2) CHK }
-/* WriteRequest(r, cs, cc, ca, cm): cc in 0..CLIROLE, ca in 0..NS*MaxInst */
-#define W_CM(r, cs, cc, ca) :: d_step { WriteRequest(r, cs, cc, ca, CMD_RULE) CHK } \
-                            :: d_step { WriteRequest(r, cs, cc, ca, CMD_OTHER) CHK }
-#define W_CA(r, cs, cc) W_CM(r, cs, cc, 0) W_CM(r, cs, cc, 1) W_CM(r, cs, cc, 2) \
-                        W_CM(r, cs, cc, 3) W_CM(r, cs, cc, 4)
-#define W_CC(r, cs) W_CA(r, cs, 0) W_CA(r, cs, 1) W_CA(r, cs, 2) W_CA(r, cs, 3) \
-                    W_CA(r, cs, 4)
-#define W_CS(r) W_CC(r, 1) W_CC(r, 2)
+#define S1(A)    :: d_step { A(1) } :: d_step { A(2) }
+#define R1(A)    :: d_step { A(1) } :: d_step { A(2) }
+#define SR(A)    :: d_step { A(1, 1) } :: d_step { A(1, 2) } \
+                 :: d_step { A(2, 1) } :: d_step { A(2, 2) }
+/* Join(s, t): t in BOOLEAN */
+#define ST(A)    :: d_step { A(1, false) } :: d_step { A(1, true) } \
+                 :: d_step { A(2, false) } :: d_step { A(2, true) }
+/* WriteRequest(r, cs, cc, ca, cm): the values that can satisfy Creds(cs)
+ * and the argv rule. A plausible record (own certificate, the claimed
+ * session's current anchor) for any r, any session, any argv; any other
+ * (certificate cc in 1..CLIROLE, anchor ca in 0..NS*MaxInst; FORGED never
+ * is in Creds) only for AdversaryReq, claiming session 1, asking CMD_OTHER.
+ * The guard of WriteRequest is the whole membership test. */
+#define W_PM(r, cs, cm) :: d_step { WriteRequest(r, cs, sbx, AnchorOf(cs, sbx), cm) }
+#define W_P(r, cs) W_PM(r, cs, CMD_RULE) W_PM(r, cs, CMD_OTHER) W_PM(r, cs, CMD_ALT)
+#define W_A(cc) :: d_step { WriteRequest(AdversaryReq, 1, cc, 0, CMD_OTHER) } \
+                :: d_step { WriteRequest(AdversaryReq, 1, cc, 1, CMD_OTHER) } \
+                :: d_step { WriteRequest(AdversaryReq, 1, cc, 2, CMD_OTHER) } \
+                :: d_step { WriteRequest(AdversaryReq, 1, cc, 3, CMD_OTHER) } \
+                :: d_step { WriteRequest(AdversaryReq, 1, cc, 4, CMD_OTHER) }
+#define W_R(r) W_P(r, 1) W_P(r, 2)
 
 active proctype Lazaret()
 {
 end:
   do
   S1(AcquireLock)
-  S1(Join)
+  ST(Join)
   S1(Detach)
   S1(CliCrash)
   S1(Reattach)
@@ -547,23 +694,25 @@ end:
 #ifndef NO_ENV_STOP
   :: d_step { ENV_ON -> envStopped = true }
 #endif
-  :: d_step { MountAnchor() CHK }
-  :: d_step { StartSidecar() CHK }
-  :: d_step { InstallPolicy() CHK }
+  :: d_step { MountAnchor() }
+  :: d_step { StartSidecar() }
+  :: d_step { InstallPolicy() }
   S1(StaleReport)
-  :: d_step { StartSandbox() CHK }
-  :: d_step { Publish() CHK }
-  :: d_step { Teardown() CHK }
-  :: d_step { DomainFail() CHK }
-  :: d_step { CoordCrash() CHK }
-  :: d_step { StopSandbox() CHK }
-  :: d_step { StopSidecar() CHK }
-  :: d_step { UnmountAnchor() CHK }
-  :: d_step { RecoveryDone() CHK }
-  :: d_step { TeardownDone() CHK }
-  W_CS(1)
-  W_CS(2)
+  :: d_step { StartSandbox() }
+  :: d_step { Publish() }
+  :: d_step { Teardown() }
+  :: d_step { DomainFail() }
+  :: d_step { CoordCrash() }
+  :: d_step { StopSandbox() }
+  :: d_step { StopSidecar() }
+  :: d_step { UnmountAnchor() }
+  :: d_step { RecoveryDone() }
+  :: d_step { TeardownDone() }
+  W_R(1)
+  W_R(2)
+  W_A(1) W_A(2) W_A(3) W_A(4)
   R1(Duplicate)
+  :: d_step { FloodRequest() }
   R1(Verify)
   R1(ShowPrompt)
   R1(Execute)
@@ -573,22 +722,28 @@ end:
   R1(Cancel)
   SR(Approve)
   SR(Edit)
+  SR(ApproveSession)
+  SR(SaveRule)
   SR(Deny)
   od
 }
 
 ltl TypeOK { [] TypeOK_P }
-ltl NoUnapprovedExecution { [] (P_NoUnapprovedExecution(1) && P_NoUnapprovedExecution(2)) }
-ltl EditedRunsAsEdited { [] (P_EditedRunsAsEdited(1) && P_EditedRunsAsEdited(2)) }
-ltl ResultToRequester { [] (P_ResultToRequester(1) && P_ResultToRequester(2)) }
-ltl PromptToOwner { [] (P_PromptToOwner(1) && P_PromptToOwner(2)) }
-ltl NoUnboundRequestShownOrRun { [] (P_NoUnboundRequestShownOrRun(1) && P_NoUnboundRequestShownOrRun(2)) }
-ltl SingleUse { [] (P_SingleUse(1) && P_SingleUse(2)) }
+ltl NoUnapprovedExecution { [] ForR(P_NoUnapprovedExecution) }
+ltl EditedRunsAsEdited { [] ForR(P_EditedRunsAsEdited) }
+ltl ResultToRequester { [] ForR(P_ResultToRequester) }
+ltl PromptToOwner { [] ForR(P_PromptToOwner) }
+ltl NoUnboundRequestShownOrRun { [] ForR(P_NoUnboundRequestShownOrRun) }
+ltl SingleUse { [] ForR(P_SingleUse) }
 ltl SingleOwner { [] (P_SingleOwner(1) && P_SingleOwner(2)) }
 ltl SandboxOnlyAfterPolicy { [] P_SandboxOnlyAfterPolicy }
 ltl RecoveryOrder { [] P_RecoveryOrder }
-ltl NoOrphanHostCommand { [] (P_NoOrphanHostCommand(1) && P_NoOrphanHostCommand(2)) }
-ltl EveryRequestResolves { [] ((Active(rst[1]) -> <> Resolved(1)) &&
-                               (Active(rst[2]) -> <> Resolved(2))) }
+ltl NoOrphanHostCommand { [] ForR(P_NoOrphanHostCommand) }
+ltl SessionApprovalScoped { [] P_SessionApprovalScoped }
+ltl NoTerminalNeverPrompts { [] ForR(P_NoTerminalNeverPrompts) }
+ltl OnePromptPerSession { [] P_OnePromptPerSession }
+ltl BoundedQueues { [] P_BoundedQueues }
+#define Resolves(r) (Active(rst[r]) -> <> Resolved(r))
+ltl EveryRequestResolves { [] ForR(Resolves) }
 ltl IdleDomainTornDown { [] (Idle -> <> (dphase == D_ABSENT || dphase == D_FAILED ||
                                             ss[1] == S_LIVE || ss[2] == S_LIVE)) }

@@ -31,18 +31,22 @@
 (*  - a Session Anchor is AnchorOf(s, i): the anchor issued to session s   *)
 (*    when it registered with instance i; 0 is a MAC made without any key. *)
 (***************************************************************************)
-EXTENDS Naturals
+EXTENDS Naturals, FiniteSets
 
 CONSTANTS
     NS,           \* number of Client Sessions (Session IDs 1..NS)
     NR,           \* number of Escalation Request IDs (1..NR)
     MaxFailures,  \* coordinator crashes + detected Domain failures allowed
     MaxReattach,  \* reattaches (each binds a new Client CLI ID), over all sessions
-    MaxReplays    \* extra copies (duplicates/replays) the sandbox may write
+    MaxReplays,   \* extra copies (duplicates/replays) the sandbox may write
+    ESC_SESSION_MAX, \* requests of one session waiting or running at once
+    ESC_MAX       \* requests of the Domain waiting or running at once
+                  \* (src/coordinator-escalate.c: 32 and 256; past them, denied)
 
 ASSUME NS \in Nat /\ NS >= 1 /\ NR \in Nat /\ NR >= 1
 ASSUME MaxFailures \in Nat /\ MaxReattach \in Nat
 ASSUME MaxReplays \in Nat
+ASSUME ESC_SESSION_MAX \in Nat /\ ESC_MAX \in Nat
 
 Sess    == 1..NS
 Req     == 1..NR
@@ -60,13 +64,22 @@ OTHERDOM == MaxInst + 1    \* Agent Sandbox certificate of ANOTHER Domain (SR-11
 CLIROLE  == MaxInst + 2    \* certificate of this Domain and instance, role Client CLI
 \* Session Anchors.
 AnchorOf(s, i) == (i - 1) * NS + s
-\* Commands (argv) a record may ask for; an edit yields CMD_EDITED.
-CMD_RULE   == 1            \* matches a trusted auto-approval rule exactly (SR-8)
-CMD_OTHER  == 2            \* matches no rule: needs interactive approval
-CMD_EDITED == 3            \* the argv as edited by the developer
-RuleMatch(c) == c = CMD_RULE
-\* approver value meaning "auto-approved by a trusted rule"
-RULE == NS + 1
+\* Commands (argv) a record may ask for; an edit yields CMD_EDITED. Rules
+\* and session approvals match the exact argv (SR-8): equal values.
+CMD_RULE   == 1            \* matches an auto-approval rule of the initial config
+CMD_OTHER  == 2            \* matches no initial rule
+CMD_ALT    == 3            \* another argv matching no initial rule
+CMD_EDITED == 4            \* the argv as edited by the developer
+Asked      == {CMD_RULE, CMD_OTHER, CMD_ALT}
+\* The auto-approval rules of the trusted host config the Domain loaded.
+InitRules  == {CMD_RULE}
+\* approver values besides a session s (that session's attached CLI, a
+\* human, decided): auto-approved by a rule; by a session approval.
+RULE    == NS + 1
+SESSION == NS + 2
+\* Counted requests of session 1 at most (only a mutant without the
+\* bounds reaches it: it keeps that mutant's state space finite).
+FloodMax == ESC_MAX + 1
 \* The request ID the adversary writes with ANY material it holds, and the
 \* one it replays. The other IDs are written in the honest format (own
 \* certificate and the claimed session's anchor; any session, any argv).
@@ -109,6 +122,9 @@ VARIABLES
                \* every prompt addressed to the old one.
     sinst,     \* sinst[s]: instance s registered with (its anchor: AnchorOf(s, sinst[s]))
     reattaches, \* reattaches so far, over all sessions
+    tty,       \* tty[s]: session s runs on a terminal (OPEN's tty flag, fixed at
+               \* Join); one without (`lazaret run` from a script) cannot be
+               \* asked anything and cannot be reattached
     \* ---- Escalation Mailbox: record files written by the UNTRUSTED sandbox ----
     written,   \* written[r]: a record with request ID r exists
     mbox,      \* mbox[r]: an unread copy of record r is in the mailbox (0 or 1)
@@ -125,13 +141,31 @@ VARIABLES
     hc,        \* hc[r]: instance running r's host command (0: not running)
     xcmd,      \* xcmd[r]: argv of the running host command
     ran,       \* ran[r]: times a host command ran for request ID r (history)
-    resultOf   \* resultOf[r]: request whose result was delivered to r's requester (history)
+    resultOf,  \* resultOf[r]: request whose result was delivered to r's requester (history)
+    \* ---- Approvals that need no prompt ----
+    sapp,      \* sapp[s]: argvs approved for the rest of session s ("approve-session");
+               \* coordinator memory, gone with the session or the instance
+    rules,     \* argvs of the auto-approval rules of the Domain's trusted config:
+               \* persistent (a file on the host), only ever extended by "save-rule"
+    saved,     \* argvs a human decision ("save-rule") made rules (history)
+    \* ---- Session 1's further requests: counted, not tracked ----
+    flood      \* how many of them are pending (accepted, not terminal)
 
 lifeVars == <<dphase, coord, inst, alive, trust, failures, anc, sdc, policy, sbx>>
-sessVars == <<ss, att, sinst, reattaches>>
+sessVars == <<ss, att, sinst, reattaches, tty>>
 mboxVars == <<written, mbox, replays, rsess, rcert, ranc, rcmd>>
 reqVars  == <<rst, approver, rapp, promptOn, hc, xcmd, ran, resultOf>>
-vars     == <<lifeVars, sessVars, mboxVars, reqVars>>
+apprVars == <<sapp, rules, saved, flood>>
+vars     == <<lifeVars, sessVars, mboxVars, reqVars, apprVars>>
+
+\* SR-8: a rule matches the exact argv.
+RuleMatch(c) == c \in rules
+\* Requests of session s (of the Domain) accepted and not yet terminal:
+\* the tracked ones, and how many there are with the counted ones.
+Pending(s) == {r \in Req : rst[r] \in Active /\ rsess[r] = s}
+AllPending == {r \in Req : rst[r] \in Active}
+PendingN(s) == Cardinality(Pending(s)) + (IF s = 1 THEN flood ELSE 0)
+AllPendingN == Cardinality(AllPending) + flood
 
 TypeOK ==
     /\ dphase \in DPhases
@@ -140,14 +174,17 @@ TypeOK ==
     /\ anc \in BOOLEAN /\ sdc \in 0..MaxInst /\ policy \in 0..MaxInst /\ sbx \in 0..MaxInst
     /\ ss \in [Sess -> SStates] /\ att \in [Sess -> BOOLEAN]
     /\ sinst \in [Sess -> 0..MaxInst] /\ reattaches \in 0..MaxReattach
+    /\ tty \in [Sess -> BOOLEAN]
     /\ written \in [Req -> BOOLEAN] /\ mbox \in [Req -> 0..1]
     /\ replays \in 0..MaxReplays
     /\ rsess \in [Req -> 0..NS] /\ rcert \in [Req -> 0..CLIROLE]
-    /\ ranc \in [Req -> 0..(NS * MaxInst)] /\ rcmd \in [Req -> 0..CMD_OTHER]
-    /\ rst \in [Req -> RStates] /\ approver \in [Req -> 0..RULE]
+    /\ ranc \in [Req -> 0..(NS * MaxInst)] /\ rcmd \in [Req -> 0..CMD_ALT]
+    /\ rst \in [Req -> RStates] /\ approver \in [Req -> 0..SESSION]
     /\ rapp \in [Req -> 0..CMD_EDITED] /\ promptOn \in [Req -> 0..NS]
     /\ hc \in [Req -> 0..MaxInst] /\ xcmd \in [Req -> 0..CMD_EDITED]
     /\ ran \in [Req -> 0..2] /\ resultOf \in [Req -> 0..NR]
+    /\ sapp \in [Sess -> SUBSET Asked] /\ rules \subseteq Asked /\ saved \subseteq Asked
+    /\ flood \in 0..FloodMax
 
 Init ==
     /\ dphase = "absent" /\ coord = 0 /\ inst = 0 /\ alive = [i \in Inst |-> FALSE]
@@ -155,6 +192,7 @@ Init ==
     /\ anc = FALSE /\ sdc = 0 /\ policy = 0 /\ sbx = 0
     /\ ss = [s \in Sess |-> "idle"] /\ att = [s \in Sess |-> FALSE]
     /\ sinst = [s \in Sess |-> 0] /\ reattaches = 0
+    /\ tty = [s \in Sess |-> FALSE]
     /\ written = [r \in Req |-> FALSE] /\ mbox = [r \in Req |-> 0] /\ replays = 0
     /\ rsess = [r \in Req |-> 0] /\ rcert = [r \in Req |-> FORGED]
     /\ ranc = [r \in Req |-> 0] /\ rcmd = [r \in Req |-> 0]
@@ -162,6 +200,8 @@ Init ==
     /\ rapp = [r \in Req |-> 0] /\ promptOn = [r \in Req |-> 0]
     /\ hc = [r \in Req |-> 0] /\ xcmd = [r \in Req |-> 0]
     /\ ran = [r \in Req |-> 0] /\ resultOf = [r \in Req |-> 0]
+    /\ sapp = [s \in Sess |-> {}] /\ rules = InitRules /\ saved = {}
+    /\ flood = 0
 
 (***************************************************************************)
 (* Helpers                                                                 *)
@@ -204,7 +244,9 @@ Finish(r, o) ==
 
 \* Sessions killed by a coordinator crash or a Domain failure: every live or
 \* launching session ends, every accepted request is dropped (its session
-\* disconnected, OR-2), and every host command is terminated (OR-3).
+\* disconnected, OR-2), and every host command is terminated (OR-3). The
+\* sessions' approvals go with them (lz_coord_esc_session_gone); rules stay:
+\* they are in the config file.
 KillAll ==
     /\ ss' = [s \in Sess |-> IF ss[s] \in {"launching", "live"} THEN "ended" ELSE ss[s]]
     /\ att' = [s \in Sess |-> FALSE]
@@ -212,6 +254,7 @@ KillAll ==
     /\ approver' = [r \in Req |-> 0] /\ rapp' = [r \in Req |-> 0]
     /\ promptOn' = [r \in Req |-> 0] /\ xcmd' = [r \in Req |-> 0]
     /\ hc' = [r \in Req |-> 0]
+    /\ sapp' = [s \in Sess |-> {}] /\ flood' = 0
 
 (***************************************************************************)
 (* Domain lifecycle (spec 3.2; SR-5, OR-1, FR-6, FR-7)                     *)
@@ -237,8 +280,8 @@ AcquireLock(s) ==
     /\ trust' = inst + 1
     /\ dphase' = IF dphase = "failed" THEN "recovering" ELSE "starting"
     /\ rst' = [r \in Req |-> "none"]
-    /\ UNCHANGED <<failures, anc, sdc, policy, sbx, att, sinst, reattaches, mboxVars,
-                   approver, rapp, promptOn, hc, xcmd, ran, resultOf>>
+    /\ UNCHANGED <<failures, anc, sdc, policy, sbx, att, sinst, reattaches, tty, mboxVars,
+                   approver, rapp, promptOn, hc, xcmd, ran, resultOf, apprVars>>
 
 \* Startup, strictly in order: State Anchor, sidecar, policy, sandbox (SR-5).
 MountAnchor ==
@@ -246,14 +289,14 @@ MountAnchor ==
     /\ ~anc
     /\ anc' = TRUE
     /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, sdc, policy, sbx,
-                   sessVars, mboxVars, reqVars>>
+                   sessVars, mboxVars, reqVars, apprVars>>
 
 StartSidecar ==
     /\ dphase = "starting" /\ Owner
     /\ anc /\ sdc = 0
     /\ sdc' = coord /\ policy' = 0
     /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sbx,
-                   sessVars, mboxVars, reqVars>>
+                   sessVars, mboxVars, reqVars, apprVars>>
 
 \* The sidecar (alone holding NET_ADMIN) installs the policy and reports
 \* ready, with this start's attachment MAC.
@@ -262,7 +305,7 @@ InstallPolicy ==
     /\ sdc = coord /\ policy = 0
     /\ policy' = sdc
     /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sdc, sbx,
-                   sessVars, mboxVars, reqVars>>
+                   sessVars, mboxVars, reqVars, apprVars>>
 
 \* (environment) A readiness report that is not this start's appears
 \* before this sidecar's own: one an earlier start's sidecar made (a log
@@ -272,7 +315,7 @@ StaleReport ==
     /\ sdc = coord /\ policy = 0
     /\ \E i \in 1..(coord - 1) : policy' = i
     /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sdc, sbx,
-                   sessVars, mboxVars, reqVars>>
+                   sessVars, mboxVars, reqVars, apprVars>>
 
 \* SR-5: the sandbox starts only in the netns of THIS instance's sidecar
 \* (network attachment tuple (Domain, Sidecar ID, Sandbox ID): the report's
@@ -283,7 +326,7 @@ StartSandbox ==
     /\ anc /\ sdc = coord /\ policy = coord /\ sbx = 0
     /\ sbx' = coord
     /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sdc, policy,
-                   sessVars, mboxVars, reqVars>>
+                   sessVars, mboxVars, reqVars, apprVars>>
 
 \* The control socket is published: CLIs may now join.
 Publish ==
@@ -291,19 +334,21 @@ Publish ==
     /\ sbx = coord
     /\ dphase' = "running"
     /\ UNCHANGED <<coord, inst, alive, trust, failures, anc, sdc, policy, sbx,
-                   sessVars, mboxVars, reqVars>>
+                   sessVars, mboxVars, reqVars, apprVars>>
 
 \* FR-2, FR-10: a CLI (the startup leader, or any other) connects to the
 \* published coordinator (version check first, wire.md) and registers its
 \* session: Session ID s, a new Client CLI ID and a Session Anchor
-\* AnchorOf(s, coord), bound together by this instance.
+\* AnchorOf(s, coord), bound together by this instance. Its OPEN says
+\* whether it runs on a terminal (any CLI may be started from a script).
 Join(s) ==
     /\ ss[s] \in {"idle", "launching"}
     /\ dphase = "running" /\ Owner
     /\ ss' = [ss EXCEPT ![s] = "live"]
     /\ att' = [att EXCEPT ![s] = TRUE]
     /\ sinst' = [sinst EXCEPT ![s] = coord]
-    /\ UNCHANGED <<lifeVars, reattaches, mboxVars, reqVars>>
+    /\ \E t \in BOOLEAN : tty' = [tty EXCEPT ![s] = t]
+    /\ UNCHANGED <<lifeVars, reattaches, mboxVars, reqVars, apprVars>>
 
 \* FR-6: the last Client Session has ended (none live, none connecting):
 \* withdraw publication, drop the Trust Anchor, stop resources in order.
@@ -313,7 +358,7 @@ Teardown ==
     /\ dphase' = "stopping"
     /\ trust' = 0
     /\ UNCHANGED <<coord, inst, alive, failures, anc, sdc, policy, sbx,
-                   sessVars, mboxVars, reqVars>>
+                   sessVars, mboxVars, reqVars, apprVars>>
 
 \* Spec 3.2: a detected Domain failure (sidecar died, sandbox died, ...)
 \* withdraws publication, invalidates the trust material, disconnects every
@@ -327,7 +372,7 @@ DomainFail ==
     /\ trust' = 0
     /\ KillAll
     /\ UNCHANGED <<coord, inst, alive, anc, sdc, policy, sbx,
-                   sinst, reattaches, mboxVars, ran, resultOf>>
+                   sinst, reattaches, tty, mboxVars, ran, resultOf, rules, saved>>
 
 \* The coordinator process dies at any step (SIGKILL, OOM). The kernel
 \* releases the lifecycle lock and closes its ptys (sessions end, CLIs see
@@ -344,7 +389,8 @@ CoordCrash ==
     /\ trust' = 0
     /\ dphase' = "failed"
     /\ KillAll
-    /\ UNCHANGED <<inst, anc, sdc, policy, sbx, sinst, reattaches, mboxVars, ran, resultOf>>
+    /\ UNCHANGED <<inst, anc, sdc, policy, sbx, sinst, reattaches, tty, mboxVars, ran, resultOf,
+                   rules, saved>>
 
 \* FR-7 recovery / FR-6 teardown, strictly: sandbox, sidecar, State Anchor.
 StopSandbox ==
@@ -352,21 +398,21 @@ StopSandbox ==
     /\ sbx # 0
     /\ sbx' = 0
     /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sdc, policy,
-                   sessVars, mboxVars, reqVars>>
+                   sessVars, mboxVars, reqVars, apprVars>>
 
 StopSidecar ==
     /\ dphase \in {"stopping", "recovering"} /\ Owner
     /\ sbx = 0 /\ sdc # 0
     /\ sdc' = 0 /\ policy' = 0
     /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, anc, sbx,
-                   sessVars, mboxVars, reqVars>>
+                   sessVars, mboxVars, reqVars, apprVars>>
 
 UnmountAnchor ==
     /\ dphase \in {"stopping", "recovering"} /\ Owner
     /\ sbx = 0 /\ sdc = 0 /\ anc
     /\ anc' = FALSE
     /\ UNCHANGED <<dphase, coord, inst, alive, trust, failures, sdc, policy, sbx,
-                   sessVars, mboxVars, reqVars>>
+                   sessVars, mboxVars, reqVars, apprVars>>
 
 \* A new leader finished recovering stale resources: the Domain is back to
 \* its absent resource state and this leader now starts it.
@@ -375,7 +421,7 @@ RecoveryDone ==
     /\ sbx = 0 /\ sdc = 0 /\ ~anc
     /\ dphase' = "starting"
     /\ UNCHANGED <<coord, inst, alive, trust, failures, anc, sdc, policy, sbx,
-                   sessVars, mboxVars, reqVars>>
+                   sessVars, mboxVars, reqVars, apprVars>>
 
 \* Teardown or failure handling complete: the coordinator exits and the
 \* lifecycle lock is released; the Domain is absent.
@@ -386,7 +432,7 @@ TeardownDone ==
     /\ alive' = [alive EXCEPT ![coord] = FALSE]
     /\ coord' = 0
     /\ UNCHANGED <<inst, trust, failures, anc, sdc, policy, sbx,
-                   sessVars, mboxVars, reqVars>>
+                   sessVars, mboxVars, reqVars, apprVars>>
 
 (***************************************************************************)
 (* Client Sessions: attach, detach, reattach, end, CLI crash (FR-10)       *)
@@ -399,29 +445,32 @@ Detach(s) ==
     /\ att' = [att EXCEPT ![s] = FALSE]
     /\ rst' = [r \in Req |-> IF rst[r] = "shown" /\ promptOn[r] = s THEN "waiting" ELSE rst[r]]
     /\ promptOn' = [r \in Req |-> IF rst[r] = "shown" /\ promptOn[r] = s THEN 0 ELSE promptOn[r]]
-    /\ UNCHANGED <<lifeVars, ss, sinst, reattaches, mboxVars,
-                   approver, rapp, hc, xcmd, ran, resultOf>>
+    /\ UNCHANGED <<lifeVars, ss, sinst, reattaches, tty, mboxVars,
+                   approver, rapp, hc, xcmd, ran, resultOf, apprVars>>
 
 \* The CLI process dies. Attached: the coordinator sees EOF, same as Detach.
 \* Still launching (leader not yet registered): that session never exists.
 CliCrash(s) ==
     \/ /\ ss[s] = "launching"
        /\ ss' = [ss EXCEPT ![s] = "ended"]
-       /\ UNCHANGED <<lifeVars, att, sinst, reattaches, mboxVars, reqVars>>
+       /\ UNCHANGED <<lifeVars, att, sinst, reattaches, tty, mboxVars, reqVars, apprVars>>
     \/ Detach(s)
 
 \* A new CLI attaches to the running, detached session: a NEW Client CLI ID.
+\* A session without a terminal has no screen to attach to (lz_reg_attach
+\* refuses it; its detach hangs its command up).
 Reattach(s) ==
-    /\ ss[s] = "live" /\ ~att[s]
+    /\ ss[s] = "live" /\ ~att[s] /\ tty[s]
     /\ dphase = "running" /\ Owner
     /\ reattaches < MaxReattach
     /\ att' = [att EXCEPT ![s] = TRUE]
     /\ reattaches' = reattaches + 1
-    /\ UNCHANGED <<lifeVars, ss, sinst, mboxVars, reqVars>>
+    /\ UNCHANGED <<lifeVars, ss, sinst, tty, mboxVars, reqVars, apprVars>>
 
 \* The session's command exits or is killed: the session ends (it
 \* "disconnects" in the sense of spec 3.6 and OR-2). Its pending requests
-\* are dropped and its host commands are terminated (OR-3).
+\* are dropped and its host commands are terminated (OR-3). Its session
+\* approvals end with it (lz_coord_esc_session_gone).
 SessionEnd(s) ==
     /\ ss[s] = "live"
     /\ ss' = [ss EXCEPT ![s] = "ended"]
@@ -433,7 +482,9 @@ SessionEnd(s) ==
        /\ promptOn' = [r \in Req |-> IF mine(r) THEN 0 ELSE promptOn[r]]
        /\ hc' = [r \in Req |-> IF mine(r) THEN 0 ELSE hc[r]]
        /\ xcmd' = [r \in Req |-> IF mine(r) THEN 0 ELSE xcmd[r]]
-    /\ UNCHANGED <<lifeVars, sinst, reattaches, mboxVars, ran, resultOf>>
+    /\ sapp' = [sapp EXCEPT ![s] = {}]
+    /\ flood' = IF s = 1 THEN 0 ELSE flood
+    /\ UNCHANGED <<lifeVars, sinst, reattaches, tty, mboxVars, ran, resultOf, rules, saved>>
 
 (***************************************************************************)
 (* Escalation (spec 3.6; SR-7, SR-8, SR-9, FR-5, FR-10, OR-2, OR-3)        *)
@@ -468,12 +519,12 @@ WriteRequest(r) ==
     /\ mbox' = [mbox EXCEPT ![r] = 1]
     /\ \E cs \in Sess : \E cr \in Creds(cs) :
        /\ r = AdversaryReq \/ Plausible(cs, cr)
-       /\ \E cm \in (IF Plausible(cs, cr) THEN {CMD_RULE, CMD_OTHER} ELSE {CMD_OTHER}) :
+       /\ \E cm \in (IF Plausible(cs, cr) THEN Asked ELSE {CMD_OTHER}) :
             /\ rsess' = [rsess EXCEPT ![r] = cs]
             /\ rcert' = [rcert EXCEPT ![r] = cr[1]]
             /\ ranc' = [ranc EXCEPT ![r] = cr[2]]
             /\ rcmd' = [rcmd EXCEPT ![r] = cm]
-    /\ UNCHANGED <<lifeVars, sessVars, replays, reqVars>>
+    /\ UNCHANGED <<lifeVars, sessVars, replays, reqVars, apprVars>>
 
 \* The sandbox writes the record for AdversaryReq again: a duplicate or a
 \* replay, possibly to a later coordinator instance. Reordering is free:
@@ -489,13 +540,49 @@ Duplicate(r) ==
     /\ replays < MaxReplays
     /\ mbox' = [mbox EXCEPT ![r] = 1]
     /\ replays' = replays + 1
-    /\ UNCHANGED <<lifeVars, sessVars, written, rsess, rcert, ranc, rcmd, reqVars>>
+    /\ UNCHANGED <<lifeVars, sessVars, written, rsess, rcert, ranc, rcmd, reqVars, apprVars>>
+
+\* One more accepted request of session s would make its session's or the
+\* Domain's pending requests more than the bounds allow (accept_request).
+OverBoundS(s) ==
+    \/ PendingN(s) >= ESC_SESSION_MAX
+    \/ AllPendingN + 1 > ESC_MAX
+OverBound(r) == OverBoundS(rsess[r])
+
+\* (environment) The sandbox posts one more honest request of session 1
+\* that the model counts but does not track (small scope: two tracked
+\* request IDs, and a flood that only fills the queue). Accepted: it is
+\* pending until its session or the instance ends. Past the bounds it is
+\* denied at once, which changes nothing the model keeps. Its own end
+\* (answer, timeout, cancel) is left out: the states it leads to are those
+\* of a run without it, and a step that undoes another would give the
+\* environment a cycle (see the fairness note at Spec).
+FloodRequest ==
+    /\ dphase = "running" /\ Owner
+    /\ sbx = coord /\ ss[1] = "live" /\ sinst[1] = coord
+    /\ flood < FloodMax
+    /\ ~OverBoundS(1)
+    /\ flood' = flood + 1
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, reqVars, sapp, rules, saved>>
+
+\* Approved with no human to ask (decided_without_human): by a rule (a = RULE)
+\* or a session approval (a = SESSION); what runs is the argv asked for.
+AutoApprove(r, a) ==
+    /\ rst' = [rst EXCEPT ![r] = "approved"]
+    /\ approver' = [approver EXCEPT ![r] = a]
+    /\ rapp' = [rapp EXCEPT ![r] = rcmd[r]]
+    /\ UNCHANGED <<promptOn, hc, xcmd, ran, resultOf>>
 
 \* The coordinator reads one unread record (in any order). Single use
 \* (SR-9): a request ID this instance has already seen is discarded. Then
 \* the whole identity tuple is checked (Bound), before anything reaches a
-\* human. Accepted requests whose argv matches a trusted rule are
-\* auto-approved (SR-7, SR-8); others wait for the owning session.
+\* human. An accepted request is then decided, in this order (wire.md 2.1,
+\* accept_request, decided_without_human): denied at once past the bounds;
+\* auto-approved when its argv matches a rule of the trusted config (SR-7,
+\* SR-8); approved when its session approved this exact argv for the rest
+\* of the session; denied at once when its session has no terminal (nobody
+\* can be asked); else it waits for the owning session's decision.
+Accepted(r) == rst[r] = "none" /\ Bound(r)
 Verify(r) ==
     /\ dphase = "running" /\ Owner
     /\ mbox[r] = 1
@@ -509,58 +596,97 @@ Verify(r) ==
           /\ rsess' = [rsess EXCEPT ![r] = 0] /\ rcert' = [rcert EXCEPT ![r] = FORGED]
           /\ ranc' = [ranc EXCEPT ![r] = 0] /\ rcmd' = [rcmd EXCEPT ![r] = 0]
           /\ UNCHANGED <<approver, rapp, promptOn, hc, xcmd, ran, resultOf>>
-       \/ \* accepted, argv matches a trusted rule: auto-approved (SR-7, SR-8)
-          /\ rst[r] = "none" /\ Bound(r) /\ RuleMatch(rcmd[r])
-          /\ rst' = [rst EXCEPT ![r] = "approved"]
-          /\ approver' = [approver EXCEPT ![r] = RULE]
-          /\ rapp' = [rapp EXCEPT ![r] = rcmd[r]]
-          /\ UNCHANGED <<rsess, rcert, ranc, rcmd, promptOn, hc, xcmd, ran, resultOf>>
-       \/ \* accepted: waits for the owning session's decision
-          /\ rst[r] = "none" /\ Bound(r) /\ ~RuleMatch(rcmd[r])
+       \/ \* too many pending: denied at once (OR-2: it gets its result)
+          /\ Accepted(r) /\ OverBound(r)
+          /\ Finish(r, "denied")
+          /\ UNCHANGED <<rsess, rcert, ranc, rcmd, ran>>
+       \/ \* argv matches a rule of the trusted config: auto-approved
+          /\ Accepted(r) /\ ~OverBound(r) /\ RuleMatch(rcmd[r])
+          /\ AutoApprove(r, RULE)
+          /\ UNCHANGED <<rsess, rcert, ranc, rcmd>>
+       \/ \* this session approved this exact argv ("approve-session")
+          /\ Accepted(r) /\ ~OverBound(r) /\ ~RuleMatch(rcmd[r])
+          /\ rcmd[r] \in sapp[rsess[r]]
+          /\ AutoApprove(r, SESSION)
+          /\ UNCHANGED <<rsess, rcert, ranc, rcmd>>
+       \/ \* no terminal to ask: denied at once
+          /\ Accepted(r) /\ ~OverBound(r) /\ ~RuleMatch(rcmd[r])
+          /\ rcmd[r] \notin sapp[rsess[r]] /\ ~tty[rsess[r]]
+          /\ Finish(r, "denied")
+          /\ UNCHANGED <<rsess, rcert, ranc, rcmd, ran>>
+       \/ \* waits for the owning session's decision
+          /\ Accepted(r) /\ ~OverBound(r) /\ ~RuleMatch(rcmd[r])
+          /\ rcmd[r] \notin sapp[rsess[r]] /\ tty[rsess[r]]
           /\ rst' = [rst EXCEPT ![r] = "waiting"]
           /\ UNCHANGED <<rsess, rcert, ranc, rcmd,
                          approver, rapp, promptOn, hc, xcmd, ran, resultOf>>
-    /\ UNCHANGED <<lifeVars, sessVars, written, replays>>
+    /\ UNCHANGED <<lifeVars, sessVars, written, replays, apprVars>>
 
 \* FR-5, DX-4: the prompt goes only to the CLI attached to the session the
-\* verified record names. A detached session's request waits.
+\* verified record names. A detached session's request waits. One prompt
+\* at a time per session: the others wait behind it (next_prompt shows the
+\* oldest; the model lets any waiting one be next).
 ShowPrompt(r) ==
     /\ rst[r] = "waiting"
     /\ dphase = "running" /\ Owner
     /\ att[rsess[r]]
+    /\ \A q \in Req : ~(rst[q] = "shown" /\ rsess[q] = rsess[r])
     /\ rst' = [rst EXCEPT ![r] = "shown"]
     /\ promptOn' = [promptOn EXCEPT ![r] = rsess[r]]
     /\ UNCHANGED <<lifeVars, sessVars, mboxVars,
-                   approver, rapp, hc, xcmd, ran, resultOf>>
+                   approver, rapp, hc, xcmd, ran, resultOf, apprVars>>
 
 \* A decision is accepted only from the attached CLI the prompt was sent to
-\* (session control tuple (Domain, Coordinator ID, Client CLI ID, Session ID)).
+\* (session control tuple (Domain, Coordinator ID, Client CLI ID, Session ID))
+\* with that CLI's signature (lz_coord_decision).
 Decider(s, r) ==
     /\ rst[r] = "shown"
     /\ dphase = "running" /\ Owner
     /\ promptOn[r] = s /\ att[s]
 
-Approve(s, r) ==
-    /\ Decider(s, r)
+\* The developer, on session s's CLI, approves r: argv c runs.
+HumanApproves(s, r, c) ==
     /\ rst' = [rst EXCEPT ![r] = "approved"]
     /\ approver' = [approver EXCEPT ![r] = s]
-    /\ rapp' = [rapp EXCEPT ![r] = rcmd[r]]
+    /\ rapp' = [rapp EXCEPT ![r] = c]
     /\ promptOn' = [promptOn EXCEPT ![r] = 0]
     /\ UNCHANGED <<lifeVars, sessVars, mboxVars, hc, xcmd, ran, resultOf>>
 
-\* The developer edits the argv and approves the edited form.
+\* DECISION "approve". A "save-rule" whose rule cannot be saved (the
+\* config file is refused by lz_rulesave) is this: the command still runs.
+Approve(s, r) ==
+    /\ Decider(s, r)
+    /\ HumanApproves(s, r, rcmd[r])
+    /\ UNCHANGED apprVars
+
+\* DECISION "edit": the developer edits the argv and approves the edited form.
 Edit(s, r) ==
     /\ Decider(s, r)
-    /\ rst' = [rst EXCEPT ![r] = "approved"]
-    /\ approver' = [approver EXCEPT ![r] = s]
-    /\ rapp' = [rapp EXCEPT ![r] = CMD_EDITED]
-    /\ promptOn' = [promptOn EXCEPT ![r] = 0]
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, hc, xcmd, ran, resultOf>>
+    /\ HumanApproves(s, r, CMD_EDITED)
+    /\ UNCHANGED apprVars
+
+\* DECISION "approve-session": approves r and, until the session ends,
+\* every later request of the SAME session with the SAME argv.
+ApproveSession(s, r) ==
+    /\ Decider(s, r)
+    /\ HumanApproves(s, r, rcmd[r])
+    /\ sapp' = [sapp EXCEPT ![rsess[r]] = @ \cup {rcmd[r]}]
+    /\ UNCHANGED <<rules, saved, flood>>
+
+\* DECISION "save-rule": approves r and appends its exact argv as a rule to
+\* the Domain's config file, which the coordinator adopts at once: later
+\* requests of ANY session of the Domain, and of later instances, match it.
+SaveRule(s, r) ==
+    /\ Decider(s, r)
+    /\ HumanApproves(s, r, rcmd[r])
+    /\ rules' = rules \cup {rcmd[r]}
+    /\ saved' = saved \cup {rcmd[r]}
+    /\ UNCHANGED <<sapp, flood>>
 
 Deny(s, r) ==
     /\ Decider(s, r)
     /\ Finish(r, "denied")
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, apprVars>>
 
 \* SR-7, SR-8: the coordinator alone spawns exactly the approved argv
 \* (no shell), in its own process group with PR_SET_PDEATHSIG.
@@ -571,21 +697,22 @@ Execute(r) ==
     /\ hc' = [hc EXCEPT ![r] = coord]
     /\ xcmd' = [xcmd EXCEPT ![r] = rapp[r]]
     /\ ran' = [ran EXCEPT ![r] = ran[r] + 1]
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, approver, rapp, promptOn, resultOf>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, approver, rapp, promptOn, resultOf,
+                   apprVars>>
 
 \* fork/exec failed (command not found, ...): outcome "failed".
 SpawnFail(r) ==
     /\ rst[r] = "approved"
     /\ dphase = "running" /\ Owner
     /\ Finish(r, "failed")
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, apprVars>>
 
 \* The host command exits (exit status, stdout, stderr captured): "completed".
 CommandExit(r) ==
     /\ rst[r] = "running"
     /\ dphase = "running" /\ Owner
     /\ Finish(r, "completed")
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, apprVars>>
 
 \* No decision in time, or the host command exceeded its time limit (it is
 \* killed): outcome "timed-out".
@@ -593,7 +720,7 @@ Timeout(r) ==
     /\ rst[r] \in {"waiting", "shown", "running"}
     /\ dphase = "running" /\ Owner
     /\ Finish(r, "timedout")
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, apprVars>>
 
 \* The requesting Escalation Client cancels (a cancel record, verified like
 \* a request; or the client is interrupted). A running command is killed.
@@ -602,7 +729,7 @@ Cancel(r) ==
     /\ dphase = "running" /\ Owner
     /\ sbx # 0
     /\ Finish(r, "cancelled")
-    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran>>
+    /\ UNCHANGED <<lifeVars, sessVars, mboxVars, ran, apprVars>>
 
 (***************************************************************************)
 (* Specification                                                           *)
@@ -614,10 +741,12 @@ Next ==
     \/ StartSandbox \/ Publish
     \/ Teardown \/ DomainFail \/ CoordCrash
     \/ StopSandbox \/ StopSidecar \/ UnmountAnchor \/ RecoveryDone \/ TeardownDone
+    \/ FloodRequest
     \/ \E r \in Req : WriteRequest(r) \/ Duplicate(r) \/ Verify(r) \/ ShowPrompt(r)
                       \/ Execute(r) \/ SpawnFail(r) \/ CommandExit(r)
                       \/ Timeout(r) \/ Cancel(r)
     \/ \E s \in Sess, r \in Req : Approve(s, r) \/ Edit(s, r) \/ Deny(s, r)
+                                  \/ ApproveSession(s, r) \/ SaveRule(s, r)
 
 \* The coordinator's own steps (the rest is environment: developer, CLIs,
 \* the untrusted sandbox, host commands, failures).
@@ -643,12 +772,18 @@ Spec == Init /\ [][Next]_vars /\ WF_vars(CoordStep)
 (* protocol/README.md and the C code comments that rely on them.           *)
 (***************************************************************************)
 
-\* SR-7: a host command runs only after approval by the CLI attached to the
-\* owning session, or because its ORIGINAL argv matches a trusted rule.
+\* SR-7: a host command runs only when a human approved it: the CLI
+\* attached to the owning session approved (or edited) this very request;
+\* or that session approved this exact argv for the rest of the session
+\* (a human decision, "approve-session", see SessionApprovalScoped); or its
+\* ORIGINAL argv matches a rule that was in the trusted config the Domain
+\* loaded or that a human decision ("save-rule") added: never one the
+\* sandbox could have put there.
 NoUnapprovedExecution ==
     \A r \in Req : hc[r] # 0 =>
         \/ approver[r] = rsess[r]
-        \/ approver[r] = RULE /\ RuleMatch(rcmd[r]) /\ xcmd[r] = rcmd[r]
+        \/ approver[r] = SESSION /\ rcmd[r] \in sapp[rsess[r]] /\ xcmd[r] = rcmd[r]
+        \/ approver[r] = RULE /\ rcmd[r] \in InitRules \cup saved /\ xcmd[r] = rcmd[r]
 
 \* SR-7, SR-8: what runs is exactly what was approved; an edited request
 \* runs only as edited.
@@ -668,6 +803,31 @@ PromptToOwner ==
 \* currently bound tuple is never shown to a human or run.
 NoUnboundRequestShownOrRun ==
     \A r \in Req : (rst[r] = "shown" \/ hc[r] # 0) => Bound(r)
+
+\* A session approval approves only requests of the session that gave it
+\* and only its exact argv, and lives only as long as that session.
+SessionApprovalScoped ==
+    /\ \A r \in Req : approver[r] = SESSION =>
+          /\ rsess[r] \in Sess
+          /\ rcmd[r] \in sapp[rsess[r]] /\ rapp[r] = rcmd[r]
+    /\ \A s \in Sess : sapp[s] # {} => ss[s] = "live"
+
+\* A session without a terminal is never shown a prompt (its request is
+\* denied at once: nobody is there to answer).
+NoTerminalNeverPrompts ==
+    \A r \in Req : rst[r] = "shown" => tty[rsess[r]]
+
+\* One prompt at a time on a session's CLI; the session's other requests wait.
+OnePromptPerSession ==
+    \A q, r \in Req :
+        (q # r /\ rst[q] = "shown" /\ rst[r] = "shown") => promptOn[q] # promptOn[r]
+
+\* The sandbox cannot make the coordinator hold more than ESC_SESSION_MAX
+\* pending requests of a session or ESC_MAX of the Domain: past them, a
+\* request is denied at once.
+BoundedQueues ==
+    /\ \A s \in Sess : PendingN(s) <= ESC_SESSION_MAX
+    /\ AllPendingN <= ESC_MAX
 
 \* SR-9 (freshness, single use): a request ID causes at most one host command.
 SingleUse ==

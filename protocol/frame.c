@@ -21,6 +21,8 @@ static const struct {
 	{ LZ_FRAME_OUTPUT, "OUTPUT" },
 	{ LZ_FRAME_STDERR, "STDERR" },
 	{ LZ_FRAME_RESIZE, "RESIZE" },
+	{ LZ_FRAME_RESIZED, "RESIZED" },
+	{ LZ_FRAME_HOST, "HOST" },
 	{ LZ_FRAME_EXIT, "EXIT" },
 	{ LZ_FRAME_DETACH, "DETACH" },
 	{ LZ_FRAME_ATTACH, "ATTACH" },
@@ -28,6 +30,7 @@ static const struct {
 	{ LZ_FRAME_HANGUP, "HANGUP" },
 	{ LZ_FRAME_ACK, "ACK" },
 	{ LZ_FRAME_SNAPSHOT, "SNAPSHOT" },
+	{ LZ_FRAME_REDRAW, "REDRAW" },
 	{ LZ_FRAME_LIST, "LIST" },
 	{ LZ_FRAME_SESSIONS, "SESSIONS" },
 	{ LZ_FRAME_TRUST, "TRUST" },
@@ -152,27 +155,43 @@ lz_frame_json(const struct lz_frame *f, struct lz_err *err)
 }
 
 void
-lz_frame_add_resize(struct lz_buf *b, unsigned rows, unsigned cols)
+lz_frame_add_size(struct lz_buf *b, enum lz_frame_type type,
+    const struct lz_frame_size *s)
 {
-	unsigned char p[4];
+	unsigned v[4] = { s->rows, s->cols, s->cell_w, s->cell_h };
+	unsigned char p[8];
+	int i;
 
-	p[0] = (unsigned char)(rows >> 8);
-	p[1] = (unsigned char)rows;
-	p[2] = (unsigned char)(cols >> 8);
-	p[3] = (unsigned char)cols;
-	lz_frame_add(b, LZ_FRAME_RESIZE, p, sizeof p);
+	for (i = 0; i < 4; i++) {
+		p[2 * i] = (unsigned char)(v[i] >> 8);
+		p[2 * i + 1] = (unsigned char)v[i];
+	}
+	lz_frame_add(b, type, p, sizeof p);
 }
 
 int
-lz_frame_resize(const struct lz_frame *f, unsigned *rows, unsigned *cols,
+lz_frame_size(const struct lz_frame *f, struct lz_frame_size *s,
     struct lz_err *err)
 {
-	if (f->type != LZ_FRAME_RESIZE || f->len != 4)
-		return lz_err_set(err, LZ_EINVAL, "bad RESIZE frame");
-	*rows = (unsigned)f->payload[0] << 8 | f->payload[1];
-	*cols = (unsigned)f->payload[2] << 8 | f->payload[3];
-	if (*rows == 0 || *cols == 0)
-		return lz_err_set(err, LZ_EINVAL, "RESIZE to %ux%u", *rows,
-		    *cols);
+	const char *name = lz_frame_type_name(f->type);
+
+	if ((f->type != LZ_FRAME_RESIZE && f->type != LZ_FRAME_RESIZED) ||
+	    f->len != 8)
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame (%u bytes, 8 "
+		    "expected)", name, (unsigned)f->len);
+	s->rows = (unsigned)f->payload[0] << 8 | f->payload[1];
+	s->cols = (unsigned)f->payload[2] << 8 | f->payload[3];
+	s->cell_w = (unsigned)f->payload[4] << 8 | f->payload[5];
+	s->cell_h = (unsigned)f->payload[6] << 8 | f->payload[7];
+	if (s->rows == 0 || s->cols == 0 || s->rows > LZ_FRAME_ROWS_MAX ||
+	    s->cols > LZ_FRAME_COLS_MAX)
+		return lz_err_set(err, LZ_EINVAL, "%s to %ux%u (1..%d rows, "
+		    "1..%d columns)", name, s->rows, s->cols,
+		    LZ_FRAME_ROWS_MAX, LZ_FRAME_COLS_MAX);
+	if (s->cell_w > LZ_FRAME_CELL_MAX || s->cell_h > LZ_FRAME_CELL_MAX ||
+	    (s->cell_w == 0) != (s->cell_h == 0))
+		return lz_err_set(err, LZ_EINVAL, "%s with a cell of %ux%u "
+		    "pixels (both 0, or 1..%d)", name, s->cell_w, s->cell_h,
+		    LZ_FRAME_CELL_MAX);
 	return 0;
 }

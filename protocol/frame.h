@@ -10,7 +10,7 @@
  *   6  length         u32, big-endian, payload bytes, <= LZ_FRAME_MAX
  *
  * Control payloads are one JSON object (UTF-8, jansson); data payloads
- * (INPUT, OUTPUT, STDERR) are raw bytes; RESIZE is two u16 (rows, cols).
+ * (INPUT, OUTPUT, STDERR) are raw bytes; RESIZE and RESIZED four u16.
  * Every connection starts with HELLO, answered by WELCOME or ERROR, so a
  * version mismatch is found before anything else (tmux's PROTOCOL_VERSION).
  * Change LZ_FRAME_VERSION in the same commit as any change here.
@@ -25,7 +25,7 @@
 
 #include "core/util.h"
 
-#define LZ_FRAME_VERSION 2
+#define LZ_FRAME_VERSION 3
 #define LZ_FRAME_HEADER 10
 #define LZ_FRAME_MAX (1024 * 1024)
 
@@ -38,7 +38,7 @@ enum lz_frame_type {
 	LZ_FRAME_INPUT = 0x12,		/* c->s bytes; empty = end of input */
 	LZ_FRAME_OUTPUT = 0x13,		/* s->c bytes: stdout or the pty */
 	LZ_FRAME_STDERR = 0x14,		/* s->c bytes */
-	LZ_FRAME_RESIZE = 0x15,		/* c->s u16 rows, u16 cols */
+	LZ_FRAME_RESIZE = 0x15,		/* c->s size (struct lz_frame_size) */
 	LZ_FRAME_EXIT = 0x16,		/* s->c JSON: status, signal */
 	LZ_FRAME_DETACH = 0x17,		/* c->s empty: unbind, keep running */
 	LZ_FRAME_ATTACH = 0x18,		/* c->s JSON: session, rows, cols */
@@ -46,6 +46,9 @@ enum lz_frame_type {
 	LZ_FRAME_HANGUP = 0x1a,		/* c->s empty: end the bound session */
 	LZ_FRAME_ACK = 0x1b,		/* s->c u32: INPUT bytes written */
 	LZ_FRAME_SNAPSHOT = 0x1c,	/* s->c bytes: reset the mirror, feed */
+	LZ_FRAME_RESIZED = 0x1d,	/* s->c size: the pane resized here */
+	LZ_FRAME_HOST = 0x1e,		/* c->s JSON: the host terminal */
+	LZ_FRAME_REDRAW = 0x1f,		/* c->s empty: send me a SNAPSHOT */
 	LZ_FRAME_LIST = 0x20,		/* c->s empty */
 	LZ_FRAME_SESSIONS = 0x21,	/* s->c JSON: sessions array */
 	LZ_FRAME_TRUST = 0x22,		/* c->s empty */
@@ -88,9 +91,22 @@ int lz_frame_decode(const unsigned char *buf, size_t len, struct lz_frame *f,
  */
 json_t *lz_frame_json(const struct lz_frame *f, struct lz_err *err);
 
-/* RESIZE payloads. */
-void lz_frame_add_resize(struct lz_buf *b, unsigned rows, unsigned cols);
-int lz_frame_resize(const struct lz_frame *f, unsigned *rows, unsigned *cols,
+/*
+ * RESIZE (the client's terminal) and RESIZED (where in the output stream
+ * the coordinator's pane took that size) payloads: four u16, big-endian:
+ * rows, cols (1..LZ_FRAME_ROWS_MAX, 1..LZ_FRAME_COLS_MAX) and the host
+ * terminal's cell width and height in pixels (0: not known, 1..1000).
+ */
+#define LZ_FRAME_ROWS_MAX 1000
+#define LZ_FRAME_COLS_MAX 1000
+#define LZ_FRAME_CELL_MAX 1000
+struct lz_frame_size {
+	unsigned rows, cols;
+	unsigned cell_w, cell_h;
+};
+void lz_frame_add_size(struct lz_buf *b, enum lz_frame_type type,
+    const struct lz_frame_size *s);
+int lz_frame_size(const struct lz_frame *f, struct lz_frame_size *s,
     struct lz_err *err);
 
 #endif

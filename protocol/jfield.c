@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/evp.h>
+
 #include "core/utf8.h"
 #include "protocol/jfield.h"
 #include "protocol/msg.h"
@@ -100,6 +102,51 @@ lz_jf_hex(json_t *o, const char *what, const char *key, int required,
 		    "%zu lower-case hex digits", what, key, n);
 	memcpy(out, s, n + 1);
 	return 0;
+}
+
+int
+lz_jf_b64(json_t *o, const char *what, const char *key, size_t min,
+    size_t max, struct lz_buf *b, struct lz_err *err)
+{
+	const char *s;
+	char *again = NULL;
+	size_t n;
+	int k, rc;
+
+	lz_buf_reset(b);
+	if ((rc = lz_jf_str(o, what, key, 1, 4 * ((max + 2) / 3), &s,
+	    err)) != 0)
+		return rc;
+	n = strlen(s);
+	if (n % 4 != 0)
+		goto bad;
+	lz_buf_grow(b, n / 4 * 3 + 1);
+	if (n > 0) {
+		if ((k = EVP_DecodeBlock((unsigned char *)b->buf,
+		    (const unsigned char *)s, (int)n)) < 0)
+			goto bad;
+		/* EVP_DecodeBlock counts the padding as zero bytes. */
+		b->len = (size_t)k - (s[n - 1] == '=') - (s[n - 2] == '=');
+	}
+	b->buf[b->len] = '\0';
+	/* One spelling only: no '=' inside, no bits past the data. */
+	again = lz_xmalloc(n + 1);
+	if ((size_t)EVP_EncodeBlock((unsigned char *)again,
+	    (const unsigned char *)b->buf, (int)b->len) != n ||
+	    memcmp(again, s, n) != 0)
+		goto bad;
+	free(again);
+	if (b->len < min || b->len > max) {
+		lz_buf_reset(b);
+		return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' holds %zu "
+		    "bytes, not %zu..%zu", what, key, b->len, min, max);
+	}
+	return 0;
+bad:
+	free(again);
+	lz_buf_reset(b);
+	return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' is not base64 (padded, "
+	    "without spaces)", what, key);
 }
 
 /*

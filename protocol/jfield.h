@@ -30,6 +30,13 @@ int lz_jf_bool(json_t *o, const char *what, const char *key, int *out,
 /* Exactly n lower-case hex digits into out (n + 1 bytes; "" if absent). */
 int lz_jf_hex(json_t *o, const char *what, const char *key, int required,
     size_t n, char *out, struct lz_err *err);
+/*
+ * Base64 of min..max bytes, decoded into b. Only what EVP_EncodeBlock
+ * writes is accepted (padded, no whitespace, unused bits zero), so each
+ * value has one spelling and encodes back to the same text.
+ */
+int lz_jf_b64(json_t *o, const char *what, const char *key, size_t min,
+    size_t max, struct lz_buf *b, struct lz_err *err);
 /* An array of at most LZ_MSG_ARGV_MAX strings of LZ_MSG_ARG_MAX bytes. */
 int lz_jf_argv(json_t *o, const char *what, const char *key, int required,
     struct lz_tokens *argv, struct lz_err *err);

@@ -29,6 +29,10 @@ static const char *const request_keys[] = { "argv", "cert", "cwd", "domain",
 static const char *const cancel_keys[] = { "cert", "domain", "id", "mac",
     "nonce", "session", "sig", "t", "v", NULL };
 static const char *const ack_keys[] = { "id", "mac", "session", "v", NULL };
+/* A result's keys, of which v, id, outcome and mac are required. */
+static const char *const result_keys[] = { "argv", "edited", "id", "mac",
+    "message", "outcome", "reason", "status", "stderr", "stdout",
+    "truncated", "v", NULL };
 
 static const char *const outcomes[] = {
 	[LZ_OUTCOME_COMPLETED] = "completed",
@@ -92,19 +96,15 @@ lz_request_release(struct lz_request *r)
 	lz_request_init(r);
 }
 
-/* Exactly the keys of the kind: none missing, none more. */
+/* No key but keys (a result's optional ones may be absent). */
 static int
-key_set(json_t *o, const char *what, const char *const *keys,
+known_keys(json_t *o, const char *what, const char *const *keys,
     struct lz_err *err)
 {
 	const char *k;
 	json_t *v;
 	size_t i;
 
-	for (i = 0; keys[i] != NULL; i++)
-		if (json_object_get(o, keys[i]) == NULL)
-			return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' is "
-			    "missing", what, keys[i]);
 	json_object_foreach(o, k, v) {
 		(void)v;
 		for (i = 0; keys[i] != NULL && strcmp(keys[i], k) != 0; i++)
@@ -114,6 +114,20 @@ key_set(json_t *o, const char *what, const char *const *keys,
 			    "'%.64s'", what, k);
 	}
 	return 0;
+}
+
+/* Exactly the keys of the kind: none missing, none more. */
+static int
+key_set(json_t *o, const char *what, const char *const *keys,
+    struct lz_err *err)
+{
+	size_t i;
+
+	for (i = 0; keys[i] != NULL; i++)
+		if (json_object_get(o, keys[i]) == NULL)
+			return lz_err_set(err, LZ_EINVAL, "bad %s: '%s' is "
+			    "missing", what, keys[i]);
+	return known_keys(o, what, keys, err);
 }
 
 /* The canonical encoding of o without sig and mac. */
@@ -141,6 +155,7 @@ lz_request_decode(enum lz_record_kind kind, const char *buf, size_t len,
 	    kind == LZ_RECORD_CANCEL ? cancel_keys : ack_keys;
 	const char *what = kinds[kind], *cwd = NULL, *why = NULL, *cert = NULL;
 	const char *sig = NULL;
+	struct lz_buf raw = LZ_BUF_INIT;
 	long long v = 0, t = 0, to = 0;
 	json_error_t je;
 	json_t *o = NULL;
@@ -180,7 +195,9 @@ lz_request_decode(enum lz_record_kind kind, const char *buf, size_t len,
 			rc = lz_jf_str(o, what, "cert", 1, LZ_MAILBOX_CERT_MAX,
 			    &cert, err);
 		if (rc == 0)
-			rc = lz_jf_str(o, what, "sig", 1, 88, &sig, err);
+			rc = lz_jf_b64(o, what, "sig", 64, 64, &raw, err);
+		sig = rc == 0 ? json_string_value(json_object_get(o, "sig")) :
+		    NULL;
 	}
 	if (rc == 0 && kind == LZ_RECORD_REQUEST) {
 		rc = lz_jf_argv(o, what, "argv", 1, &r->argv, err);
@@ -208,6 +225,7 @@ lz_request_decode(enum lz_record_kind kind, const char *buf, size_t len,
 	signed_of(o, &r->signed_bytes);
 out:
 	json_decref(o);
+	lz_buf_release(&raw);
 	if (rc != 0)
 		lz_request_release(r);
 	return rc;
@@ -222,6 +240,24 @@ lz_request_encode(const struct lz_request *r, struct lz_buf *signed_bytes,
 	char *s = NULL;
 	int rc = LZ_EINVAL;
 
+	/* What the decoder would refuse is not written: the coordinator
+	 * would drop it and its sender wait for an answer in vain. */
+	if (r->kind != LZ_RECORD_ACK && r->cert != NULL &&
+	    strlen(r->cert) > LZ_MAILBOX_CERT_MAX) {
+		lz_err_set(err, LZ_EINVAL, "the certificate is %zu bytes, over "
+		    "the limit of %d", strlen(r->cert), LZ_MAILBOX_CERT_MAX);
+		goto out;
+	}
+	if (r->kind == LZ_RECORD_REQUEST && r->argv.n == 0) {
+		lz_err_set(err, LZ_EINVAL, "the command is empty");
+		goto out;
+	}
+	if (r->kind == LZ_RECORD_REQUEST && r->timeout >
+	    LZ_MAILBOX_TIMEOUT_MAX) {
+		lz_err_set(err, LZ_EINVAL, "a timeout of %u s is over the "
+		    "limit of %d s", r->timeout, LZ_MAILBOX_TIMEOUT_MAX);
+		goto out;
+	}
 	if (r->kind != LZ_RECORD_ACK) {
 		json_object_set_new(o, "domain", json_string(r->domain));
 		json_object_set_new(o, "t", json_integer(r->t));
@@ -250,6 +286,13 @@ lz_request_encode(const struct lz_request *r, struct lz_buf *signed_bytes,
 		json_object_set_new(o, "mac", json_string(r->mac));
 		if ((s = json_dumps(o, CANON)) == NULL)
 			LZ_BUG("cannot encode a record");
+		if (strlen(s) > LZ_MAILBOX_REQUEST_MAX) {
+			lz_err_set(err, LZ_EINVAL, "the %s record is %zu bytes, "
+			    "over the mailbox's limit of %d (a shorter command "
+			    "or justification fits)", kinds[r->kind], strlen(s),
+			    LZ_MAILBOX_REQUEST_MAX);
+			goto out;
+		}
 		lz_buf_adds(out, s);
 	}
 	rc = 0;
@@ -331,6 +374,12 @@ lz_result_encode(const struct lz_result *r, struct lz_buf *signed_bytes,
 		json_object_set_new(o, "mac", json_string(r->mac));
 		if ((s = json_dumps(o, CANON)) == NULL)
 			LZ_BUG("cannot encode a result");
+		if (strlen(s) > LZ_MAILBOX_RESULT_MAX) {
+			lz_err_set(err, LZ_EINVAL, "the result record is %zu "
+			    "bytes, over the limit of %d", strlen(s),
+			    LZ_MAILBOX_RESULT_MAX);
+			goto out;
+		}
 		lz_buf_adds(out, s);
 	}
 	rc = 0;
@@ -340,28 +389,15 @@ out:
 	return rc;
 }
 
-/* A base64 string field into b (at most LZ_MAILBOX_OUTPUT_MAX bytes). */
+/* A flag the encoder writes only when set: true when present. */
 static int
-unb64(json_t *o, const char *key, struct lz_buf *b, struct lz_err *err)
+flag(json_t *o, const char *key, int *out, struct lz_err *err)
 {
-	const char *s = NULL;
-	size_t n;
-	int k;
-
-	if (lz_jf_str(o, "result", key, 1, 4 * (LZ_MAILBOX_OUTPUT_MAX / 3 + 1),
-	    &s, err) != 0)
+	if (lz_jf_bool(o, "result", key, out, err) != 0)
 		return LZ_EINVAL;
-	n = strlen(s);
-	if (n % 4 != 0)
-		return lz_err_set(err, LZ_EINVAL, "bad result: '%s' is not "
-		    "base64", key);
-	lz_buf_grow(b, n / 4 * 3 + 1);
-	if (n > 0 && (k = EVP_DecodeBlock((unsigned char *)b->buf,
-	    (const unsigned char *)s, (int)n)) < 0)
-		return lz_err_set(err, LZ_EINVAL, "bad result: '%s' is not "
-		    "base64", key);
-	b->len = n == 0 ? 0 : (size_t)k - (s[n - 1] == '=') - (s[n - 2] == '=');
-	b->buf[b->len] = '\0';
+	if (json_is_false(json_object_get(o, key)))
+		return lz_err_set(err, LZ_EINVAL, "bad result: '%s' is true "
+		    "when present", key);
 	return 0;
 }
 
@@ -369,6 +405,8 @@ int
 lz_result_decode(const char *buf, size_t len, struct lz_result *r,
     struct lz_err *err)
 {
+	static const char *const ran_keys[] = { "stdout", "stderr",
+	    "truncated" };
 	const char *oc = NULL, *reason = NULL, *msg = NULL;
 	long long v = 0, st = 0;
 	json_error_t je;
@@ -382,7 +420,10 @@ lz_result_decode(const char *buf, size_t len, struct lz_result *r,
 		    "the limit", len);
 	if ((o = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je)) == NULL)
 		return lz_err_set(err, LZ_EINVAL, "bad result: %s", je.text);
-	rc = lz_jf_int(o, "result", "v", 1, 1, 1, &v, err);
+	rc = json_is_object(o) ? known_keys(o, "result", result_keys, err) :
+	    lz_err_set(err, LZ_EINVAL, "bad result: not a JSON object");
+	if (rc == 0)
+		rc = lz_jf_int(o, "result", "v", 1, 1, 1, &v, err);
 	if (rc == 0)
 		rc = lz_jf_hex(o, "result", "id", 1, LZ_MAILBOX_ID_HEX, r->id,
 		    err);
@@ -398,18 +439,27 @@ lz_result_decode(const char *buf, size_t len, struct lz_result *r,
 	r->outcome = (enum lz_outcome)i;
 	if (rc == 0)
 		rc = lz_jf_argv(o, "result", "argv", 0, &r->argv, err);
+	if (rc == 0 && json_object_get(o, "argv") != NULL && r->argv.n == 0)
+		rc = lz_err_set(err, LZ_EINVAL, "bad result: 'argv' is empty");
 	if (rc == 0)
-		rc = lz_jf_bool(o, "result", "edited", &r->edited, err);
+		rc = flag(o, "edited", &r->edited, err);
 	if (rc == 0)
-		rc = lz_jf_bool(o, "result", "truncated", &r->truncated, err);
+		rc = flag(o, "truncated", &r->truncated, err);
 	if (rc == 0 && json_object_get(o, "status") != NULL) {
 		r->ran = 1;
 		rc = lz_jf_int(o, "result", "status", 1, 0, 255, &st, err);
 		if (rc == 0)
-			rc = unb64(o, "stdout", &r->out, err);
+			rc = lz_jf_b64(o, "result", "stdout", 0,
+			    LZ_MAILBOX_OUTPUT_MAX, &r->out, err);
 		if (rc == 0)
-			rc = unb64(o, "stderr", &r->err, err);
+			rc = lz_jf_b64(o, "result", "stderr", 0,
+			    LZ_MAILBOX_OUTPUT_MAX, &r->err, err);
 	}
+	/* Output only comes with the status of a command that ran. */
+	for (i = 0; rc == 0 && !r->ran && i < 3; i++)
+		if (json_object_get(o, ran_keys[i]) != NULL)
+			rc = lz_err_set(err, LZ_EINVAL, "bad result: '%s' "
+			    "without 'status'", ran_keys[i]);
 	if (rc == 0)
 		rc = lz_jf_str(o, "result", "reason", 0, LZ_MAILBOX_REASON_MAX,
 		    &reason, err);

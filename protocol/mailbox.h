@@ -78,7 +78,9 @@ int lz_request_decode(enum lz_record_kind kind, const char *buf, size_t len,
 /*
  * Encodes r's fields as its kind needs them: signed gets the signed bytes
  * (for the caller to sign and MAC); with sig and mac set, out gets the
- * whole record. Fails with LZ_EINVAL when a field breaks a limit.
+ * whole record. Fails with LZ_EINVAL when a field breaks a limit or the
+ * whole record would pass LZ_MAILBOX_REQUEST_MAX: what the decoder would
+ * refuse is never written.
  */
 int lz_request_encode(const struct lz_request *r, struct lz_buf *signed_bytes,
     struct lz_buf *out, struct lz_err *err);
@@ -111,7 +113,9 @@ struct lz_result {
 void lz_result_init(struct lz_result *r);
 void lz_result_release(struct lz_result *r);
 /* The canonical JSON without mac into signed_bytes; then, with mac set,
- * the whole record into out (NULL: only the signed bytes). */
+ * the whole record into out (NULL: only the signed bytes). LZ_EINVAL
+ * when an output is over LZ_MAILBOX_OUTPUT_MAX or the record over
+ * LZ_MAILBOX_RESULT_MAX. */
 int lz_result_encode(const struct lz_result *r, struct lz_buf *signed_bytes,
     struct lz_buf *out, struct lz_err *err);
 int lz_result_decode(const char *buf, size_t len, struct lz_result *r,

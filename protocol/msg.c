@@ -4,6 +4,7 @@
  * and alphabet before the struct is filled. The field helpers at the top
  * are the only code that reads a control frame's JSON.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +201,131 @@ lz_msg_open_init(struct lz_msg_open *m)
 
 
 
+/* The host terminal's object (struct lz_msg_host), or nothing. */
+static void
+host_put(json_t *o, const struct lz_msg_host *h)
+{
+	json_t *v, *pal;
+	char c[8];
+	int i;
+
+	if (!h->have)
+		return;
+	v = json_object();
+#define HEX(x) (snprintf(c, sizeof c, "#%06x", (unsigned)((x) & 0xffffff)), \
+	    json_string(c))
+	json_object_set_new(v, "fg", HEX(h->fg));
+	json_object_set_new(v, "bg", HEX(h->bg));
+	json_object_set_new(v, "cursor", HEX(h->cursor));
+	pal = json_array();
+	for (i = 0; i < 16; i++)
+		json_array_append_new(pal, HEX(h->palette[i]));
+#undef HEX
+	json_object_set_new(v, "palette", pal);
+	json_object_set_new(v, "cell", json_pack("[ii]", (int)h->cell_w,
+	    (int)h->cell_h));
+	json_object_set_new(o, "host", v);
+}
+
+static int
+host_colour(json_t *v, const char *frame, const char *what, uint32_t *out,
+    struct lz_err *err)
+{
+	const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+
+	if (s == NULL || strlen(s) != 7 || s[0] != '#' ||
+	    !lz_jf_word(s + 1, "0123456789abcdef", 6))
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: host %s must "
+		    "be \"#rrggbb\" (lower-case hex)", frame, what);
+	*out = (uint32_t)strtoul(s + 1, NULL, 16);
+	return 0;
+}
+
+static int
+host_get(json_t *o, const char *frame, struct lz_msg_host *h,
+    struct lz_err *err)
+{
+	static const char *const keys[] = { "fg", "bg", "cursor", "palette",
+	    "cell" };
+	json_t *v = json_object_get(o, "host"), *pal, *cell;
+	const char *k;
+	size_t i, n = 0;
+	int rc = 0;
+
+	memset(h, 0, sizeof *h);
+	if (v == NULL)
+		return 0;
+	if (!json_is_object(v))
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: 'host' is not "
+		    "an object", frame);
+	json_object_foreach(v, k, pal) {
+		for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+			if (strcmp(k, keys[i]) == 0)
+				break;
+		if (i == sizeof keys / sizeof keys[0])
+			return lz_err_set(err, LZ_EINVAL, "bad %s frame: "
+			    "unknown host key '%.32s'", frame, k);
+		n++;
+	}
+	pal = json_object_get(v, "palette");
+	cell = json_object_get(v, "cell");
+	if (n != 5 || !json_is_array(pal) || json_array_size(pal) != 16 ||
+	    !json_is_array(cell) || json_array_size(cell) != 2)
+		return lz_err_set(err, LZ_EINVAL, "bad %s frame: host needs fg, "
+		    "bg, cursor, 16 palette colours and cell [w, h]", frame);
+	rc = host_colour(json_object_get(v, "fg"), frame, "fg", &h->fg, err);
+	if (rc == 0)
+		rc = host_colour(json_object_get(v, "bg"), frame, "bg", &h->bg,
+		    err);
+	if (rc == 0)
+		rc = host_colour(json_object_get(v, "cursor"), frame, "cursor",
+		    &h->cursor, err);
+	for (i = 0; rc == 0 && i < 16; i++)
+		rc = host_colour(json_array_get(pal, i), frame, "palette",
+		    &h->palette[i], err);
+	for (i = 0; rc == 0 && i < 2; i++) {
+		json_int_t x = json_is_integer(json_array_get(cell, i)) ?
+		    json_integer_value(json_array_get(cell, i)) : 0;
+
+		if (x < 1 || x > 1000)
+			rc = lz_err_set(err, LZ_EINVAL, "bad %s frame: host "
+			    "cell sides are 1..1000 pixels", frame);
+		else if (i == 0)
+			h->cell_w = (unsigned)x;
+		else
+			h->cell_h = (unsigned)x;
+	}
+	h->have = rc == 0;
+	return rc;
+}
+
+void
+lz_msg_host_add(struct lz_buf *b, const struct lz_msg_host *h)
+{
+	json_t *o = json_object();
+
+	host_put(o, h);
+	add(b, LZ_FRAME_HOST, o);
+}
+
+int
+lz_msg_host_decode(const struct lz_frame *f, struct lz_msg_host *h,
+    struct lz_err *err)
+{
+	json_t *o = body(f, LZ_FRAME_HOST, err);
+	int rc;
+
+	memset(h, 0, sizeof *h);
+	if (o == NULL)
+		return LZ_EINVAL;
+	rc = host_get(o, "HOST", h, err);
+	if (rc == 0 && (!h->have || json_object_size(o) != 1))
+		rc = lz_err_set(err, LZ_EINVAL, "bad HOST frame: exactly one "
+		    "key, 'host'");
+	json_decref(o);
+	return rc;
+}
+
 int
 lz_msg_open_add(struct lz_buf *b, const struct lz_msg_open *m,
     struct lz_err *err)
@@ -222,6 +348,7 @@ lz_msg_open_add(struct lz_buf *b, const struct lz_msg_open *m,
 		json_object_set_new(o, "term", v);
 	if (m->terminfo != NULL && (v = json_string(m->terminfo)) != NULL)
 		json_object_set_new(o, "terminfo", v);
+	host_put(o, &m->host);
 	add(b, LZ_FRAME_OPEN, json_incref(o));
 	rc = 0;
 out:
@@ -282,6 +409,8 @@ lz_msg_open_decode(const struct lz_frame *f, struct lz_msg_open *m,
 		    err);
 	if (rc == 0)
 		rc = lz_jf_env(o, "OPEN frame", "env", &m->env, err);
+	if (rc == 0)
+		rc = host_get(o, "OPEN", &m->host, err);
 	if (rc == 0) {
 		m->cwd = lz_xstrdup(cwd ? cwd : "");
 		if (term != NULL)
@@ -381,6 +510,7 @@ lz_msg_attach_add(struct lz_buf *b, const struct lz_msg_attach *m)
 		json_object_set_new(o, "rows", json_integer(m->rows));
 		json_object_set_new(o, "cols", json_integer(m->cols));
 	}
+	host_put(o, &m->host);
 	add(b, LZ_FRAME_ATTACH, o);
 }
 
@@ -404,6 +534,8 @@ lz_msg_attach_decode(const struct lz_frame *f, struct lz_msg_attach *m,
 	if (rc == 0)
 		rc = lz_jf_int(o, "ATTACH frame", "history", 0, 0,
 		    LZ_MSG_HISTORY_MAX, &h, err);
+	if (rc == 0)
+		rc = host_get(o, "ATTACH", &m->host, err);
 	m->history = (unsigned long)h;
 	json_decref(o);
 	return rc;
@@ -427,7 +559,11 @@ lz_msg_sessions_add(struct lz_buf *b, const struct lz_msg_sessions *m)
 			    json_string(m->v[i].client));
 		json_array_append_new(a, e);
 	}
-	add(b, LZ_FRAME_SESSIONS, json_pack("{s:o}", "sessions", a));
+	e = json_pack("{s:o}", "sessions", a);
+	if (m->history != NULL)
+		json_object_set_new(e, "history", lz_jf_text(m->history,
+		    LZ_MSG_HISTORY_NOTE_MAX));
+	add(b, LZ_FRAME_SESSIONS, e);
 }
 
 static int
@@ -481,6 +617,7 @@ lz_msg_sessions_decode(const struct lz_frame *f, struct lz_msg_sessions *m,
     struct lz_err *err)
 {
 	json_t *o = body(f, LZ_FRAME_SESSIONS, err), *a, *e;
+	const char *note = NULL;
 	struct lz_msg_session s;
 	size_t i;
 	int rc = 0;
@@ -500,6 +637,11 @@ lz_msg_sessions_decode(const struct lz_frame *f, struct lz_msg_sessions *m,
 		m->v = lz_xreallocarray(m->v, m->n + 1, sizeof *m->v);
 		m->v[m->n++] = s;
 	}
+	if (rc == 0)
+		rc = lz_jf_str(o, "SESSIONS frame", "history", 0,
+		    LZ_MSG_HISTORY_NOTE_MAX, &note, err);
+	if (rc == 0 && note != NULL)
+		m->history = lz_xstrdup(note);
 	if (rc != 0)
 		lz_msg_sessions_release(m);
 	json_decref(o);
@@ -527,8 +669,10 @@ lz_msg_sessions_release(struct lz_msg_sessions *m)
 		free(m->v[i].cwd);
 	}
 	free(m->v);
+	free(m->history);
 	m->v = NULL;
 	m->n = 0;
+	m->history = NULL;
 }
 
 void

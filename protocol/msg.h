@@ -79,6 +79,26 @@ struct lz_msg_error {
 };
 
 /* OPEN (c->s). env holds "NAME=value" strings. */
+/*
+ * The client's host terminal, for the pane's answers to a program's
+ * queries (OSC 10/11/12/4, CSI 14/16 t): colours 0xRRGGBB and the cell's
+ * size in pixels. have is 0 when the client sent none (the pane keeps
+ * what it has). On the wire: {"fg": "#rrggbb", "bg", "cursor", "palette":
+ * [16 of them], "cell": [w, h]} (each cell side 1..1000).
+ */
+struct lz_msg_host {
+	int have;
+	uint32_t fg, bg, cursor;
+	uint32_t palette[16];
+	unsigned cell_w, cell_h;
+};
+
+/* HOST (c->s): {"host": {...}}, the client's host terminal, once it is
+ * known (after OPEN or ATTACH went with the defaults). */
+void lz_msg_host_add(struct lz_buf *b, const struct lz_msg_host *h);
+int lz_msg_host_decode(const struct lz_frame *f, struct lz_msg_host *h,
+    struct lz_err *err);
+
 struct lz_msg_open {
 	struct lz_tokens argv;		/* empty: the profile's command */
 	char *cwd;			/* relative to the workspace; "" top */
@@ -87,6 +107,7 @@ struct lz_msg_open {
 	char term[LZ_MSG_TERM_MAX + 1];	/* "" when absent */
 	char *terminfo;			/* NULL when absent */
 	struct lz_tokens env;
+	struct lz_msg_host host;
 };
 
 /* OPENED (s->c). */
@@ -107,6 +128,7 @@ struct lz_msg_attach {
 	unsigned rows, cols;		/* 0 when absent */
 	int takeover;
 	unsigned long history;		/* lines of scrollback wanted */
+	struct lz_msg_host host;	/* this client's replaces the last */
 };
 
 /* One entry of SESSIONS (s->c). */
@@ -121,9 +143,17 @@ struct lz_msg_session {
 	unsigned pending;		/* escalation requests waiting */
 };
 
+/*
+ * SESSIONS (s->c). history: the Git history guard's latest detection
+ * (core/history.h), human text of at most LZ_MSG_HISTORY_NOTE_MAX bytes,
+ * or NULL when it saw none: the TUI's status line says "history
+ * changed".
+ */
+#define LZ_MSG_HISTORY_NOTE_MAX 512
 struct lz_msg_sessions {
 	struct lz_msg_session *v;
 	size_t n;
+	char *history;
 };
 
 void lz_msg_hello_add(struct lz_buf *b, const struct lz_msg_hello *m);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/histview.h"
 #include "core/pathcheck.h"
 #include "src/client-setup.h"
 #include "src/cmd.h"
@@ -130,8 +131,13 @@ lz_client_setup(struct lz_client *c, const char *profile, const char *dir,
 		exit_code = LZ_EXIT_CONFIG;
 		goto out;
 	}
-	rc = lz_domain_resolve(&c->domain, &c->paths, profile,
-	    dir ? dir : ".", &err);
+	rc = LZ_ENOTFOUND;
+	if (flags & LZ_CLIENT_KEPT)
+		rc = lz_histview_domain(&c->domain, &c->paths, profile,
+		    dir ? dir : ".", NULL);
+	if (rc != 0)
+		rc = lz_domain_resolve(&c->domain, &c->paths, profile,
+		    dir ? dir : ".", &err);
 	if (rc == 0)
 		scrub_path(c->domain.workspace);
 	if (rc == 0)

@@ -23,6 +23,13 @@ struct lz_client {
 enum lz_client_flags {
 	LZ_CLIENT_CONFIG = 1 << 0,	/* paths and config only */
 	LZ_CLIENT_DOMAIN = 1 << 1,	/* also profile, Domain, checks */
+	/*
+	 * With LZ_CLIENT_DOMAIN: the Domain is the one whose kept Git
+	 * history (core/histview.h) lies nearest, at or above the
+	 * directory, so that it is found even when the work tree's .git is
+	 * gone; else the usual one.
+	 */
+	LZ_CLIENT_KEPT = 1 << 2,
 };
 
 /*

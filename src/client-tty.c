@@ -78,6 +78,22 @@ lz_tty_size(int fd, unsigned *rows, unsigned *cols)
 	*cols = 80;
 }
 
+void
+lz_tty_cell(int fd, unsigned *w, unsigned *h)
+{
+	struct winsize ws;
+
+	*w = *h = 0;
+	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+	    ws.ws_col > 0 && ws.ws_xpixel > 0 && ws.ws_ypixel > 0 &&
+	    ws.ws_xpixel / ws.ws_col > 0 && ws.ws_ypixel / ws.ws_row > 0 &&
+	    ws.ws_xpixel / ws.ws_col <= 1000 &&
+	    ws.ws_ypixel / ws.ws_row <= 1000) {
+		*w = ws.ws_xpixel / ws.ws_col;
+		*h = ws.ws_ypixel / ws.ws_row;
+	}
+}
+
 static void
 on_signal(int signum)
 {

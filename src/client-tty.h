@@ -20,6 +20,8 @@ void lz_tty_on_restore(const char *bytes, size_t len);
 void lz_tty_restore(void);
 /* Rows and columns of fd, or 24x80 when it is not a terminal. */
 void lz_tty_size(int fd, unsigned *rows, unsigned *cols);
+/* The cell's pixels from fd's window size, or 0 x 0 when not known. */
+void lz_tty_cell(int fd, unsigned *w, unsigned *h);
 
 /*
  * Signals the relay loop must see: SIGWINCH, SIGTERM, SIGHUP, SIGINT and

@@ -4,9 +4,11 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/visible.h"
 #include "src/client-conn.h"
 #include "src/cmd-opts.h"
 #include "src/cmd.h"
@@ -20,11 +22,12 @@ cmd_ls_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	};
 	struct lz_cmd_opts o = { NULL, NULL, ctx->json, 0 };
 	struct lz_err err = LZ_ERR_INIT;
-	struct lz_msg_sessions l = { NULL, 0 };
+	struct lz_msg_sessions l = { NULL, 0, NULL };
 	struct lz_msg_session *s;
 	struct lz_conn_client cc;
 	struct lz_client c;
 	json_t *a;
+	char *note;
 	size_t i;
 	int ch, rc;
 
@@ -87,6 +90,13 @@ cmd_ls_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 				printf("session %.12s asks for host access: "
 				    "'lazaret attach %.12s' to answer\n",
 				    l.v[i].session, l.v[i].session);
+	}
+	if (rc == 0 && l.history != NULL) {
+		/* The coordinator's words, with ref names of the sandbox's. */
+		note = lz_visible_str(l.history, 0);
+		lz_cmd_error("history changed: %s; 'lazaret git restore' "
+		    "brings it back", note);
+		free(note);
 	}
 	if (rc != 0) {
 		lz_cmd_error("%s", err.msg ? err.msg : "cannot list sessions");

@@ -37,28 +37,14 @@ static int	 cmd_sandbox_helper_exec(struct lz_cmd_ctx *ctx, int argc,
 static int
 ensure_dirs(struct lz_client *c, struct lz_err *err)
 {
-	static const char *const sub[] = { "mailbox/requests",
-	    "mailbox/results", "terminfo" };
-	const char *rt = c->domain.runtime + strlen(c->paths.xdg_runtime) + 1;
-	char *path;
-	size_t i;
-	int fd;
+	char *path = lz_xasprintf("domains/%s", c->domain.id);
+	int fd = lz_rundir_ensure(c->paths.storage_root, 1, path, err);
 
-	path = lz_xasprintf("domains/%s", c->domain.id);
-	fd = lz_rundir_ensure(c->paths.storage_root, 1, path, err);
 	free(path);
 	if (fd < 0)
 		return fd;
 	close(fd);
-	for (i = 0; i < sizeof sub / sizeof *sub; i++) {
-		path = lz_xasprintf("%s/%s", rt, sub[i]);
-		fd = lz_rundir_ensure(c->paths.xdg_runtime, 0, path, err);
-		free(path);
-		if (fd < 0)
-			return fd;
-		close(fd);
-	}
-	return 0;
+	return lz_domain_dirs(c, err);
 }
 
 static int

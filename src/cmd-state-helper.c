@@ -2,7 +2,7 @@
  * cmd-state-helper.c: "lazaret __state", the hidden helper of "lazaret
  * state" that runs inside podman's rootless namespace (see
  * state-helper.h). Not for people: the usage is the contract with
- * src/state-run.c. Verbs:
+ * src/state-domain.c (which runs it). Verbs:
  *
  *   sizes  ID...                anchors with generation and size on disk
  *   scan   --domain ID ...      inspect and diff (state-helper-scan.c)

@@ -55,6 +55,8 @@ extern const struct lz_cmd lz_cmd_doctor;
 extern const struct lz_cmd lz_cmd_ls;
 extern const struct lz_cmd lz_cmd_mux_bench;
 extern const struct lz_cmd lz_cmd_domain;
+extern const struct lz_cmd lz_cmd_git;
+extern const struct lz_cmd lz_cmd_history_walk;
 extern const struct lz_cmd lz_cmd_profile;
 extern const struct lz_cmd lz_cmd_run;
 extern const struct lz_cmd lz_cmd_sandbox_helper;

@@ -63,6 +63,7 @@ struct esc {
 	struct lz_hostcmd_output o_out, o_err;
 	int waited, wstatus, exited;
 	int64_t accepted, deadline;	/* ms of the monotonic clock */
+	unsigned told;			/* the "pending" its PROMPT said */
 	int cancel;			/* cancelled while it ran */
 	int timed_out;			/* timed out while it ran */
 	struct esc *next;
@@ -169,6 +170,17 @@ esc_free(struct esc *e)
 	free(e);
 }
 
+/* A result that is over: its file and its entry go. */
+static void
+drop_result(struct esc *e)
+{
+	char *name = lz_record_name(LZ_RECORD_RESULT, e->id);
+
+	lz_coord_mailbox_remove(name);
+	free(name);
+	esc_free(e);
+}
+
 /* The session's registry entry, while it runs. */
 static struct lz_reg_session *
 session_of(const struct esc *e)
@@ -191,14 +203,33 @@ static void
 write_result(struct esc *e, const struct lz_result *r)
 {
 	struct lz_reg_session *s = session_of(e);
-	struct lz_result w = *r;
+	struct lz_result w = *r, bare;
 	struct lz_buf sb = LZ_BUF_INIT, out = LZ_BUF_INIT;
 	struct lz_err err = LZ_ERR_INIT;
 	char *name;
+	int rc;
 
 	if (s == NULL)
 		return;		/* the session ended: nobody is there to read */
-	if (lz_result_encode(&w, &sb, NULL, &err) == 0) {
+	if ((rc = lz_result_encode(&w, &sb, NULL, &err)) != 0) {
+		/*
+		 * Over the record's limit (both streams full and a long
+		 * edited argv): the sandbox still gets its one result, without
+		 * the output, saying why, rather than waiting for nothing.
+		 */
+		fprintf(stderr, "coordinator %s: result %.12s: %s\n",
+		    lz_coord.id, e->id, err.msg);
+		lz_err_release(&err);
+		lz_result_init(&bare);
+		memcpy(bare.id, r->id, sizeof bare.id);
+		bare.outcome = LZ_OUTCOME_FAILED;
+		bare.reason = "the result was over the mailbox's limit; see "
+		    "lazaret audit on the host";
+		w = bare;
+		lz_buf_reset(&sb);
+		rc = lz_result_encode(&w, &sb, NULL, &err);
+	}
+	if (rc == 0) {
 		lz_esc_mac(s, &sb, w.mac);
 		lz_buf_reset(&sb);
 		if (lz_result_encode(&w, &sb, &out, &err) == 0) {
@@ -257,10 +288,6 @@ withdraw(struct esc *e, const char *why)
 	snprintf(w.id, sizeof w.id, "%s", e->id);
 	snprintf(w.why, sizeof w.why, "%s", why);
 	lz_msg_withdrawn_add(&b, &w);
-	/* A raw session's client drew the prompt over its screen and kept
-	 * the output back: the pane's screen, after it, puts it right. */
-	if (s->tty)
-		lz_session_screen(s->glue, 0, LZ_FRAME_SNAPSHOT, &b);
 	lz_coord_send(c, &b);
 }
 
@@ -300,7 +327,11 @@ finish(struct esc *e, enum lz_outcome o, const char *reason,
 	next_prompt(e->session);
 }
 
-/* Shows the session's oldest waiting request on its client, if any. */
+/*
+ * Shows the session's oldest waiting request on its client, if none is
+ * shown; one shown already is sent again with the number now queued
+ * behind it (its modal says "+N pending"; the client keeps the rest).
+ */
 static void
 next_prompt(const char *session)
 {
@@ -308,8 +339,8 @@ next_prompt(const char *session)
 	struct lz_conn *c = client_of(s);
 	struct lz_msg_prompt p;
 	struct lz_buf b = LZ_BUF_INIT, where = LZ_BUF_INIT;
-	struct esc *e, *first = NULL;
-	unsigned pending = 0;
+	struct esc *e, *first = NULL, *shown = NULL;
+	unsigned queued = 0, pending;
 
 	if (c == NULL)
 		return;
@@ -317,16 +348,22 @@ next_prompt(const char *session)
 		if (strcmp(e->session, session) != 0)
 			continue;
 		if (e->state == ESC_SHOWN)
-			return;		/* one modal at a time */
+			shown = e;	/* one modal at a time */
 		if (e->state != ESC_QUEUED)
 			continue;
 		/* The list is newest first: the last one found is oldest. */
-		if (first != NULL)
-			pending++;
+		queued++;
 		first = e;
 	}
-	if (first == NULL)
+	if (shown != NULL) {
+		if (queued == shown->told)
+			return;
+		first = shown;
+		pending = queued;
+	} else if (first == NULL)
 		return;
+	else
+		pending = queued - 1;
 	memset(&p, 0, sizeof p);
 	snprintf(p.id, sizeof p.id, "%s", first->id);
 	snprintf(p.session, sizeof p.session, "%s", session);
@@ -349,6 +386,7 @@ next_prompt(const char *session)
 	lz_buf_release(&where);
 	lz_coord_send(c, &b);
 	first->state = ESC_SHOWN;
+	first->told = pending;
 	snprintf(first->client, sizeof first->client, "%s",
 	    s->conn->client_id);
 }
@@ -490,12 +528,25 @@ static void
 accept_request(struct lz_request *r, struct lz_reg_session *s)
 {
 	struct lz_ignored ig = LZ_IGNORED_INIT;
-	struct esc *e, *x;
-	unsigned n = 0, limit;
+	struct esc *e, *x, *oldest = NULL;
+	unsigned n = 0, all = 0, done = 0, limit;
 
-	for (x = esc.list; x != NULL; x = x->next)
-		if (strcmp(x->session, r->session) == 0 && x->state != ESC_DONE)
+	/* Bounds a flood by its own session: what waits or runs, and the
+	 * results it did not acknowledge (the oldest goes). */
+	for (x = esc.list; x != NULL; x = x->next) {
+		if (x->state != ESC_DONE)
+			all++;
+		if (strcmp(x->session, r->session) != 0)
+			continue;
+		if (x->state != ESC_DONE)
 			n++;
+		else {
+			done++;
+			oldest = x;	/* newest first: the last is oldest */
+		}
+	}
+	if (done >= ESC_SESSION_MAX && oldest != NULL)
+		drop_result(oldest);
 	e = lz_xcalloc(1, sizeof *e);
 	snprintf(e->id, sizeof e->id, "%s", r->id);
 	snprintf(e->session, sizeof e->session, "%s", r->session);
@@ -517,7 +568,7 @@ accept_request(struct lz_request *r, struct lz_reg_session *s)
 	    &ig.paths, &e->dir, NULL);
 	lz_ignored_release(&ig);
 	audit_request(e, s);
-	if (n >= ESC_SESSION_MAX || esc.n > ESC_MAX) {
+	if (n >= ESC_SESSION_MAX || all >= ESC_MAX) {
 		finish(e, LZ_OUTCOME_DENIED, "too many requests at once: "
 		    "the earlier ones need answers first", NULL);
 		return;
@@ -540,7 +591,6 @@ lz_coord_record(enum lz_record_kind kind, const char *id, const char *buf,
 	struct lz_reg_session *s;
 	struct lz_err err = LZ_ERR_INIT;
 	struct esc *e;
-	char *name;
 
 	if (lz_request_decode(kind, buf, len, &r, &err) != 0)
 		goto drop;
@@ -583,12 +633,8 @@ lz_coord_record(enum lz_record_kind kind, const char *id, const char *buf,
 		break;
 	case LZ_RECORD_ACK:
 		if (e != NULL && e->state == ESC_DONE &&
-		    strcmp(e->session, r.session) == 0) {
-			name = lz_record_name(LZ_RECORD_RESULT, e->id);
-			lz_coord_mailbox_remove(name);
-			free(name);
-			esc_free(e);
-		}
+		    strcmp(e->session, r.session) == 0)
+			drop_result(e);
 		break;
 	default:
 		break;
@@ -661,8 +707,7 @@ save_rule(const struct esc *e, struct lz_err *err)
 	if (rc == 0) {
 		snprintf(lz_coord.cfg.fingerprint,
 		    sizeof lz_coord.cfg.fingerprint, "%s", fp);
-		snprintf(lz_coord.reg.fingerprint,
-		    sizeof lz_coord.reg.fingerprint, "%s", fp);
+		lz_reg_adopt(&lz_coord.reg, fp);
 		/* The profile may have been reallocated with its rules. */
 		lz_coord.cfg.profile = lz_config_profile(&lz_coord.cfg.cfg,
 		    lz_coord.cfg.domain.profile);
@@ -762,10 +807,8 @@ void
 lz_coord_esc_session_gone(const char *session)
 {
 	struct esc *e, *next;
-	char *name;
-
-	size_t i, k = 0;
 	struct lz_buf *a;
+	size_t i, k = 0;
 
 	/* Its approvals end with it. */
 	for (i = 0; i < esc.napproved; i++) {
@@ -789,10 +832,7 @@ lz_coord_esc_session_gone(const char *session)
 		if (e->state != ESC_DONE)
 			audit_result(e, LZ_OUTCOME_CANCELLED, "the session "
 			    "ended", 0, 0, 0);
-		name = lz_record_name(LZ_RECORD_RESULT, e->id);
-		lz_coord_mailbox_remove(name);
-		free(name);
-		esc_free(e);
+		drop_result(e);
 	}
 }
 
@@ -800,7 +840,6 @@ static void
 on_tick(uv_timer_t *t)
 {
 	struct esc *e, *next;
-	char *name;
 
 	(void)t;
 	for (e = esc.list; e != NULL; e = next) {
@@ -811,6 +850,7 @@ on_tick(uv_timer_t *t)
 		case ESC_QUEUED:
 		case ESC_SHOWN:
 			e->by = LZ_AUDIT_BY_TIMEOUT;
+			audit_decision(e, "timeout", NULL, NULL);
 			finish(e, LZ_OUTCOME_TIMED_OUT, "nobody decided in "
 			    "time", NULL);
 			break;
@@ -822,10 +862,7 @@ on_tick(uv_timer_t *t)
 			break;
 		case ESC_DONE:
 			/* Never acknowledged: the result goes after 60 s. */
-			name = lz_record_name(LZ_RECORD_RESULT, e->id);
-			lz_coord_mailbox_remove(name);
-			free(name);
-			esc_free(e);
+			drop_result(e);
 			break;
 		}
 	}

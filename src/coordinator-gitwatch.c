@@ -85,6 +85,7 @@ check(int force)
 	struct lz_buf log = LZ_BUF_INIT;
 	int rc;
 
+	lz_coord_history_tick();
 	if (!guarding)
 		return;
 	rc = lz_gitguard_check(&guard, &log, &err);
@@ -108,6 +109,8 @@ on_git_event(uv_fs_event_t *h, const char *name, int events, int status)
 {
 	(void)h;
 	(void)events;
+	/* Any change in .git: the history guard looks (it waits 20 ms). */
+	lz_coord_history_poke();
 	/*
 	 * No name (or an error such as a queue overflow): check anyway. A
 	 * burst of index writes (git status refreshing it) is one check.

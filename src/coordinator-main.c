@@ -73,6 +73,7 @@ lz_coord_close(void)
 	}
 	lz_coord_unwatch();
 	lz_coord_unwatch_git();
+	lz_coord_history_stop();
 	lz_coord_esc_stop();
 	for (i = 0; i < sizeof hs / sizeof hs[0]; i++) {
 		if (uv_is_active(hs[i]) || hs[i]->type != UV_UNKNOWN_HANDLE) {
@@ -288,8 +289,22 @@ start(int ready_fd, struct lz_err *err)
 		return lz_err_prefix(err, rc, "cannot start the sandbox");
 	/* Made (0700) with the other bound directories by lz_domain_up. */
 	lz_coord.terminfo = lz_xasprintf("%s/terminfo", d->runtime);
+	/*
+	 * The Git history guard's launch pass runs while the sandbox
+	 * starts: no session exists before ready() below, so nothing in the
+	 * sandbox touches the repository meanwhile.
+	 */
+	if ((rc = lz_coord_history_start(err)) != 0) {
+		fprintf(stderr, "coordinator %s: Git history guard: %s\n",
+		    lz_coord.id, err->msg);
+		dprintf(ready_fd, "warning: the Git history guard did not "
+		    "start (%s): this Domain's Git history is not kept\n",
+		    err->msg);
+		lz_err_release(err);
+	}
 	lz_sandbox_started_init(&st);
 	rc = lz_domain_up(&lz_coord.cfg, lz_coord.self, &id, &st, &warn, err);
+	lz_coord_history_ready(ready_fd, rc == 0);
 	lz_buf_wipe(&material);
 	for (line = strtok_r(st.note.buf, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save))
@@ -437,6 +452,7 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	}
 	/* The sandbox is gone: nothing can write a new one after this. */
 	lz_coord_git_final();
+	lz_coord_history_final();
 	unlink(lz_coord.pid_path);
 	fprintf(stderr, "coordinator %s: stopped\n", lz_coord.id);
 	uv_loop_close(lz_coord.loop);

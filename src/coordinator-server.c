@@ -155,7 +155,8 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 	struct lz_msg_sessions list;
 	struct lz_buf b = LZ_BUF_INIT;
 	struct lz_session *s = c->reg->session ? c->reg->session->glue : NULL;
-	unsigned rows, cols;
+	struct lz_frame_size size;
+	struct lz_msg_host host;
 	size_t i;
 
 	if (lz_reg_order(&lz_coord.reg, c->reg, f->type, &a) != 0) {
@@ -174,8 +175,11 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 	case LZ_FRAME_ATTACH:
 		if (lz_msg_attach_decode(f, &at, &err) != 0)
 			break;
-		if (lz_reg_attach(&lz_coord.reg, c->reg, &at, &a) == 0)
+		if (lz_reg_attach(&lz_coord.reg, c->reg, &at, &a) == 0) {
 			c->history = at.history;
+			/* Its host terminal replaces the last client's. */
+			lz_session_host(c->reg->session->glue, &at.host);
+		}
 		break;
 	case LZ_FRAME_DETACH:
 		lz_coord_conn_close(c);
@@ -188,21 +192,37 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 			lz_session_input(s, f->payload, f->len, f->len);
 		break;
 	case LZ_FRAME_RESIZE:
-		if (lz_frame_resize(f, &rows, &cols, &err) == 0 && s != NULL)
-			lz_session_resize(s, rows, cols);
+		if (lz_frame_size(f, &size, &err) == 0 && s != NULL) {
+			lz_session_cell(s, size.cell_w, size.cell_h);
+			lz_session_resize(s, size.rows, size.cols, 1);
+		}
 		break;
 	case LZ_FRAME_TRUST:
 		lz_coord_trusted(&b);
 		lz_coord_send(c, &b);
 		break;
+	case LZ_FRAME_REDRAW:
+		/* A raw session's prompt drew over the client's screen. */
+		if (s != NULL) {
+			lz_session_screen(s, c->history, LZ_FRAME_SNAPSHOT,
+			    &b);
+			lz_coord_send(c, &b);
+		}
+		break;
 	case LZ_FRAME_DECISION:
 		lz_coord_decision(c, f);
+		break;
+	case LZ_FRAME_HOST:
+		if (lz_msg_host_decode(f, &host, &err) == 0)
+			lz_session_host(s, &host);
 		break;
 	case LZ_FRAME_LIST:
 		lz_reg_list(&lz_coord.reg, &list);
 		for (i = 0; i < list.n; i++)
 			list.v[i].pending = lz_coord_esc_pending(
 			    list.v[i].session);
+		if (lz_coord_history_note() != NULL)
+			list.history = lz_xstrdup(lz_coord_history_note());
 		lz_msg_sessions_add(&b, &list);
 		lz_msg_sessions_release(&list);
 		lz_coord_send(c, &b);
@@ -283,7 +303,8 @@ lz_coord_act(struct lz_acts *a)
 			lz_session_hangup(s);
 			break;
 		case LZ_DO_RESIZE:
-			lz_session_resize(s, x->rows, x->cols);
+			/* Of an attach: its screen follows at that size. */
+			lz_session_resize(s, x->rows, x->cols, 0);
 			break;
 		case LZ_DO_SCREEN:
 			c->lagging = 0;

@@ -244,9 +244,11 @@ lz_session_open(struct lz_conn *c, const struct lz_frame *f)
 	s->reg->cwd = lz_xstrdup(cwd);
 	lz_tokens_copy(&s->argv, &cmd);
 	/* The pane keeps the screen for reattaching and answers queries. */
-	if (s->tty)
+	if (s->tty) {
 		s->pane = lz_pane_new(ws.ws_row, ws.ws_col,
 		    lz_coord.cfg.cfg.tui.history, &pane_cb, s);
+		lz_session_host(s, &m.host);
+	}
 	lz_reg_session_start(&lz_coord.reg, s->reg, &a);
 	uv_timer_stop(&lz_coord.idle);
 	uv_pipe_init(lz_coord.loop, &s->in, 0);
@@ -471,20 +473,65 @@ on_in_closed(uv_handle_t *h)
 }
 
 void
-lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols)
+lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols,
+    int mark)
 {
+	struct lz_frame_size sz = { rows, cols, 0, 0 };
+	struct lz_buf b = LZ_BUF_INIT;
 	struct winsize ws;
 	uv_os_fd_t fd;
 
 	if (s == NULL || !s->tty || !s->in_open ||
 	    uv_fileno((uv_handle_t *)&s->in, &fd) != 0)
 		return;
+	if (s->pane != NULL) {
+		sz.cell_w = lz_pane_host(s->pane)->cell_w;
+		sz.cell_h = lz_pane_host(s->pane)->cell_h;
+	}
 	memset(&ws, 0, sizeof ws);
 	ws.ws_row = (unsigned short)rows;
 	ws.ws_col = (unsigned short)cols;
+	ws.ws_xpixel = (unsigned short)(cols * sz.cell_w);
+	ws.ws_ypixel = (unsigned short)(rows * sz.cell_h);
 	ioctl(fd, TIOCSWINSZ, &ws);
-	if (s->pane != NULL)
-		lz_pane_resize(s->pane, rows, cols);
+	if (s->pane == NULL)
+		return;
+	lz_pane_resize(s->pane, rows, cols);
+	/* The mark: the client's mirror resizes where the pane did, so no
+	 * byte is emulated at two sizes (wire.md, RESIZED). */
+	if (mark && s->reg->conn != NULL && !s->reg->conn->closing) {
+		lz_frame_add_size(&b, LZ_FRAME_RESIZED, &sz);
+		lz_coord_send(s->reg->conn->glue, &b);
+	}
+}
+
+void
+lz_session_host(struct lz_session *s, const struct lz_msg_host *m)
+{
+	struct lz_pane_host h;
+
+	if (s == NULL || s->pane == NULL || !m->have)
+		return;
+	h.fg = m->fg;
+	h.bg = m->bg;
+	h.cursor = m->cursor;
+	memcpy(h.palette, m->palette, sizeof h.palette);
+	h.cell_w = m->cell_w;
+	h.cell_h = m->cell_h;
+	lz_pane_set_host(s->pane, &h);
+}
+
+void
+lz_session_cell(struct lz_session *s, unsigned w, unsigned h)
+{
+	struct lz_pane_host host;
+
+	if (s == NULL || s->pane == NULL || w == 0 || h == 0)
+		return;
+	host = *lz_pane_host(s->pane);
+	host.cell_w = w;
+	host.cell_h = h;
+	lz_pane_set_host(s->pane, &host);
 }
 
 /*

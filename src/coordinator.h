@@ -16,7 +16,8 @@
  * coordinator-relay.c (sessions through runsc exec and their relay),
  * coordinator-watch.c (the sidecar's and sandbox's pidfds, Domain
  * failure),
- * coordinator-gitwatch.c (Git Sentry's watch on the shared .git).
+ * coordinator-gitwatch.c (Git Sentry's watch on the shared .git),
+ * coordinator-history.c (the Git history guard, told by that watch).
  */
 #ifndef LZ_COORDINATOR_H
 #define LZ_COORDINATOR_H
@@ -127,7 +128,15 @@ void lz_session_open(struct lz_conn *c, const struct lz_frame *f);
 /* Keys or stdin from the client; len 0 is end of input. */
 void lz_session_input(struct lz_session *s, const unsigned char *buf,
     size_t len, size_t client_bytes);
-void lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols);
+/* The pty's size (with pixels from the host's cell) and the pane's; with
+ * mark, a RESIZED mark to the attached client (not when an ATTACHED
+ * screen of the new size follows). */
+void lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols,
+    int mark);
+/* The attaching or opening client's host terminal, for the pane's
+ * answers; lz_session_cell: only the cell's pixels (RESIZE). */
+void lz_session_host(struct lz_session *s, const struct lz_msg_host *h);
+void lz_session_cell(struct lz_session *s, unsigned w, unsigned h);
 void lz_session_hangup(struct lz_session *s);
 /* The screen (after up to history lines of scrollback) as frames. */
 void lz_session_screen(struct lz_session *s, unsigned long history,
@@ -149,6 +158,23 @@ int lz_coord_watch_git(const char *workspace, struct lz_err *err);
 void lz_coord_unwatch_git(void);
 void lz_coord_git_final(void);
 void lz_coord_fail(const char *why);
+
+/*
+ * coordinator-history.c: the Git history guard (core/history.h). start
+ * opens its stores and begins the launch pass on a thread; ready joins
+ * it (a failure is a warning line to the starting client on ready_fd;
+ * ok 0: the start failed, the guard is put away);
+ * poke says the shared .git changed, tick is the one-second check; note
+ * is the latest detection for SESSIONS (NULL when none); stop closes its
+ * handle; final is the teardown pass, once the sandbox is gone.
+ */
+int lz_coord_history_start(struct lz_err *err);
+void lz_coord_history_ready(int ready_fd, int ok);
+void lz_coord_history_poke(void);
+void lz_coord_history_tick(void);
+const char *lz_coord_history_note(void);
+void lz_coord_history_stop(void);
+void lz_coord_history_final(void);
 
 /* coordinator-mailbox.c: the mailbox's files. */
 int lz_coord_mailbox_start(struct lz_err *err);

@@ -22,7 +22,6 @@
 #include "core/sandbox.h"
 #include "src/domain-sandbox.h"
 
-static int make_control_dirs(const struct lz_client *c, struct lz_err *err);
 
 int
 lz_domain_mark_clean(const struct lz_client *c, int op)
@@ -189,8 +188,6 @@ lz_domain_notice(const struct lz_client *c, const struct lz_mountplan *mp,
 }
 
 #define SIDECAR_KEY "sidecar.key"
-static const char *const identity_names[] = { "ca.crt", "sandbox.crt",
-    "sandbox.key", "sandbox.id", "domain" };
 
 /*
  * This start's identity material (SR-9), made by the coordinator: the
@@ -199,14 +196,17 @@ static const char *const identity_names[] = { "ca.crt", "sandbox.crt",
  * certificate, key and CA certificate in identity/ (bound read-only at
  * /run/lazaret/identity). Written anew at every start, before either
  * container starts (prepared ones included): a restarted sandbox never
- * sees the earlier start's, and lz_domain_prepare empties them when the
- * Domain ends.
+ * sees the earlier start's, and the Domain's end empties them
+ * (forget_identity).
  */
+static const char *const identity_files[] = { "ca.crt", "sandbox.crt",
+    "sandbox.key", "sandbox.id", "domain" };
+
 static int
 write_identity(const struct lz_client *c, const struct lz_domain_identity *id,
     char **keyfile, struct lz_err *err)
 {
-	const char *const *names = identity_names;
+	const char *const *names = identity_files;
 	const char *data[5] = { id->ca_pem, id->cert_pem, id->key_pem,
 	    id->sandbox_id, c->domain.id };
 	char *p;
@@ -229,9 +229,35 @@ write_identity(const struct lz_client *c, const struct lz_domain_identity *id,
 	return rc;
 }
 
-/* The runtime directories the plan binds into the sandbox. */
+/*
+ * The start's key material goes with it (the sandbox and sidecar that read
+ * it are gone): nothing signed with it could be verified any more, but a
+ * private key is not left lying in the runtime directory. The attachment
+ * file stays, empty: a prepared sidecar binds it (lz_domain_prepare).
+ */
 static int
-make_control_dirs(const struct lz_client *c, struct lz_err *err)
+forget_identity(const struct lz_client *c, struct lz_err *err)
+{
+	char *p = lz_xasprintf("%s/" SIDECAR_KEY, c->domain.runtime);
+	size_t i;
+	int rc;
+
+	rc = put_file(p, "", 0, 0600, err);
+	free(p);
+	for (i = 0; i < sizeof identity_files / sizeof identity_files[0];
+	    i++) {
+		p = lz_xasprintf("%s/identity/%s", c->domain.runtime,
+		    identity_files[i]);
+		if (unlink(p) != 0 && errno != ENOENT && rc == 0)
+			rc = lz_err_set(err, LZ_ESYS, "cannot remove '%s': %s",
+			    p, strerror(errno));
+		free(p);
+	}
+	return rc;
+}
+
+int
+lz_domain_dirs(const struct lz_client *c, struct lz_err *err)
 {
 	static const char *const subs[] = { "mailbox/requests",
 	    "mailbox/results", "terminfo", "identity" };
@@ -351,7 +377,7 @@ lz_domain_up(const struct lz_client *c, const char *self,
 			    "%s\n", meta.msg);
 		lz_err_release(&meta);
 	}
-	rc = make_control_dirs(c, err);
+	rc = lz_domain_dirs(c, err);
 	if (rc == 0)
 		rc = write_identity(c, id, &keyfile, err);
 	if (rc != 0)
@@ -481,32 +507,8 @@ lz_domain_down(const struct lz_client *c, const char *self,
 	ctx.mailbox = lz_domain_mailbox(c);
 	rc = lz_sandbox_stop(&ctx, c->domain.id, c->domain.root, err);
 	lz_sandbox_ctx_release(&ctx);
-	return rc;
-}
-
-/*
- * Empties this start's identity material in the runtime directory: the
- * attachment file stays (the prepared sidecar binds it) but empty, the
- * sandbox's identity files go. Nothing of an ended start is left.
- */
-static int
-forget_identity(const struct lz_client *c, struct lz_err *err)
-{
-	char *p = lz_xasprintf("%s/" SIDECAR_KEY, c->domain.runtime);
-	size_t i;
-	int rc;
-
-	rc = put_file(p, "", 0, 0600, err);
-	free(p);
-	for (i = 0; i < sizeof identity_names / sizeof identity_names[0];
-	    i++) {
-		p = lz_xasprintf("%s/identity/%s", c->domain.runtime,
-		    identity_names[i]);
-		if (unlink(p) != 0 && errno != ENOENT && rc == 0)
-			rc = lz_err_set(err, LZ_ESYS, "cannot remove '%s': %s",
-			    p, strerror(errno));
-		free(p);
-	}
+	if (rc == 0)
+		(void)forget_identity(c, NULL);
 	return rc;
 }
 

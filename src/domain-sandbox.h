@@ -55,6 +55,9 @@ int lz_domain_up(const struct lz_client *c, const char *self,
 int lz_domain_prepare(const struct lz_client *c, const char *self,
     const struct lz_sandbox_plan *next, struct lz_buf *note,
     struct lz_err *err);
+/* The runtime directories the mount plan binds (mailbox, terminfo,
+ * identity), 0700, made when missing. */
+int lz_domain_dirs(const struct lz_client *c, struct lz_err *err);
 /* The mailbox's request directory (runtime dir); allocated. */
 char *lz_domain_mailbox(const struct lz_client *c);
 /*

@@ -19,6 +19,8 @@ static const struct lz_cmd *const cmd_table[] = {
 	&lz_cmd_coordinator,
 	&lz_cmd_doctor,
 	&lz_cmd_domain,
+	&lz_cmd_git,
+	&lz_cmd_history_walk,
 	&lz_cmd_ls,
 	&lz_cmd_mux_bench,
 	&lz_cmd_profile,

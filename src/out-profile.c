@@ -54,7 +54,7 @@ void
 lz_out_profile(FILE *f, const struct lz_profile *p)
 {
 	struct lz_buf b = LZ_BUF_INIT;
-	char pfx[32];
+	char pfx[32], keep[32];
 	size_t i;
 
 	fprintf(f, "profile %s (%s)\n", p->name, p->source);
@@ -71,6 +71,8 @@ lz_out_profile(FILE *f, const struct lz_profile *p)
 	    p->ignored_isolation ? "on" : "off (FR-9: ignored paths are "
 	    "shared with the host)");
 	fprintf(f, "  escalation-timeout  %us\n", p->escalation_timeout);
+	lz_out_keep(p->history_keep, keep, sizeof keep);
+	fprintf(f, "  history-keep        %s\n", keep);
 	lz_buf_reset(&b);
 	lz_tokens_join(&b, &p->protect);
 	fprintf(f, "  protect             %s  (%s)\n", b.len ? b.buf : "none",
@@ -102,4 +104,15 @@ lz_out_profile(FILE *f, const struct lz_profile *p)
 	fprintf(f, "egress policy (longest prefix wins):\n");
 	lz_out_policy(f, p);
 	lz_buf_release(&b);
+}
+
+void
+lz_out_keep(unsigned long seconds, char *buf, size_t size)
+{
+	if (seconds % 86400 == 0)
+		snprintf(buf, size, "%lud", seconds / 86400);
+	else if (seconds % 3600 == 0)
+		snprintf(buf, size, "%luh", seconds / 3600);
+	else
+		snprintf(buf, size, "%lum", seconds / 60);
 }

@@ -14,5 +14,7 @@
 void lz_out_profile(FILE *f, const struct lz_profile *p);
 /* Prints the effective policy table (built-ins, resolvers, rules). */
 void lz_out_policy(FILE *f, const struct lz_profile *p);
+/* history-keep as the config spells it: "7d", "36h", "90m". */
+void lz_out_keep(unsigned long seconds, char *buf, size_t size);
 
 #endif

@@ -314,11 +314,12 @@ static void
 print_sessions(const struct lz_state_dom *d, const char *self)
 {
 	struct lz_err err = LZ_ERR_INIT;
-	struct lz_msg_sessions l = { NULL, 0 };
+	struct lz_msg_sessions l;
 	struct lz_conn_client cc;
 	char *cmd;
 	size_t i;
 
+	memset(&l, 0, sizeof l);
 	if (!d->from_project || lz_conn_open(&cc, &d->c, self, 0, &err) != 0) {
 		lz_err_release(&err);
 		return;

@@ -10,7 +10,7 @@
  * image can be mounted as the lower layer. The helper resolves the Domain
  * Root itself from the Domain ID and the XDG variables podman passes on;
  * it is never given a host path. It writes JSON on stdout (the schemas of
- * docs/state-json.md, which "lazaret state --json" prints) and a message
+ * docs/schemas/state-*.schema.json, which "lazaret state --json" prints) and a message
  * on stderr with an exit status of enum lz_exit on failure.
  */
 #ifndef LZ_STATE_HELPER_H

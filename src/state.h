@@ -4,7 +4,7 @@
  * (state-show.c), verify and reset (state-reset.c). The work on the
  * Domain's files is done by "lazaret __state" inside podman's namespace
  * (state-helper.h); these print what it finds, ask, and decide. The
- * --json output is described in docs/state-json.md.
+ * --json output is described in docs/schemas/state-*.schema.json.
  */
 #ifndef LZ_STATE_H
 #define LZ_STATE_H

@@ -61,8 +61,12 @@ add_pane(struct tui *t, enum lz_dir dir, char **argv, int argc,
 		return NULL;
 	}
 	lz_layout_rect(&t->layout, id, &r);
-	p = tui_pane_open(t, argv, argc, attach, take, (unsigned)r.rows,
-	    (unsigned)r.cols, err);
+	if (t->bench)
+		p = tui_pane_spawn(t, t->bench_argv, (unsigned)r.rows,
+		    (unsigned)r.cols, err);
+	else
+		p = tui_pane_open(t, argv, argc, attach, take,
+		    (unsigned)r.rows, (unsigned)r.cols, err);
 	if (p == NULL) {
 		lz_layout_remove(&t->layout, id);
 		return NULL;
@@ -70,6 +74,7 @@ add_pane(struct tui *t, enum lz_dir dir, char **argv, int argc,
 	t->panes[t->npanes++] = p;
 	tui_focus(t, t->npanes - 1);
 	tui_layout(t);
+	tui_pane_buffered(t, p);
 	return p;
 }
 

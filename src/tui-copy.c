@@ -2,8 +2,11 @@
  * tui-copy.c: copy mode, tmux's vi keys: move with the arrows or h j k l,
  * PageUp/PageDown (C-b/C-f), g and G for the top and bottom of the
  * history, 0 and $ for a line's ends; / and ? search down and up, n and N
- * repeat; Space starts a selection, Enter copies it (or the cursor's line)
- * and leaves; q or Escape leaves. The text goes to the paste buffer
+ * repeat; Space starts a selection, Enter copies it (or the cursor's line;
+ * rows a line soft-wrapped over are joined) and leaves; u copies the URI
+ * of the hyperlink under the cursor (as the host sees it) and leaves; q or
+ * Escape leaves. The mouse wheel scrolls
+ * and a drag selects (tui-mouse.c). The text goes to the paste buffer
  * (prefix ] types it) and, when the host terminal takes OSC 52, to its
  * clipboard.
  *
@@ -208,6 +211,8 @@ sel_bounds(const struct tui_pane *p, long *l0, int *c0, long *l1, int *c1)
 	}
 }
 
+static void to_clipboard(struct tui *t);
+
 /* The selected text, line by line, into the paste buffer. */
 static void
 copy(struct tui *t, struct tui_pane *p)
@@ -232,10 +237,20 @@ copy(struct tui *t, struct tui_pane *p)
 		b = line == l1 ? off_of(text.buf, text.len, c1 + 1) : text.len;
 		if (b > a)
 			lz_buf_add(&t->paste, text.buf + a, b - a);
-		if (line != l1)
+		/* A soft-wrapped row goes on in the next: no line end. */
+		if (line != l1 && !(line < 0 ?
+		    lz_pane_scrollback_wrapped(p->pane, (size_t)(-1 - line)) :
+		    lz_pane_wrapped(p->pane, (int)line)))
 			lz_buf_addch(&t->paste, '\n');
 	}
 	lz_buf_release(&text);
+	to_clipboard(t);
+}
+
+/* The paste buffer to the host's clipboard (OSC 52), and says so. */
+static void
+to_clipboard(struct tui *t)
+{
 	if (t->term.osc52 && t->paste.len > 0) {
 		unsigned char *enc = lz_xmalloc(4 * ((t->paste.len + 2) / 3) +
 		    1);
@@ -249,6 +264,88 @@ copy(struct tui *t, struct tui_pane *p)
 	}
 	tui_message(t, "copied %zu bytes%s", t->paste.len, t->term.osc52 ?
 	    " (and to the terminal's clipboard)" : "");
+}
+
+/* The mouse wheel: lines back (> 0) or forward, copy mode on the way. */
+void
+tui_copy_scroll(struct tui *t, struct tui_pane *p, int lines)
+{
+	long back;
+
+	if (t->mode != TUI_COPY || tui_active(t) != p) {
+		if (lines < 0)
+			return;		/* already at the bottom */
+		tui_copy_enter(t);
+		p->wheel = 1;
+	}
+	back = (long)p->back + lines;
+	p->back = back < 0 ? 0 : back > sb_lines(p) ? (size_t)sb_lines(p) :
+	    (size_t)back;
+	clamp(p);
+	if (p->wheel && p->back == 0 && lines < 0) {
+		p->wheel = 0;
+		t->mode = TUI_NORMAL;	/* back at the bottom, as tmux */
+	}
+}
+
+/*
+ * A mouse selection in pane p (the active one) at view (y, x): start
+ * begins it there (copy mode on), otherwise it extends to there.
+ */
+void
+tui_copy_select(struct tui *t, struct tui_pane *p, int start, int y, int x)
+{
+	if (t->mode != TUI_COPY) {
+		tui_copy_enter(t);
+		p->wheel = 1;
+	}
+	p->cy = y;
+	p->cx = x;
+	clamp(p);
+	if (start) {
+		p->sel = 1;
+		p->sel_line = (long)p->cy - (long)p->back;
+		p->sel_col = p->cx;
+	}
+}
+
+/* The mouse let go of a selection: copy it, and leave copy mode. */
+void
+tui_copy_done(struct tui *t, struct tui_pane *p)
+{
+	if (t->mode == TUI_COPY && p->sel)
+		copy(t, p);
+	p->back = 0;
+	p->sel = 0;
+	p->wheel = 0;
+	t->mode = TUI_NORMAL;
+}
+
+int
+tui_link_uri(struct tui *t, struct tui_pane *p, int k, struct lz_buf *out)
+{
+	const char *uri = lz_pane_link(p->pane, k);
+
+	return uri != NULL && lz_hyperlink_host(uri, &t->links, out);
+}
+
+/* Copies the URI of the link under the copy cursor (as the host sees it). */
+static void
+copy_link(struct tui *t, struct tui_pane *p)
+{
+	long line = (long)p->cy - (long)p->back;
+	const struct lz_cell *c = line >= 0 ? lz_pane_cell(p->pane, (int)line,
+	    p->cx) : lz_pane_scrollback_cell(p->pane, (size_t)(-1 - line),
+	    p->cx);
+	int k = c != NULL ? LZ_ATTR_LINK(c->attr) : 0;
+
+	lz_buf_reset(&t->paste);
+	if (k == 0 || !tui_link_uri(t, p, k, &t->paste)) {
+		tui_message(t, k == 0 ? "no link here" : "a link the host may "
+		    "not open (only http, https and files in the workspace)");
+		return;
+	}
+	to_clipboard(t);
 }
 
 void
@@ -297,6 +394,10 @@ tui_copy_key(struct tui *t, const struct lz_key *k)
 		t->search_up = lz_key_is(k, "?");
 		t->search_len = 0;
 		t->mode = TUI_SEARCH;
+	} else if (lz_key_is(k, "u")) {
+		copy_link(t, p);
+		p->back = 0;
+		t->mode = TUI_NORMAL;
 	} else if (lz_key_is(k, "n"))
 		search(t, t->search_up);
 	else if (lz_key_is(k, "N"))

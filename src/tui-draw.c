@@ -1,9 +1,11 @@
 /*
  * tui-draw.c: one frame: the panes (their mirrors, or the scrollback in
- * copy mode), the borders between them, the status line, then overlays on
- * top (escalation prompts over their panes, then help, session list).
+ * copy mode; a pane inside a synchronized update as the last frame showed
+ * it), the borders between them, the status line, then overlays on top
+ * (escalation prompts over their panes, then help, session list).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -102,6 +104,10 @@ status(struct tui *t)
 		    t->c->profile->name, t->c->domain.id);
 	else
 		lz_buf_adds(&left, " lazaret bench | ");
+	/* Right after the name: a cut never takes it, nor a message. */
+	if ((waiting_n = tui_prompts_waiting(t)) > 0)
+		lz_buf_addf(&left, "%zu request%s waiting | ", waiting_n,
+		    waiting_n == 1 ? "" : "s");
 	if (t->mode == TUI_CONFIRM)
 		lz_buf_adds(&left, t->question);
 	else if (t->mode == TUI_SEARCH)
@@ -111,10 +117,13 @@ status(struct tui *t)
 		lz_buf_adds(&left, t->message);
 	else if (t->mode == TUI_COPY && p != NULL)
 		lz_buf_addf(&left, "[copy] %zu/%zu back  q quit  / ? search  "
-		    "Space select  Enter copy", p->back,
+		    "Space select  Enter copy  u link", p->back,
 		    lz_pane_scrollback_lines(p->pane));
-	else
+	else {
 		pane_tabs(t, &left);
+		if (t->history_changed)
+			lz_buf_adds(&left, "  [" TUI_HISTORY_NOTE "]");
+	}
 	for (i = 0; i < t->nlist; i++)
 		detached += !t->list[i].attached;
 	/* localtime once a minute, not once a frame. */
@@ -122,16 +131,17 @@ status(struct tui *t)
 		t->clock_minute = now / 60;
 		strftime(t->clock, sizeof t->clock, "%H:%M", localtime(&now));
 	}
-	if ((waiting_n = tui_prompts_waiting(t)) > 0)
-		lz_buf_addf(&right, " %zu request%s waiting |", waiting_n,
-		    waiting_n == 1 ? "" : "s");
 	if (t->c != NULL) {
 		lz_buf_addf(&right, " %zu session%s", t->nlist,
 		    t->nlist == 1 ? "" : "s");
 		if (detached > 0)
 			lz_buf_addf(&right, " (%zu detached)", detached);
-		lz_buf_addf(&right, " | sandbox %s | %s ", t->failed ?
-		    "FAILED" : t->have_ctl ? "running" : "?", t->clock);
+		lz_buf_addf(&right, " | sandbox %s", t->failed ?
+		    "FAILED" : t->have_ctl ? "running" : "?");
+		/* The clock goes first when the tabs would be cut. */
+		if (left.len + right.len + 9 <= (size_t)t->cols)
+			lz_buf_addf(&right, " | %s", t->clock);
+		lz_buf_addch(&right, ' ');
 	} else
 		lz_buf_addf(&right, " %s ", t->clock);
 	/*
@@ -152,6 +162,83 @@ status(struct tui *t)
 }
 
 void
+tui_sync_release(struct tui_pane *p)
+{
+	free(p->hold);
+	p->hold = NULL;
+}
+
+long
+tui_sync_wait(struct tui *t)
+{
+	long left, min = -1;
+	int i;
+
+	for (i = 0; i < t->npanes; i++) {
+		if (t->panes[i]->hold == NULL)
+			continue;
+		left = TUI_SYNC_MS - tui_ms_since(&t->panes[i]->hold_since);
+		if (left < 0)
+			left = 0;
+		if (min < 0 || left < min)
+			min = left;
+	}
+	return min;
+}
+
+/*
+ * Synchronized output (?2026): while the program updates, the pane is
+ * drawn as the last frame showed it (the renderer's front buffer), cursor
+ * included; the update shows whole when the program ends it, or after
+ * TUI_SYNC_MS if it never does (as tmux). Returns whether p is held.
+ */
+static int
+hold(struct tui *t, struct tui_pane *p)
+{
+	const struct lz_pane_props *pr = lz_pane_props(p->pane);
+	struct lz_rect r = p->rect;
+	struct lz_cell *c;
+	int y;
+
+	if (!pr->sync || p->back > 0) {
+		tui_sync_release(p);
+		if (!pr->sync)
+			p->sync_expired = 0;
+		return 0;
+	}
+	if (p->hold != NULL && (memcmp(&p->hold_rect, &r, sizeof r) != 0 ||
+	    tui_ms_since(&p->hold_since) >= TUI_SYNC_MS)) {
+		tui_sync_release(p);
+		p->sync_expired = 1;
+	}
+	if (p->sync_expired)
+		return 0;
+	if (p->hold == NULL) {
+		if (t->r.rows < r.row + r.rows || t->r.cols < r.col + r.cols)
+			return 0;
+		p->hold = lz_xreallocarray(NULL,
+		    (size_t)r.rows * (size_t)r.cols, sizeof *p->hold);
+		for (y = 0; y < r.rows; y++)
+			memcpy(p->hold + (size_t)y * (size_t)r.cols,
+			    t->r.front + (size_t)(r.row + y) *
+			    (size_t)t->r.cols + (size_t)r.col,
+			    (size_t)r.cols * sizeof *p->hold);
+		p->hold_rect = r;
+		p->hold_crow = t->r.cur_row - r.row;
+		p->hold_ccol = t->r.cur_col - r.col;
+		p->hold_cvis = t->r.shown_visible == 1 && t->active >= 0 &&
+		    t->panes[t->active] == p;
+		clock_gettime(CLOCK_MONOTONIC, &p->hold_since);
+	}
+	for (y = 0; y < r.rows; y++) {
+		if ((c = lz_render_at(&t->r, r.row + y, r.col)) != NULL)
+			memcpy(c, p->hold + (size_t)y * (size_t)r.cols,
+			    (size_t)r.cols * sizeof *c);
+	}
+	return 1;
+}
+
+void
 tui_draw(struct tui *t)
 {
 	struct border_ctx b = { t, { 0, 0, 0, 0 } };
@@ -164,7 +251,8 @@ tui_draw(struct tui *t)
 		p = t->panes[i];
 		if (p->rect.rows < 1)
 			continue;	/* hidden by a zoom */
-		lz_render_pane(&t->r, p->pane, p->rect, p->back);
+		if (!hold(t, p))
+			lz_render_pane(&t->r, p->pane, p->rect, p->back);
 		if (p == act && (t->mode == TUI_COPY || t->mode == TUI_SEARCH))
 			tui_copy_draw(t, p);
 	}
@@ -178,6 +266,9 @@ tui_draw(struct tui *t)
 		if (t->mode == TUI_COPY || t->mode == TUI_SEARCH)
 			lz_render_cursor(&t->r, act->rect.row + act->cy,
 			    act->rect.col + act->cx, 1);
+		else if (act->hold != NULL)
+			lz_render_cursor(&t->r, act->rect.row + act->hold_crow,
+			    act->rect.col + act->hold_ccol, act->hold_cvis);
 		else if (act->back == 0)
 			lz_render_cursor(&t->r, act->rect.row + pr->cursor_row,
 			    act->rect.col + pr->cursor_col, pr->cursor_visible);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/sandbox-argv.h"
 #include "src/client-tty.h"
 #include "src/cmd.h"
 #include "src/tui.h"
@@ -72,11 +73,12 @@ tui_init(struct tui *t, struct lz_client *c, const char *self,
 	t->sigfd = -1;
 	t->ctl.fd = -1;
 	t->prompt_zoom = -1;
+	lz_pane_host_default(&t->host);
 	lz_layout_init(&t->layout);
 }
 
-static long
-ms_since(const struct timespec *a)
+long
+tui_ms_since(const struct timespec *a)
 {
 	struct timespec now;
 
@@ -133,26 +135,70 @@ input_mode(struct tui *t, const unsigned char *buf, size_t n)
 	return used;
 }
 
+/* Whether s[0..n) may start a mouse report (ESC [ < or ESC [ M). */
+static int
+report_start(const unsigned char *s, size_t n)
+{
+	return s[0] == 0x1b && n >= 2 && s[1] == '[' && (n == 2 ||
+	    s[2] == '<' || s[2] == 'M');
+}
+
+/* Keep bytes cut at the end of a read for the next one. */
+static size_t
+hold_back(struct tui *t, const unsigned char *buf, size_t n)
+{
+	memcpy(t->host_pend, buf, n);
+	t->host_npend = n;
+	return n;
+}
+
+/*
+ * Keys and mouse reports at buf[0..n): a report, or the keys up to the
+ * next report. Returns the bytes used.
+ */
+static size_t
+input_some(struct tui *t, const unsigned char *buf, size_t n)
+{
+	size_t k, end;
+
+	k = tui_mouse_input(t, buf, n);
+	if (k > n)
+		return hold_back(t, buf, n);
+	if (k > 0)
+		return k;
+	if (t->mouse_on && n == 2 && buf[0] == 0x1b && buf[1] == '[')
+		return hold_back(t, buf, n);	/* a report's start, maybe */
+	for (end = 1; end < n && !(t->mouse_on && report_start(buf + end,
+	    n - end)); end++)
+		;
+	if (t->mode == TUI_NORMAL)
+		return input_normal(t, buf, end);
+	return input_mode(t, buf, end);
+}
+
 static void
 input(struct tui *t)
 {
-	unsigned char buf[4096];
-	size_t off = 0;
+	unsigned char buf[4096 + TUI_HOST_ANSWER_MAX];
+	size_t off = 0, held = t->host_npend;
 	ssize_t n;
 
-	n = read(0, buf, sizeof buf);
+	/* An answer of the host's cut by the last read comes first. */
+	memcpy(buf, t->host_pend, held);
+	t->host_npend = 0;
+	n = read(0, buf + held, sizeof buf - held);
 	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
 		/* The terminal is gone: like a detach. */
 		t->quit = 1;
 		t->detached = 1;
 		return;
 	}
-	while (n > 0 && off < (size_t)n && !t->quit) {
-		if (t->mode == TUI_NORMAL)
-			off += input_normal(t, buf + off, (size_t)n - off);
-		else
-			off += input_mode(t, buf + off, (size_t)n - off);
-	}
+	if (n < 0)
+		n = 0;
+	n += (ssize_t)held;
+	off = tui_host_input(t, buf, (size_t)n);
+	while (n > 0 && off < (size_t)n && !t->quit)
+		off += input_some(t, buf + off, (size_t)n - off);
 }
 
 static void
@@ -195,9 +241,11 @@ timeout(struct tui *t)
 	if (t->dirty && !t->flooding)
 		return 0;
 	if (t->dirty) {
-		left = TUI_FRAME_MS - ms_since(&t->last_frame);
+		left = TUI_FRAME_MS - tui_ms_since(&t->last_frame);
 		return left > 0 ? (int)left : 0;
 	}
+	if ((left = tui_sync_wait(t)) >= 0)
+		return (int)left;	/* a held update times out */
 	return t->bench ? -1 : 1000;
 }
 
@@ -213,7 +261,7 @@ frame_due(struct tui *t)
 {
 	if (!t->dirty || t->bench_quiet)
 		return 0;
-	return !t->flooding || ms_since(&t->last_frame) >= TUI_FRAME_MS;
+	return !t->flooding || tui_ms_since(&t->last_frame) >= TUI_FRAME_MS;
 }
 
 static void
@@ -253,6 +301,8 @@ loop(struct tui *t)
 		}
 		if (lz_keyin_pending(&t->keyin) && n == 0)
 			tui_action(t, lz_keyin_timeout(&t->keyin, t->conf));
+		if (n == 0 && tui_sync_wait(t) == 0)
+			t->dirty = 1;
 		tui_remove_ended(t);
 		if (t->npanes == 0)
 			t->quit = 1;
@@ -265,6 +315,7 @@ loop(struct tui *t)
 				tui_list_refresh(t);
 		}
 		if (frame_due(t)) {
+			tui_mouse_mode(t, &t->out);
 			tui_draw(t);
 			lz_render_flush(&t->r, &t->out);
 			write_out(t);
@@ -274,9 +325,41 @@ loop(struct tui *t)
 			t->output = 0;
 			t->dirty = 0;
 		} else if (!t->dirty &&
-		    ms_since(&t->last_frame) >= TUI_FRAME_MS)
+		    tui_ms_since(&t->last_frame) >= TUI_FRAME_MS)
 			t->flooding = 0;
 	}
+}
+
+/* What a pane's hyperlink shows on the host (ui/hyperlink.h). */
+static int
+link_policy(const char *uri, struct lz_buf *out, void *user)
+{
+	struct tui *t = user;
+
+	return lz_hyperlink_host(uri, &t->links, out);
+}
+
+/*
+ * File links: a session's program sees the workspace at
+ * LZ_SANDBOX_WORKDIR, the host at the Domain's workspace; a bench pane's
+ * is a host program in the current directory.
+ */
+static void
+links_init(struct tui *t)
+{
+	if (gethostname(t->hostname, sizeof t->hostname) != 0)
+		t->hostname[0] = '\0';
+	t->hostname[sizeof t->hostname - 1] = '\0';
+	t->links.hostname = t->hostname;
+	if (t->c != NULL) {
+		t->links.sandbox = LZ_SANDBOX_WORKDIR;
+		t->links.host = t->c->domain.workspace;
+	} else {
+		t->cwd = getcwd(NULL, 0);
+		t->links.sandbox = t->links.host =
+		    t->cwd ? t->cwd : "/nonexistent";
+	}
+	lz_render_links(&t->r, link_policy, t);
 }
 
 /* Full screen on, with the way out registered for every exit path. */
@@ -293,11 +376,15 @@ screen_enter(struct tui *t, struct lz_err *err)
 		return lz_err_set(err, LZ_ESYS, "cannot put the terminal in "
 		    "raw mode: %s", strerror(errno));
 	t->sigfd = lz_tty_signal_pipe();
+	if (t->conf->mouse)
+		tui_mouse_off(&leave);
 	lz_render_leave(&t->term, &leave);
 	lz_tty_on_restore(leave.buf, leave.len);
 	lz_buf_release(&leave);
 	lz_render_init(&t->r, &t->term, t->rows, t->cols);
+	links_init(t);
 	lz_render_enter(&t->term, &t->out);
+	tui_host_ask(t);
 	write_out(t);
 	return 0;
 }
@@ -321,6 +408,7 @@ tui_free(struct tui *t)
 	lz_term_release(&t->term);
 	lz_buf_release(&t->out);
 	lz_buf_release(&t->paste);
+	free(t->cwd);
 }
 
 /* Leaves the full screen and says what happened. */
@@ -403,6 +491,7 @@ lz_tui_bench(char **argv, int argc, int quiet, unsigned rows, unsigned cols)
 	lz_tui_conf_default(&conf);
 	tui_init(&t, NULL, NULL, &conf);
 	t.bench = 1;
+	t.bench_argv = argv;
 	t.bench_quiet = quiet;
 	(void)argc;
 	if (!quiet && (lz_term_load(&t.term, NULL, 1, &err) != 0 ||

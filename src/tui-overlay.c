@@ -76,6 +76,10 @@ take_sessions(struct tui *t, const struct lz_msg_sessions *l)
 	}
 	if (t->list_sel >= (int)t->nlist)
 		t->list_sel = t->nlist > 0 ? (int)t->nlist - 1 : 0;
+	/* The Git history guard saw a loss (core/history.h). */
+	if (l->history != NULL && !t->history_changed)
+		tui_message(t, TUI_HISTORY_NOTE);
+	t->history_changed = l->history != NULL;
 }
 
 void
@@ -210,7 +214,7 @@ draw_help(struct tui *t)
 	lz_key_name(&t->conf->prefix, name, sizeof name);
 	snprintf(title, sizeof title, " keys after the prefix %s (any key "
 	    "closes) ", name);
-	in = box(t, LZ_ACT_COUNT + 1, 76, title);
+	in = box(t, LZ_ACT_COUNT + 2, 76, title);
 	for (a = 1; a < LZ_ACT_COUNT && row < in.rows; a++) {
 		lz_buf_reset(&keys);
 		for (i = 0; i < t->conf->nbinds; i++) {
@@ -237,6 +241,14 @@ draw_help(struct tui *t)
 	lz_buf_reset(&line);
 	lz_buf_addf(&line, "%-16s %s (TERM=%s)", "colours", t->term.colour_why,
 	    t->term.name ? t->term.name : "?");
+	if (row < in.rows)
+		lz_render_text(&t->r, in.row + row++, in.col, in.cols, line.buf,
+		    &pen);
+	/* The mouse, and the way to the terminal's own selection. */
+	lz_buf_reset(&line);
+	lz_buf_addf(&line, "%-16s %s", "mouse", t->conf->mouse ? "on: click "
+	    "focuses, drag a border, wheel scrolls back, drag copies; Shift "
+	    "for the terminal's own" : "off ([tui] mouse = on)");
 	if (row < in.rows)
 		lz_render_text(&t->r, in.row + row, in.col, in.cols, line.buf,
 		    &pen);

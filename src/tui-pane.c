@@ -18,9 +18,26 @@
 #include "src/tui.h"
 #include "termdb/termdb.h"
 
-static struct tui_pane *
-pane_new(struct tui *t, unsigned rows, unsigned cols)
+/*
+ * A bench pane's answers to its program: the pane is the terminal there
+ * (a session's are the coordinator's). Dropped when the pty is full.
+ */
+static void
+pty_reply(const char *buf, size_t len, void *user)
 {
+	struct tui_pane *p = user;
+	ssize_t n;
+
+	while (len > 0 && (n = write(p->fd, buf, len)) > 0) {
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
+static struct tui_pane *
+pane_new(struct tui *t, unsigned rows, unsigned cols, int pty)
+{
+	static const struct lz_pane_cb answers = { pty_reply, NULL };
 	struct tui_pane *p = lz_xcalloc(1, sizeof *p);
 
 	p->id = t->next_id++;
@@ -28,7 +45,9 @@ pane_new(struct tui *t, unsigned rows, unsigned cols)
 	p->cc.fd = -1;
 	lz_buf_init(&p->inq);
 	lz_buf_init(&p->sendq);
-	p->pane = lz_pane_new(rows, cols, t->conf->history, NULL, NULL);
+	p->pane = lz_pane_new(rows, cols, t->conf->history, pty ? &answers :
+	    NULL, p);
+	lz_pane_set_host(p->pane, &t->host);
 	p->rect = (struct lz_rect){ 0, 0, (int)rows, (int)cols };
 	return p;
 }
@@ -54,7 +73,7 @@ tui_pane_open(struct tui *t, char **argv, int argc, const char *attach,
     int take, unsigned rows, unsigned cols, struct lz_err *err)
 {
 	struct lz_buf b = LZ_BUF_INIT, payload = LZ_BUF_INIT;
-	struct tui_pane *p = pane_new(t, rows, cols);
+	struct tui_pane *p = pane_new(t, rows, cols, 0);
 	struct lz_msg_attach at;
 	struct lz_msg_open m;
 	struct lz_frame f;
@@ -72,10 +91,12 @@ tui_pane_open(struct tui *t, char **argv, int argc, const char *attach,
 		at.cols = cols;
 		at.takeover = take;
 		at.history = t->conf->history;
+		tui_host_msg(t, &at.host);
 		lz_msg_attach_add(&b, &at);
 	} else {
 		lz_client_open_request(t->c, argv, argc, 1, rows, cols,
 		    LZ_TERMDB_LAZARET, &m);
+		tui_host_msg(t, &m.host);
 		rc = lz_msg_open_add(&b, &m, err);
 		lz_msg_open_release(&m);
 		if (rc != 0)
@@ -88,7 +109,7 @@ tui_pane_open(struct tui *t, char **argv, int argc, const char *attach,
 		goto fail;
 	if (attach != NULL) {
 		snprintf(p->session, sizeof p->session, "%s", attach);
-		lz_pane_feed(p->pane, (const char *)f.payload, f.len);
+		tui_pane_snapshot(p, f.payload, f.len);
 	} else
 		p->command = command_of(t, argv, argc);
 	fcntl(p->fd, F_SETFL, fcntl(p->fd, F_GETFL) | O_NONBLOCK);
@@ -134,7 +155,7 @@ tui_pane_spawn(struct tui *t, char **argv, unsigned rows, unsigned cols,
 {
 	struct winsize ws = { (unsigned short)rows, (unsigned short)cols,
 	    0, 0 };
-	struct tui_pane *p = pane_new(t, rows, cols);
+	struct tui_pane *p = pane_new(t, rows, cols, 1);
 	struct lz_tokens env = LZ_TOKENS_INIT;
 	struct lz_spawn_spec sp;
 	struct lz_spawn_child c;
@@ -187,15 +208,30 @@ read_pty(struct tui_pane *p, size_t *bytes)
 	return -1;
 }
 
-/* A SNAPSHOT: the mirror starts again from the coordinator's screen. */
-static void
-mirror_reset(struct tui *t, struct tui_pane *p)
+/*
+ * A snapshot of the coordinator's pane (ui/pane.h, lz_pane_render_ansi),
+ * in one frame or several: the mirror is reset by the first and takes
+ * the snapshot's private strings until output follows.
+ */
+void
+tui_pane_snapshot(struct tui_pane *p, const void *buf, size_t len)
 {
-	unsigned rows = lz_pane_rows(p->pane), cols = lz_pane_cols(p->pane);
+	if (!p->restoring) {
+		lz_pane_restore_begin(p->pane);
+		p->restoring = 1;
+	}
+	lz_pane_feed(p->pane, buf, len);
+}
 
-	lz_pane_free(p->pane);
-	p->pane = lz_pane_new(rows, cols, t->conf->history, NULL, NULL);
-	p->back = 0;
+/* The session's output, after a snapshot or not. */
+void
+tui_pane_output(struct tui_pane *p, const void *buf, size_t len)
+{
+	if (p->restoring) {
+		lz_pane_restore_end(p->pane);
+		p->restoring = 0;
+	}
+	lz_pane_feed(p->pane, buf, len);
 }
 
 /* One frame of the pane's connection. */
@@ -203,15 +239,25 @@ static void
 pane_frame(struct tui *t, struct tui_pane *p, const struct lz_frame *f)
 {
 	struct lz_err err = LZ_ERR_INIT;
+	struct lz_frame_size sz;
 
 	switch (f->type) {
 	case LZ_FRAME_SNAPSHOT:
-		mirror_reset(t, p);
+		/* The mirror starts again from the coordinator's screen. */
+		p->restoring = 0;
+		p->back = 0;
 		/* FALLTHROUGH */
-	case LZ_FRAME_OUTPUT:
 	case LZ_FRAME_ATTACHED:
-		lz_pane_feed(p->pane, (const char *)f->payload, f->len);
+		tui_pane_snapshot(p, f->payload, f->len);
 		t->output += f->len;
+		break;
+	case LZ_FRAME_OUTPUT:
+		tui_pane_output(p, f->payload, f->len);
+		t->output += f->len;
+		break;
+	case LZ_FRAME_RESIZED:
+		if (lz_frame_size(f, &sz, &err) == 0)
+			tui_pane_resized(p, sz.rows, sz.cols);
 		break;
 	case LZ_FRAME_ACK:
 		if (lz_client_ack(&p->cc, f, &err) != 0) {
@@ -245,12 +291,38 @@ pane_frame(struct tui *t, struct tui_pane *p, const struct lz_frame *f)
 	lz_err_release(&err);
 }
 
+/* The whole frames read so far; lz_conn_next's last result. */
+static int
+frames(struct tui *t, struct tui_pane *p, struct lz_err *err)
+{
+	struct lz_buf payload = LZ_BUF_INIT;
+	struct lz_frame f;
+	int rc = 0;
+
+	while (!p->ended && (rc = lz_conn_next(&p->cc, &f, &payload,
+	    err)) == 1)
+		pane_frame(t, p, &f);
+	lz_buf_release(&payload);
+	return rc;
+}
+
+void
+tui_pane_buffered(struct tui *t, struct tui_pane *p)
+{
+	struct lz_err err = LZ_ERR_INIT;
+
+	if (!p->is_pty && frames(t, p, &err) < 0) {
+		tui_message(t, "pane %d: %s", tui_pane_number(t, p), err.msg);
+		p->ended = 1;
+	}
+	lz_err_release(&err);
+	t->dirty = 1;
+}
+
 int
 tui_pane_read(struct tui *t, struct tui_pane *p)
 {
 	struct lz_err err = LZ_ERR_INIT;
-	struct lz_buf payload = LZ_BUF_INIT;
-	struct lz_frame f;
 	int rc, eof;
 
 	if (p->is_pty)
@@ -259,9 +331,8 @@ tui_pane_read(struct tui *t, struct tui_pane *p)
 	if (rc < 0 && errno == EAGAIN)
 		rc = 1;
 	eof = rc == 0;
-	while (rc >= 0 && !p->ended && (rc = lz_conn_next(&p->cc, &f,
-	    &payload, &err)) == 1)
-		pane_frame(t, p, &f);
+	if (rc >= 0)
+		rc = frames(t, p, &err);
 	if (rc < 0 || eof) {
 		if (!p->ended)
 			tui_message(t, "pane %d: %s", tui_pane_number(t, p), rc < 0 && err.msg ?
@@ -270,7 +341,6 @@ tui_pane_read(struct tui *t, struct tui_pane *p)
 			    "directory)");
 		p->ended = 1;
 	}
-	lz_buf_release(&payload);
 	lz_err_release(&err);
 	return p->ended ? -1 : 0;
 }
@@ -351,23 +421,32 @@ tui_pane_input(struct tui *t, struct tui_pane *p, const void *buf,
 }
 
 void
+tui_pane_resized(struct tui_pane *p, unsigned rows, unsigned cols)
+{
+	lz_pane_resize(p->pane, rows, cols);
+}
+
+void
 tui_pane_resize(struct tui *t, struct tui_pane *p, struct lz_rect r)
 {
 	struct winsize ws = { (unsigned short)r.rows, (unsigned short)r.cols,
 	    0, 0 };
+	struct lz_frame_size sz = { (unsigned)r.rows, (unsigned)r.cols,
+	    t->host.cell_w, t->host.cell_h };
 	struct lz_buf b = LZ_BUF_INIT;
 
-	(void)t;
 	if (r.rows < 1 || r.cols < 1)
 		return;
-	if ((int)lz_pane_rows(p->pane) != r.rows ||
-	    (int)lz_pane_cols(p->pane) != r.cols) {
-		lz_pane_resize(p->pane, (unsigned)r.rows, (unsigned)r.cols);
-		if (p->is_pty)
-			ioctl(p->fd, TIOCSWINSZ, &ws);
-		else if (!p->ended) {
-			lz_frame_add_resize(&b, (unsigned)r.rows,
+	if (p->rect.rows != r.rows || p->rect.cols != r.cols) {
+		if (p->is_pty) {
+			/* A bench pane: its own pty, resized here. */
+			lz_pane_resize(p->pane, (unsigned)r.rows,
 			    (unsigned)r.cols);
+			ioctl(p->fd, TIOCSWINSZ, &ws);
+		} else if (!p->ended) {
+			/* The mirror waits for RESIZED, where the
+			 * coordinator's pane took the size. */
+			lz_frame_add_size(&b, LZ_FRAME_RESIZE, &sz);
 			tui_pane_control(t, p, &b);
 		}
 	}
@@ -425,6 +504,7 @@ tui_pane_free(struct tui_pane *p)
 	lz_pane_free(p->pane);
 	lz_buf_release(&p->inq);
 	lz_buf_release(&p->sendq);
+	tui_sync_release(p);
 	free(p->command);
 	free(p);
 }

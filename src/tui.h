@@ -10,9 +10,11 @@
  *
  * Files: tui-main.c (the loop, start and exit), tui-pane.c (pane sources:
  * a session connection, or a host pty in bench mode), tui-draw.c (layout,
- * borders, status line), tui-action.c (what bound keys do), tui-copy.c
- * (scrollback, search, selection, OSC 52), tui-overlay.c (help, session
- * list, questions), tui-prompt.c (escalation prompts over their pane).
+ * borders, status line, synchronized output), tui-action.c (what bound
+ * keys do), tui-copy.c (scrollback, search, selection, OSC 52),
+ * tui-overlay.c (help, session list, questions), tui-prompt.c
+ * (escalation prompts over their pane), tui-mouse.c (the mouse),
+ * tui-host.c (the host's colours and cell size).
  */
 #ifndef LZ_TUI_H
 #define LZ_TUI_H
@@ -22,6 +24,7 @@
 
 #include "src/client-attention.h"
 #include "src/client-conn.h"
+#include "ui/hyperlink.h"
 #include "ui/keys.h"
 #include "ui/layout.h"
 #include "ui/pane.h"
@@ -33,6 +36,12 @@
 #define TUI_FRAME_MS 16
 #define TUI_FLOOD_BYTES 512	/* a frame's output from this on: throttle */
 #define TUI_PANE_INPUT_MAX (1024 * 1024)	/* keys queued for a pane */
+#define TUI_SYNC_MS 1000	/* longest hold of a synchronized update */
+#define TUI_HOST_MS 2000	/* longest wait for the host's DA1 answer */
+#define TUI_HOST_ANSWER_MAX 128	/* a longer "answer" is keys */
+/* The status line while the Git history guard reports a loss. */
+#define TUI_HISTORY_NOTE \
+	"history changed: `lazaret git restore` brings it back"
 
 enum tui_mode {
 	TUI_NORMAL,
@@ -52,12 +61,23 @@ struct tui_pane {
 	char session[33];
 	char *command;			/* for the status line and list */
 	struct lz_pane *pane;		/* mirror of the session's screen */
+	int restoring;			/* in a snapshot (tui_pane_snapshot) */
 	struct lz_rect rect;
 	struct lz_buf inq;		/* keys waiting for the window */
 	struct lz_buf sendq;		/* frames (bytes) not yet written */
 	size_t dropped;			/* keys over TUI_PANE_INPUT_MAX */
 	int ended;			/* EXIT or error: remove it */
 	int status;
+	/*
+	 * A synchronized update (?2026) in progress: the pane as the last
+	 * frame showed it (hold, hold_rect), shown until the update ends or
+	 * TUI_SYNC_MS passes (then sync_expired until ?2026 is reset).
+	 */
+	struct lz_cell *hold;
+	struct lz_rect hold_rect;
+	int hold_crow, hold_ccol, hold_cvis;
+	struct timespec hold_since;
+	int sync_expired;
 	/* Copy mode. */
 	size_t back;			/* lines scrolled back */
 	int cy, cx;			/* cursor in view coordinates */
@@ -68,6 +88,8 @@ struct tui_pane {
 	 * (tui-prompt.c); while there is one it takes the pane's keys. */
 	struct lz_prompt *prompts;
 	size_t nprompts;
+	int wheel;			/* copy mode came from the mouse */
+	int guard_drawn;		/* the head was drawn in its guard */
 };
 
 struct tui_listent {
@@ -121,11 +143,30 @@ struct tui {
 	int search_up;
 	int osc52;			/* the host terminal takes OSC 52 */
 	int bench;			/* bench mode: no coordinator */
+	char **bench_argv;		/* bench mode: every pane runs it */
 	int bench_quiet;		/* bench mode, detached: no drawing */
 	int last_status;		/* of the last session that ended */
+	int history_changed;		/* SESSIONS said history changed */
 	struct lz_buf out;
 	struct lz_attention attention;	/* a waiting request's notify */
 	int prompt_zoom;		/* pane id zoomed for its prompt, -1 */
+	/* Where a pane's file links point on the host (ui/hyperlink.h). */
+	struct lz_hyperlink_map links;
+	char hostname[256];
+	char *cwd;			/* bench mode: the workspace */
+	/* The host's colours and cell size (tui-host.c). */
+	struct lz_pane_host host;
+	int host_asking;		/* until DA1's answer or TUI_HOST_MS */
+	struct timespec host_since;
+	int host_text_w, host_text_h;	/* CSI 14 t's answer, in pixels */
+	unsigned char host_pend[TUI_HOST_ANSWER_MAX];	/* a cut answer */
+	size_t host_npend;
+	/* The mouse (tui-mouse.c). */
+	int mouse_on;			/* the host reports it */
+	int mouse_any;			/* with any motion (?1003) */
+	int drag;			/* tui-mouse.c's enum drag */
+	int drag_pane;			/* index in panes */
+	int drag_row, drag_col, drag_vertical, drag_moved;
 };
 
 /* tui-main.c */
@@ -142,6 +183,8 @@ int lz_tui_bench(char **argv, int argc, int quiet, unsigned rows,
 void tui_message(struct tui *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void tui_layout(struct tui *t);
+/* Milliseconds since a (CLOCK_MONOTONIC). */
+long tui_ms_since(const struct timespec *a);
 
 /* tui-pane.c */
 struct tui_pane *tui_pane_open(struct tui *t, char **argv, int argc,
@@ -149,6 +192,18 @@ struct tui_pane *tui_pane_open(struct tui *t, char **argv, int argc,
     struct lz_err *err);
 struct tui_pane *tui_pane_spawn(struct tui *t, char **argv, unsigned rows,
     unsigned cols, struct lz_err *err);
+/*
+ * The mirror takes a snapshot (ATTACHED, or the coordinator's catch-up
+ * after a gap in OUTPUT), then output.
+ */
+void tui_pane_snapshot(struct tui_pane *p, const void *buf, size_t len);
+void tui_pane_output(struct tui_pane *p, const void *buf, size_t len);
+/*
+ * The frames that came in the same read as the answer to OPEN or ATTACH
+ * (the rest of an attached screen, a waiting escalation PROMPT): handled
+ * once the pane is in t->panes, as its socket will not wake poll for them.
+ */
+void tui_pane_buffered(struct tui *t, struct tui_pane *p);
 /* Reads what the pane's source has; 0, or -1 when the pane ended. */
 int tui_pane_read(struct tui *t, struct tui_pane *p);
 /* Keys for the pane's program, queued (bounded) and sent without blocking. */
@@ -159,7 +214,17 @@ void tui_pane_flush(struct tui *t, struct tui_pane *p);
 /* A control frame for the pane's session, behind its queued input. */
 void tui_pane_control(struct tui *t, struct tui_pane *p,
     struct lz_buf *frame);
+/*
+ * A new place for the pane: its mirror and its session's pty take the new
+ * size. Until the wire can mark where the coordinator's pane resized
+ * (issue 17, item 6), the mirror resizes here, at once; with marks it must
+ * resize only when it reads one (tui_pane_resized), so that bytes the
+ * coordinator emulated at the old size are not emulated at the new one by
+ * the mirror.
+ */
 void tui_pane_resize(struct tui *t, struct tui_pane *p, struct lz_rect r);
+/* The coordinator's pane was resized here in the output: the mirror too. */
+void tui_pane_resized(struct tui_pane *p, unsigned rows, unsigned cols);
 void tui_pane_detach(struct tui *t, struct tui_pane *p);
 void tui_pane_hangup(struct tui *t, struct tui_pane *p);
 void tui_pane_free(struct tui_pane *p);
@@ -169,6 +234,9 @@ int tui_pane_number(const struct tui *t, const struct tui_pane *p);
 
 /* tui-draw.c */
 void tui_draw(struct tui *t);
+/* Milliseconds until a held update (?2026) times out, or -1 if none. */
+long tui_sync_wait(struct tui *t);
+void tui_sync_release(struct tui_pane *p);
 
 /* tui-action.c */
 void tui_focus(struct tui *t, int i);
@@ -186,6 +254,35 @@ void tui_copy_key(struct tui *t, const struct lz_key *k);
 void tui_search_key(struct tui *t, const struct lz_key *k);
 /* Marks the selection in the back buffer (after the pane is drawn). */
 void tui_copy_draw(struct tui *t, struct tui_pane *p);
+void tui_copy_scroll(struct tui *t, struct tui_pane *p, int lines);
+void tui_copy_select(struct tui *t, struct tui_pane *p, int start, int y,
+    int x);
+void tui_copy_done(struct tui *t, struct tui_pane *p);
+
+/* tui-copy.c: the host's URI of a pane's link k into out (1), or 0. */
+int tui_link_uri(struct tui *t, struct tui_pane *p, int k, struct lz_buf *out);
+
+/* tui-host.c */
+/* Asks the host for its colours and cell size (with the first frame). */
+void tui_host_ask(struct tui *t);
+/* What OPEN, ATTACH and HOST carry of the host terminal. */
+void tui_host_msg(const struct tui *t, struct lz_msg_host *m);
+/*
+ * Takes the host's answers from the start of buf[0..n): the bytes used
+ * (an answer cut at the end is kept in host_pend for the next read).
+ */
+size_t tui_host_input(struct tui *t, const unsigned char *buf, size_t n);
+
+/* tui-mouse.c */
+/* Asks the host for the mouse reports the panes need (each frame). */
+void tui_mouse_mode(struct tui *t, struct lz_buf *out);
+/* What stops them, for every way out of the TUI. */
+void tui_mouse_off(struct lz_buf *out);
+/*
+ * Takes a mouse report at s[0..n): the bytes used, 0 if s does not start
+ * with one, n + 1 if one is cut by the read.
+ */
+size_t tui_mouse_input(struct tui *t, const unsigned char *s, size_t n);
 
 /* tui-prompt.c */
 void tui_prompt_add(struct tui *t, struct tui_pane *p,

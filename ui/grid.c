@@ -3,47 +3,14 @@
  * of escape sequences; ui/pane.c turns libvterm's state callbacks into the
  * calls below.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
 #include "core/utf8.h"
 #include "ui/grid.h"
-
-/*
- * Scrollback encoding: text as UTF-8, and tags in bytes UTF-8 never uses
- * (lz_utf8_put writes no lead byte above 0xf4). A pen record comes only where
- * the pen changes and names only what changed, so a line with a colour per
- * character costs about three bytes a cell, a line of runs about one.
- */
-#define SB_PEN 0xff		/* a mask byte (SB_M_*), then its fields */
-#define SB_COMB 0xfe		/* a combining code point follows */
-#define SB_WIDE 0xfd		/* the next character is a wide head */
-#define SB_BLANK 0xfc		/* a blank cell */
-#define SB_BLANKS 0xfb		/* a count byte (2-255): as many blanks */
-#define SB_FG 0xfa		/* an index byte: only fg changed, indexed */
-/*
- * Pen mask: three bits for fg (bits 0-2) and for bg (bits 3-5), one for
- * attr (bit 6, two bytes LE follow). Colour fields, in that order: none
- * (unchanged), none (default), one byte (indexed), three bytes (RGB, R
- * first), four bytes LE (anything else, kept as it is).
- */
-#define SB_C_SAME 0
-#define SB_C_DEFAULT 1
-#define SB_C_INDEXED 2
-#define SB_C_RGB 3
-#define SB_C_RAW 4
-#define SB_M_BG_SHIFT 3
-#define SB_M_ATTR 0x40
-#define SB_PEN_MAX (2 + 4 + 4 + 2)
-/* The most one cell can take: pen, wide mark, base, three combining. */
-#define SB_CELL_MAX (SB_PEN_MAX + 1 + 4 + (LZ_CELL_CHARS - 1) * 5)
-
-struct lz_sbline {
-	uint32_t len;		/* bytes of data */
-	uint32_t ncells;	/* cells encoded, continuation cells included */
-	unsigned char data[];
-};
+#include "ui/grid-int.h"
 
 /*
  * Scrollback lines live in blocks, one after the other in the order they
@@ -82,8 +49,8 @@ lz_cell_blank(struct lz_cell *c, uint32_t bg)
 }
 
 /* A plain blank is all zero but for its width. */
-static void
-blank_plain(struct lz_cell *c, int n)
+void
+lz_sbi_blank_plain(struct lz_cell *c, int n)
 {
 	int i;
 
@@ -96,7 +63,7 @@ row_new(int cols)
 {
 	struct lz_cell *r = lz_xreallocarray(NULL, (size_t)cols, sizeof *r);
 
-	blank_plain(r, cols);
+	lz_sbi_blank_plain(r, cols);
 	return r;
 }
 
@@ -127,6 +94,7 @@ lz_grid_init(struct lz_grid *g, int rows, int cols)
 	g->cols = cols;
 	g->row = lz_xcalloc((size_t)rows, sizeof *g->row);
 	g->len = lz_xcalloc((size_t)rows, sizeof *g->len);
+	g->wrap = lz_xcalloc((size_t)rows, 1);
 	for (i = 0; i < rows; i++)
 		g->row[i] = row_new(cols);
 }
@@ -142,8 +110,10 @@ lz_grid_free(struct lz_grid *g)
 		free(g->row[i]);
 	free(g->row);
 	free(g->len);
+	free(g->wrap);
 	g->row = NULL;
 	g->len = NULL;
+	g->wrap = NULL;
 }
 
 /*
@@ -160,6 +130,20 @@ fix_pair(struct lz_cell *r, int cols, int x)
 	if (head && !cont)
 		lz_cell_blank(&r[x - 1], r[x - 1].bg);
 	else if (cont && !head)
+		lz_cell_blank(&r[x], r[x].bg);
+}
+
+/*
+ * Blanks a wide character across the boundary between columns x - 1 and
+ * x: after a rectangle was copied, halves that meet there come from two
+ * characters (one copied, one not), even when each looks whole.
+ */
+static void
+cut_pair(struct lz_cell *r, int cols, int x)
+{
+	if (x > 0 && x - 1 < cols && r[x - 1].width == 2)
+		lz_cell_blank(&r[x - 1], r[x - 1].bg);
+	if (x >= 0 && x < cols && r[x].ch[0] == LZ_CELL_CONT)
 		lz_cell_blank(&r[x], r[x].bg);
 }
 
@@ -218,6 +202,12 @@ lz_grid_erase(struct lz_grid *g, int r0, int r1, int c0, int c1, uint32_t bg,
 		c1 = g->cols;
 	if (r0 >= r1 || c0 >= c1)
 		return;
+	if (c0 == 0 && c1 == g->cols && !selective) {
+		/* Whole rows: no text goes on into them, nor out of them. */
+		memset(&g->wrap[r0], 0, (size_t)(r1 - r0));
+		if (r0 > 0)
+			g->wrap[r0 - 1] = 0;
+	}
 	for (y = r0; y < r1; y++) {
 		r = g->row[y];
 		/* Past len all is plain blank already. */
@@ -229,7 +219,7 @@ lz_grid_erase(struct lz_grid *g, int r0, int r1, int c0, int c1, uint32_t bg,
 			}
 		} else if (bg == LZ_COLOR_DEFAULT) {
 			if (c0 < end)
-				blank_plain(r + c0, end - c0);
+				lz_sbi_blank_plain(r + c0, end - c0);
 		} else {
 			for (x = c0; x < end; x++)
 				lz_cell_blank(&r[x], bg);
@@ -271,26 +261,28 @@ lz_grid_moverect(struct lz_grid *g, int dr0, int dc0, int sr0, int sc0,
 	}
 	for (i = 0; i < nrows; i++) {
 		touch(g, dr0 + i, dc0 + ncols);
-		fix_pair(g->row[dr0 + i], g->cols, dc0);
-		fix_pair(g->row[dr0 + i], g->cols, dc0 + ncols);
+		cut_pair(g->row[dr0 + i], g->cols, dc0);
+		cut_pair(g->row[dr0 + i], g->cols, dc0 + ncols);
 	}
 }
 
-/* Moves n row pointers and their lengths from src to dst. */
+/* Moves n row pointers, their lengths and wrap flags from src to dst. */
 static void
 rotate(struct lz_grid *g, int dst, int src, int n)
 {
 	memmove(&g->row[dst], &g->row[src], (size_t)n * sizeof *g->row);
 	memmove(&g->len[dst], &g->len[src], (size_t)n * sizeof *g->len);
+	memmove(&g->wrap[dst], &g->wrap[src], (size_t)n);
 }
 
 void
 lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
-    void (*out)(const struct lz_cell *, int, void *), void *user)
+    lz_grid_out *out, void *user)
 {
 	struct lz_cell *save[64], **sp;
 	int lsave[64], *lp;
 	int height, k, i;
+	unsigned char wrap;
 
 	if (top < 0)
 		top = 0;
@@ -312,15 +304,27 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
 	if (n > 0) {
 		for (i = 0; i < k; i++) {
 			if (out != NULL)
-				out(g->row[top + i], g->len[top + i], user);
+				out(g->row[top + i], g->len[top + i],
+				    g->wrap[top + i], user);
 			sp[i] = g->row[top + i];
 			lp[i] = g->len[top + i];
 		}
+		/* The row above no longer goes on into the region's top. */
+		if (top > 0)
+			g->wrap[top - 1] = 0;
 		rotate(g, top, top + k, height - k);
 		memcpy(&g->row[bottom - k], sp, (size_t)k * sizeof *sp);
 		memcpy(&g->len[bottom - k], lp, (size_t)k * sizeof *lp);
+		/*
+		 * The rows entering are blank; the one above them keeps its
+		 * flag: text that wrapped at the bottom goes on in the first
+		 * (the line feed of that very wrap is this scroll).
+		 */
+		wrap = bottom - k - 1 >= top ? g->wrap[bottom - k - 1] : 0;
 		for (i = bottom - k; i < bottom; i++)
 			lz_grid_erase(g, i, i + 1, 0, g->cols, bg, 0);
+		if (bottom - k - 1 >= top)
+			g->wrap[bottom - k - 1] = wrap;
 	} else {
 		memcpy(sp, &g->row[bottom - k], (size_t)k * sizeof *sp);
 		memcpy(lp, &g->len[bottom - k], (size_t)k * sizeof *lp);
@@ -329,6 +333,8 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
 		memcpy(&g->len[top], lp, (size_t)k * sizeof *lp);
 		for (i = top; i < top + k; i++)
 			lz_grid_erase(g, i, i + 1, 0, g->cols, bg, 0);
+		/* The region's last row no longer goes on below it. */
+		g->wrap[bottom - 1] = 0;
 	}
 	if (sp != save) {
 		free(sp);
@@ -338,10 +344,11 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
 
 void
 lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
-    void (*out)(const struct lz_cell *, int, void *), void *user)
+    lz_grid_out *out, void *user)
 {
 	struct lz_cell **nrow;
 	struct lz_cell *r;
+	unsigned char *nwrap;
 	int *nlen;
 	int i, keep;
 
@@ -353,7 +360,7 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 		drop_top = g->rows;
 	for (i = 0; i < drop_top; i++) {
 		if (out != NULL)
-			out(g->row[i], g->len[i], user);
+			out(g->row[i], g->len[i], g->wrap[i], user);
 		free(g->row[i]);
 	}
 	keep = g->rows - drop_top;
@@ -364,13 +371,16 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 	}
 	nrow = lz_xcalloc((size_t)rows, sizeof *nrow);
 	nlen = lz_xcalloc((size_t)rows, sizeof *nlen);
+	nwrap = lz_xcalloc((size_t)rows, 1);
 	for (i = 0; i < keep; i++) {
 		r = g->row[drop_top + i];
 		nlen[i] = g->len[drop_top + i];
+		/* The last row kept no longer goes on (the rest is cut). */
+		nwrap[i] = i + 1 < keep ? g->wrap[drop_top + i] : 0;
 		if (cols != g->cols) {
 			r = lz_xreallocarray(r, (size_t)cols, sizeof *r);
 			if (cols > g->cols)
-				blank_plain(r + g->cols, cols - g->cols);
+				lz_sbi_blank_plain(r + g->cols, cols - g->cols);
 			fix_pair(r, cols, cols);
 			if (nlen[i] > cols)
 				nlen[i] = cols;
@@ -381,8 +391,10 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 		nrow[i] = row_new(cols);
 	free(g->row);
 	free(g->len);
+	free(g->wrap);
 	g->row = nrow;
 	g->len = nlen;
+	g->wrap = nwrap;
 	g->rows = rows;
 	g->cols = cols;
 }
@@ -390,8 +402,8 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 /* Scrollback. */
 
 /* Decodes what lz_utf8_put wrote; *pos moves past it. */
-static uint32_t
-get_utf8(const unsigned char *p, size_t len, size_t *pos)
+uint32_t
+lz_sbi_get_utf8(const unsigned char *p, size_t len, size_t *pos)
 {
 	uint32_t cp = p[*pos];
 	size_t n, i;
@@ -474,8 +486,8 @@ put_color(unsigned char *p, unsigned kind, uint32_t c)
  * its size. The pen is passed by value so that the caller keeps it in
  * registers: stores into the byte buffer could alias anything in memory.
  */
-static size_t
-put_pen(unsigned char *p, uint32_t fg, uint32_t bg, uint16_t attr,
+size_t
+lz_sbi_put_pen(unsigned char *p, uint32_t fg, uint32_t bg, uint16_t attr,
     const struct lz_cell *c)
 {
 	unsigned mask, fk = SB_C_SAME, bk = SB_C_SAME;
@@ -518,8 +530,8 @@ is_blank(const struct lz_cell *c)
  * Encodes cells[0..ncols) into *buf (grown as needed); returns the size
  * and sets *ncells to the cells it covers (trailing plain blanks dropped).
  */
-static size_t
-sb_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
+size_t
+lz_sbi_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
     size_t *bufalloc, int *ncells)
 {
 	const struct lz_cell *c;
@@ -541,7 +553,7 @@ sb_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
 		c = &cells[i];
 		ch = c->ch[0];
 		if (c->fg != fg || c->bg != bg || c->attr != attr) {
-			n += put_pen(p + n, fg, bg, attr, c);
+			n += lz_sbi_put_pen(p + n, fg, bg, attr, c);
 			fg = c->fg;
 			bg = c->bg;
 			attr = c->attr;
@@ -613,8 +625,9 @@ get_color(const unsigned char *p, size_t len, size_t *pos, unsigned k,
 }
 
 /* Reads the pen record at p[*pos] (past its tag); -1 when cut short. */
-static int
-get_pen(const unsigned char *p, size_t len, size_t *pos, struct lz_pen *pen)
+int
+lz_sbi_get_pen(const unsigned char *p, size_t len, size_t *pos,
+    struct lz_pen *pen)
 {
 	unsigned mask;
 
@@ -633,31 +646,31 @@ get_pen(const unsigned char *p, size_t len, size_t *pos, struct lz_pen *pen)
 	return 0;
 }
 
-/* Decodes l into out[0..ncols); the rest of out is blank. */
-static void
-sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
+/* Decodes the line p[0..len) into out[0..ncols); the rest is blank. */
+void
+lz_sbi_decode(const unsigned char *p, size_t len, struct lz_cell *out,
+    int ncols)
 {
-	const unsigned char *p = l->data;
 	struct lz_cell *c;
 	struct lz_pen pen = { 0, 0, 0 };
 	size_t pos = 0;
 	int col = 0, wide, k, run;
 
-	while (pos < l->len && col < ncols) {
+	while (pos < len && col < ncols) {
 		switch (p[pos]) {
 		case SB_PEN:
 			pos++;
-			if (get_pen(p, l->len, &pos, &pen) != 0)
+			if (lz_sbi_get_pen(p, len, &pos, &pen) != 0)
 				goto out;
 			continue;
 		case SB_FG:
-			if (l->len - pos < 2)
+			if (len - pos < 2)
 				goto out;
 			pen.fg = LZ_COLOR_INDEXED(p[pos + 1]);
 			pos += 2;
 			continue;
 		case SB_BLANKS:
-			if (l->len - pos < 2)
+			if (len - pos < 2)
 				goto out;
 			run = p[pos + 1];
 			pos += 2;
@@ -674,7 +687,7 @@ sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
 		lz_cell_blank(c, pen.bg);
 		c->fg = pen.fg;
 		c->attr = pen.attr;
-		if (p[pos] < 0x80 && (pos + 1 == l->len ||
+		if (p[pos] < 0x80 && (pos + 1 == len ||
 		    p[pos + 1] != SB_COMB)) {
 			c->ch[0] = p[pos++];	/* plain ASCII */
 			col++;
@@ -688,17 +701,17 @@ sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
 		wide = p[pos] == SB_WIDE;
 		if (wide)
 			pos++;
-		if (pos >= l->len)
+		if (pos >= len)
 			break;
-		c->ch[0] = get_utf8(p, l->len, &pos);
-		for (k = 1; pos < l->len && p[pos] == SB_COMB; k++) {
+		c->ch[0] = lz_sbi_get_utf8(p, len, &pos);
+		for (k = 1; pos < len && p[pos] == SB_COMB; k++) {
 			pos++;
-			if (pos >= l->len)
+			if (pos >= len)
 				break;
 			if (k < LZ_CELL_CHARS)
-				c->ch[k] = get_utf8(p, l->len, &pos);
+				c->ch[k] = lz_sbi_get_utf8(p, len, &pos);
 			else
-				(void)get_utf8(p, l->len, &pos);
+				(void)lz_sbi_get_utf8(p, len, &pos);
 		}
 		col++;
 		if (wide) {
@@ -718,6 +731,12 @@ sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
 out:
 	for (; col < ncols; col++)
 		lz_cell_blank(&out[col], LZ_COLOR_DEFAULT);
+}
+
+static void
+sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
+{
+	lz_sbi_decode(l->data, l->len, out, ncols);
 }
 
 void
@@ -784,8 +803,8 @@ sb_alloc(struct lz_sb *sb, size_t sz)
 	return (struct lz_sbline *)(void *)(b->data + b->used - sz);
 }
 
-static void
-sb_drop_oldest(struct lz_sb *sb)
+void
+lz_sbi_drop_oldest(struct lz_sb *sb)
 {
 	struct lz_sbline *l = sb->ring[sb->head];
 	struct lz_sbblock *b = sb->first;
@@ -823,17 +842,18 @@ sb_slot(const struct lz_sb *sb, size_t i)
 	return i >= sb->alloc ? i - sb->alloc : i;
 }
 
+/* Appends an encoded line (n bytes at data) as the newest. */
 void
-lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols)
+lz_sbi_push(struct lz_sb *sb, const unsigned char *data, size_t n,
+    int ncells, int wrapped)
 {
 	struct lz_sbline *l, **nring;
-	size_t nalloc, i, n;
-	int ncells;
+	size_t nalloc, i;
 
 	if (sb->max_lines == 0)
 		return;
 	if (sb->count == sb->max_lines)
-		sb_drop_oldest(sb);
+		lz_sbi_drop_oldest(sb);
 	if (sb->count == sb->alloc) {
 		/* Grow by doubling up to the bound, unwrapping the ring. */
 		nalloc = sb->alloc == 0 ? 64 : sb->alloc * 2;
@@ -847,17 +867,30 @@ lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols)
 		sb->alloc = nalloc;
 		sb->head = 0;
 	}
-	n = sb_encode(cells, ncols, &sb->enc, &sb->encalloc, &ncells);
 	l = sb_alloc(sb, sbline_size(n));
 	l->len = (uint32_t)n;
-	l->ncells = (uint32_t)ncells;
-	memcpy(l->data, sb->enc, n);
+	l->ncells = (uint32_t)ncells | (wrapped ? SB_WRAPPED : 0);
+	if (n > 0)
+		memcpy(l->data, data, n);
 	sb->ring[sb_slot(sb, sb->count)] = l;
 	sb->count++;
 	sb->pushed++;
 	sb->bytes += sizeof *l + l->len;
 	while (sb->bytes > sb->max_bytes && sb->count > 1)
-		sb_drop_oldest(sb);
+		lz_sbi_drop_oldest(sb);
+}
+
+void
+lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols,
+    int wrapped)
+{
+	size_t n;
+	int ncells;
+
+	if (sb->max_lines == 0)
+		return;
+	n = lz_sbi_encode(cells, ncols, &sb->enc, &sb->encalloc, &ncells);
+	lz_sbi_push(sb, sb->enc, n, ncells, wrapped);
 }
 
 int
@@ -866,11 +899,13 @@ lz_sb_pop(struct lz_sb *sb, struct lz_cell *out, int ncols)
 	struct lz_sbline *l;
 	struct lz_sbblock *b = sb->last;
 	size_t slot;
+	int wrapped;
 
 	if (sb->count == 0)
 		return -1;
 	slot = sb_slot(sb, sb->count - 1);
 	l = sb->ring[slot];
+	wrapped = (l->ncells & SB_WRAPPED) != 0;
 	sb_decode(l, out, ncols);
 	sb->bytes -= sizeof *l + l->len;
 	/* The newest line is the last thing in the newest block. */
@@ -881,7 +916,7 @@ lz_sb_pop(struct lz_sb *sb, struct lz_cell *out, int ncols)
 	sb->count--;
 	sb->pushed--;
 	sb->scratch_seq = UINT64_MAX;
-	return 0;
+	return wrapped;
 }
 
 size_t
@@ -896,6 +931,23 @@ lz_sb_bytes(const struct lz_sb *sb)
 	return sb->bytes;
 }
 
+void
+lz_sb_set_wrapped(struct lz_sb *sb, size_t idx)
+{
+	if (idx < sb->count)
+		sb->ring[sb_slot(sb, sb->count - 1 - idx)]->ncells |=
+		    SB_WRAPPED;
+}
+
+int
+lz_sb_wrapped(const struct lz_sb *sb, size_t idx)
+{
+	if (idx >= sb->count)
+		return 0;
+	return (sb->ring[sb_slot(sb, sb->count - 1 - idx)]->ncells &
+	    SB_WRAPPED) != 0;
+}
+
 const struct lz_cell *
 lz_sb_cell(struct lz_sb *sb, size_t idx, int col)
 {
@@ -907,16 +959,16 @@ lz_sb_cell(struct lz_sb *sb, size_t idx, int col)
 	seq = sb->pushed - 1 - idx;
 	l = sb->ring[sb_slot(sb, sb->count - 1 - idx)];
 	if (sb->scratch_seq != seq) {
-		if ((int)l->ncells > sb->scratch_cols) {
-			sb->scratch = lz_xreallocarray(sb->scratch, l->ncells,
-			    sizeof *sb->scratch);
-			sb->scratch_cols = (int)l->ncells;
+		if ((int)SB_NCELLS(l) > sb->scratch_cols) {
+			sb->scratch = lz_xreallocarray(sb->scratch,
+			    SB_NCELLS(l), sizeof *sb->scratch);
+			sb->scratch_cols = (int)SB_NCELLS(l);
 		}
-		if (l->ncells > 0)
-			sb_decode(l, sb->scratch, (int)l->ncells);
+		if (SB_NCELLS(l) > 0)
+			sb_decode(l, sb->scratch, (int)SB_NCELLS(l));
 		sb->scratch_seq = seq;
 	}
-	if (col >= (int)l->ncells)
+	if (col >= (int)SB_NCELLS(l))
 		return &blank_cell;
 	return &sb->scratch[col];
 }

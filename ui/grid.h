@@ -19,6 +19,10 @@
  *    scrollback then cost what the row holds, not its width: most rows
  *    of a wide pane are short. Whoever writes row[y] directly must raise
  *    len[y] (lz_grid_touch).
+ *  - wrap[y] says row y was soft-wrapped: its text goes on in row y + 1
+ *    (the pane sets it when a character wrapped there). Scrolls move it
+ *    with the row; erasing whole rows clears it for them and for the row
+ *    above them, whose text no longer goes on there (as tmux does).
  */
 #ifndef LZ_GRID_H
 #define LZ_GRID_H
@@ -54,6 +58,14 @@
 #define LZ_ATTR_UL_MASK 0x0060		/* 2 double, 3 curly */
 #define LZ_ATTR_PROTECTED 0x0080	/* DECSCA: kept by selective erase */
 #define LZ_ATTR_UNDERLINE(a) (((a) & LZ_ATTR_UL_MASK) >> LZ_ATTR_UL_SHIFT)
+/*
+ * A hyperlink (OSC 8): 1-255 in the high byte, an index into the link
+ * table of whoever owns the cells (a pane: lz_pane_link; the renderer its
+ * own), 0 for none.
+ */
+#define LZ_ATTR_LINK_SHIFT 8
+#define LZ_ATTR_LINK_MASK 0xff00
+#define LZ_ATTR_LINK(a) (((a) & LZ_ATTR_LINK_MASK) >> LZ_ATTR_LINK_SHIFT)
 
 /* What a character is drawn with. */
 struct lz_pen {
@@ -75,6 +87,7 @@ struct lz_grid {
 	int rows, cols;
 	struct lz_cell **row;
 	int *len;			/* see above */
+	unsigned char *wrap;		/* see above */
 };
 
 /* Allocates a blank grid. rows and cols must be at least 1. */
@@ -120,8 +133,7 @@ lz_grid_put1(struct lz_grid *g, int row, int col, uint32_t ch,
 	c->fg = fg;
 	c->bg = bg;
 	c->attr = attr;
-	c->pad = 0;
-	return 1;
+	return 1;		/* pad is 0 in every cell (lz_cell_blank) */
 }
 
 /* Row y was written directly up to column c1 (excluded). */
@@ -139,14 +151,18 @@ void lz_grid_erase(struct lz_grid *g, int r0, int r1, int c0, int c1,
 void lz_grid_moverect(struct lz_grid *g, int dr0, int dc0, int sr0, int sc0,
     int nrows, int ncols);
 /*
+ * Where rows leave a grid for the scrollback: out(row, ncells, wrapped,
+ * user), ncells at most cols and every cell past it a plain blank.
+ */
+typedef void lz_grid_out(const struct lz_cell *, int, int, void *);
+/*
  * Scrolls full-width rows [top, bottom) up by n (n > 0: the top n rows
  * leave, blank rows with background bg enter at the bottom) or down by -n.
- * When out is not NULL and n > 0, the leaving rows are handed to out(row,
- * ncells, user) first, top one first (the scrollback takes them); ncells
- * is at most cols and every cell past it is a plain blank.
+ * When out is not NULL and n > 0, the leaving rows are handed to out
+ * first, top one first (the scrollback takes them).
  */
 void lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
-    void (*out)(const struct lz_cell *, int, void *), void *user);
+    lz_grid_out *out, void *user);
 /*
  * Changes the size to rows x cols (clean truncation, no reflow): columns
  * are cut or padded on the right (a wide character cut in half becomes a
@@ -154,7 +170,7 @@ void lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
  * were removed from the top (handed to out, as for lz_grid_scroll).
  */
 void lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
-    void (*out)(const struct lz_cell *, int, void *), void *user);
+    lz_grid_out *out, void *user);
 
 /*
  * The scrollback ring: lines that scrolled off the top of the primary
@@ -185,20 +201,47 @@ struct lz_sb {
 
 void lz_sb_init(struct lz_sb *sb, size_t max_lines, size_t max_bytes);
 void lz_sb_free(struct lz_sb *sb);
-/* Appends a line of ncols cells as the newest. */
-void lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols);
+/* Appends a line of ncols cells as the newest (wrapped: soft-wrapped). */
+void lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols,
+    int wrapped);
 /*
  * Takes the newest line out into out[0..ncols) (truncated or padded with
- * blanks); returns 0, or -1 when the ring is empty.
+ * blanks); returns whether it was soft-wrapped (0 or 1), or -1 when the
+ * ring is empty.
  */
 int lz_sb_pop(struct lz_sb *sb, struct lz_cell *out, int ncols);
 size_t lz_sb_lines(const struct lz_sb *sb);
 size_t lz_sb_bytes(const struct lz_sb *sb);
+/* Whether line idx (0 = newest) was soft-wrapped into the next one. */
+int lz_sb_wrapped(const struct lz_sb *sb, size_t idx);
+/* Line idx (0 = newest) was soft-wrapped into the next one. */
+void lz_sb_set_wrapped(struct lz_sb *sb, size_t idx);
 /*
  * Cell col of line idx (0 = newest), or NULL when idx is out of range or
  * col negative. Columns beyond the stored width read as blank. The pointer
  * is valid until the next call on sb.
  */
 const struct lz_cell *lz_sb_cell(struct lz_sb *sb, size_t idx, int col);
+
+/*
+ * Reflow (issue 18), as tmux does: the lines of sb (oldest first) and
+ * then the rows of g, joined where they were soft-wrapped, are wrapped
+ * again at cols columns (a wide character never split: it goes to the
+ * next row, leaving the row one short), pen and links kept; hard line
+ * ends stay. The last g->rows rows become g (cols wide; blank rows at the
+ * bottom when fewer), the rest sb's lines, whose caps drop the oldest
+ * rows. Each point (a position on g) is moved to the same character
+ * (gone set, and row 0 column 0, if that went into sb; the last row if
+ * it was dropped): the screen is moved down so that pt[0] (the cursor)
+ * stays on it, the rows below it dropped. A point past
+ * its line's text keeps its distance to it, within the width; pt[0] at
+ * the end of a full last row gets phantom set (libvterm's pending wrap,
+ * with col on the last character) and may have it set on input.
+ */
+struct lz_reflow_pt {
+	int row, col, phantom, gone;
+};
+void lz_grid_reflow(struct lz_grid *g, struct lz_sb *sb, int cols,
+    struct lz_reflow_pt *pt, int npt);
 
 #endif

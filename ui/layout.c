@@ -278,12 +278,35 @@ lz_layout_neighbour(const struct lz_layout *l, int id, enum lz_dir dir)
 	return best;
 }
 
+/*
+ * Gives the first half of split p a cells (kept so that each half has at
+ * least 2), and arranges p again. Returns 0, or -1 when p is too small.
+ */
+static int
+set_first(struct lz_lnode *p, int a)
+{
+	int len = p->vertical ? p->r.rows : p->r.cols;
+
+	if (a < 2)
+		a = 2;
+	if (a > len - 3)
+		a = len - 3;
+	if (a < 1)
+		return -1;
+	/* Round up so first_half gives back exactly a. */
+	p->permille = (int)(((long)a * 1000 + (len - 2)) / (len - 1));
+	if (p->permille > 1000)
+		p->permille = 1000;
+	arrange(p, p->r);
+	return 0;
+}
+
 int
 lz_layout_resize(struct lz_layout *l, int id, enum lz_dir dir, int cells)
 {
 	struct lz_lnode *n = find(l->root, id), *p;
 	int vertical = dir == LZ_DIR_UP || dir == LZ_DIR_DOWN;
-	int len, a, sign = (dir == LZ_DIR_RIGHT || dir == LZ_DIR_DOWN) ? 1 : -1;
+	int len, sign = (dir == LZ_DIR_RIGHT || dir == LZ_DIR_DOWN) ? 1 : -1;
 
 	if (n == NULL)
 		return -1;
@@ -298,19 +321,47 @@ lz_layout_resize(struct lz_layout *l, int id, enum lz_dir dir, int cells)
 	if (p == NULL)
 		return -1;
 	len = vertical ? p->r.rows : p->r.cols;
-	a = first_half(len, p->permille) + sign * cells;
-	if (a < 2)
-		a = 2;
-	if (a > len - 3)
-		a = len - 3;
-	if (a < 1)
+	return set_first(p, first_half(len, p->permille) + sign * cells);
+}
+
+/* The split whose border holds (row, col). */
+static struct lz_lnode *
+border_at(struct lz_lnode *n, int row, int col)
+{
+	struct lz_lnode *f;
+
+	if (n == NULL || n->a == NULL)
+		return NULL;
+	if (n->vertical ? row == n->a->r.row + n->a->r.rows &&
+	    col >= n->r.col && col < n->r.col + n->r.cols :
+	    col == n->a->r.col + n->a->r.cols && row >= n->r.row &&
+	    row < n->r.row + n->r.rows)
+		return n;
+	if ((f = border_at(n->a, row, col)) != NULL)
+		return f;
+	return border_at(n->b, row, col);
+}
+
+int
+lz_layout_border_at(const struct lz_layout *l, int row, int col)
+{
+	struct lz_lnode *n = l->zoomed < 0 ? border_at(l->root, row, col) :
+	    NULL;
+
+	return n == NULL ? -1 : n->vertical;
+}
+
+int
+lz_layout_move_border(struct lz_layout *l, int row, int col, int to)
+{
+	struct lz_lnode *n = l->zoomed < 0 ? border_at(l->root, row, col) :
+	    NULL;
+
+	if (n == NULL || set_first(n, to - (n->vertical ? n->r.row :
+	    n->r.col)) != 0)
 		return -1;
-	/* Round up so first_half gives back exactly a. */
-	p->permille = (int)(((long)a * 1000 + (len - 2)) / (len - 1));
-	if (p->permille > 1000)
-		p->permille = 1000;
-	arrange(p, p->r);
-	return 0;
+	return n->vertical ? n->a->r.row + n->a->r.rows :
+	    n->a->r.col + n->a->r.cols;
 }
 
 void

@@ -60,6 +60,18 @@ int lz_layout_neighbour(const struct lz_layout *l, int id, enum lz_dir dir);
  * there is no such border. Halves keep at least 2 cells.
  */
 int lz_layout_resize(struct lz_layout *l, int id, enum lz_dir dir, int cells);
+/*
+ * The border under (row, col), after the last arrange: 1 if it is one
+ * between panes above and below each other, 0 if between panes side by
+ * side, -1 if none (or zoomed).
+ */
+int lz_layout_border_at(const struct lz_layout *l, int row, int col);
+/*
+ * Moves the border under (row, col) to row to (between panes above and
+ * below) or column to (side by side), keeping 2 cells each side. Returns
+ * where it went, or -1 when there is no border there.
+ */
+int lz_layout_move_border(struct lz_layout *l, int row, int col, int to);
 /* Zooms leaf id, or unzooms when it is zoomed already. */
 void lz_layout_zoom(struct lz_layout *l, int id);
 /*

@@ -2,50 +2,34 @@
  * pane-history.c: scrollback lines as ANSI (see pane-history.h). Each line
  * is printed with CR LF from the top of a cleared screen; rows - 1 more
  * line feeds then push the last of them above the screen, into the
- * receiving pane's scrollback, in order.
+ * receiving pane's scrollback, in order. Hyperlinks go with their text;
+ * then the soft wraps, a private string for each (what a restoring pane
+ * takes, lz_pane_restore_begin).
  */
-#include "core/utf8.h"
 #include "ui/pane-history.h"
+#include "ui/pane-int.h"
 
-static int
-blank_default(const struct lz_cell *c)
-{
-	return c->ch[0] == 0 && c->bg == LZ_COLOR_DEFAULT &&
-	    !(c->attr & LZ_ATTR_REVERSE);
-}
-
-/* One scrollback line: cells up to the last non-blank one. */
+/* One scrollback line. */
 static void
 line(const struct lz_pane *p, size_t n, int cols, struct lz_buf *out)
 {
 	struct lz_cell cells[LZ_PANE_MAX_COLS];
 	const struct lz_cell *c;
-	int end = 0, col, i;
+	int col;
 
 	for (col = 0; col < cols; col++) {
 		c = lz_pane_scrollback_cell(p, n, col);
 		if (c == NULL)
 			break;
 		cells[col] = *c;
-		if (!blank_default(c))
-			end = col + 1;
 	}
-	for (col = 0; col < end; col++) {
-		c = &cells[col];
-		if (col == 0 || c->fg != cells[col - 1].fg ||
-		    c->bg != cells[col - 1].bg ||
-		    c->attr != cells[col - 1].attr)
-			lz_pane_sgr(out, c->fg, c->bg, c->attr);
-		if (c->ch[0] == LZ_CELL_CONT)
-			continue;
-		if (c->ch[0] == 0) {
-			lz_buf_addch(out, ' ');
-			continue;
-		}
-		for (i = 0; i < LZ_CELL_CHARS && c->ch[i] != 0; i++)
-			lz_buf_add_utf8(out, c->ch[i]);
-	}
-	lz_buf_adds(out, "\033[0m\r\n");
+	lz_pane_render_line(p, cells, col, out);
+	/*
+	 * CHA, not CR: libvterm keeps a pending wrap across a CR that does
+	 * not move the cursor (a full row of one column, or of one wide
+	 * character), and the next line would wrap after a blank one.
+	 */
+	lz_buf_adds(out, "\033[G\n");
 }
 
 void
@@ -63,4 +47,13 @@ lz_pane_render_history(const struct lz_pane *p, size_t max,
 		line(p, i, (int)lz_pane_cols(p), out);
 	for (i = 1; i < rows; i++)
 		lz_buf_adds(out, "\r\n");
+	/*
+	 * The soft wraps, once the lines are all in the scrollback (erasing
+	 * a whole row, as a line of coloured blanks does, ends the one
+	 * above it).
+	 */
+	for (i = 0; i < n; i++)
+		if (lz_pane_scrollback_wrapped(p, i))
+			lz_buf_addf(out, "\033_%s;-%zu\033\\",
+			    LZ_PANE_PRIVATE_WRAP, i + 1);
 }

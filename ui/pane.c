@@ -3,8 +3,9 @@
  * keeps cursor, pen and modes; its callbacks below write the project's grid
  * (ui/grid.c). In front of libvterm runs a guard that mirrors its parser
  * (parser.c of 0.1.4) byte by byte, so it knows when libvterm is inside a
- * CSI or text, and steps in where libvterm 0.1.4 would go wrong (pane.h).
- * The TUI renderer is elsewhere; this file never includes ncurses.
+ * CSI or text, steps in where libvterm 0.1.4 would go wrong (pane.h), and
+ * tracks the state libvterm keeps to itself (pane-int.h). The snapshot is
+ * in pane-snapshot.c; this file never includes ncurses.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,79 +17,9 @@
 #include "core/utf8.h"
 #include "core/util.h"
 #include "ui/grid.h"
+#include "ui/pane-int.h"
 #include "ui/pane.h"
-
-/* libvterm 0.1.4 keeps 16 CSI arguments: at most 15 separators. */
-#define G_CSI_SEP_MAX 15
-#define G_CSI_DIGIT_MAX 9
-#define G_ASTRAL_SLOTS 512
-#define G_DIRTY_WORDS ((LZ_PANE_MAX_ROWS + 63) / 64)
-
-enum g_state {
-	G_GROUND,
-	G_ESC,
-	G_CSI_LEADER,
-	G_CSI_ARGS,
-	G_CSI_INTERMED,
-	G_CSI_DISCARD,		/* cancelled CSI: skip to its final byte */
-	G_STRING,
-	G_STRING_ESC,
-};
-
-enum g_string {
-	G_STR_OSC,
-	G_STR_DCS,
-	G_STR_IGNORE,		/* APC, PM, SOS */
-};
-
-struct lz_pane {
-	VTerm *vt;
-	VTermState *vts;
-	struct lz_pane_cb cb;
-	void *user;
-
-	struct lz_grid scr[2];		/* primary, alternate */
-	int alt;			/* scr[alt] is shown */
-	int rows, cols;
-	struct lz_sb sb;
-	struct lz_pen pen;
-	struct lz_pane_props props;
-	char title[LZ_PANE_TITLE_MAX + 1];
-	int saved_row, saved_col;	/* primary cursor when alt was entered */
-	VTermPos resize_delta;
-	struct lz_buf reply;
-
-	unsigned dirty;
-	uint64_t rowdirty[G_DIRTY_WORDS];
-	unsigned long scrolled;
-
-	/* The guard: libvterm's parser state as the guard sees it. */
-	enum g_state gs;
-	int esc_ninter, esc_inter;	/* intermediates: count, first */
-	int csi_leader, csi_nleader, csi_inter, csi_ninter;
-	int csi_argi, csi_ndigit;
-	long csi_args[G_CSI_SEP_MAX + 1];
-	enum g_string str_kind;
-	char str[LZ_PANE_STRING_MAX];
-	size_t str_len;
-	int str_long;
-
-	/* UTF-8 of the text, so partial characters can be held or cut. */
-	unsigned char u8held[8];	/* a partial character from earlier feeds */
-	int u8nheld;
-	int u8need, u8total;
-	uint32_t u8cp;
-	size_t u8start;			/* its first byte in this feed's buf */
-	unsigned comb_run;
-	int lrmm;			/* DECLRMM (?69) is set */
-	int last_width;			/* of the last glyph: REP repeats it */
-	uint8_t comb_bmp[0x10000 / 8];	/* BMP code points seen combining */
-	uint32_t comb_astral[G_ASTRAL_SLOTS];
-
-	/* The feed in progress: buf[seg..] not yet written to libvterm. */
-	const char *fbuf;
-	size_t fseg;
-};
+#include "ui/vtchar.h"
 
 static int cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user);
 static int cb_movecursor(VTermPos pos, VTermPos oldpos, int visible,
@@ -104,6 +35,15 @@ static int cb_bell(void *user);
 static int cb_resize(int rows, int cols, VTermPos *delta, void *user);
 static int cb_setlineinfo(int row, const VTermLineInfo *newinfo,
     const VTermLineInfo *oldinfo, void *user);
+static int hcb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user);
+static void save_slot(struct lz_pane *p);
+static void move_to(struct lz_pane *p, int row, int col);
+static int hcb_scrollrect(VTermRect rect, int downward, int rightward,
+    void *user);
+static int hcb_moverect(VTermRect dest, VTermRect src, void *user);
+static int hcb_erase(VTermRect rect, int selective, void *user);
+static int hcb_initpen(void *user);
+static int hcb_bell(void *user);
 
 static const VTermStateCallbacks pane_callbacks = {
 	.putglyph = cb_putglyph,
@@ -115,6 +55,25 @@ static const VTermStateCallbacks pane_callbacks = {
 	.setpenattr = cb_setpenattr,
 	.settermprop = cb_settermprop,
 	.bell = cb_bell,
+	.resize = cb_resize,
+	.setlineinfo = cb_setlineinfo,
+};
+
+/*
+ * Hidden mode (lz_pane_restore's private strings): libvterm's own state
+ * moves as usual, the grid does not. A snapshot uses it to put back the
+ * pending wrap and the last glyph, which only text writes can set.
+ */
+static const VTermStateCallbacks hidden_callbacks = {
+	.putglyph = hcb_putglyph,
+	.movecursor = cb_movecursor,
+	.scrollrect = hcb_scrollrect,
+	.moverect = hcb_moverect,
+	.erase = hcb_erase,
+	.initpen = hcb_initpen,
+	.setpenattr = cb_setpenattr,
+	.settermprop = cb_settermprop,
+	.bell = hcb_bell,
 	.resize = cb_resize,
 	.setlineinfo = cb_setlineinfo,
 };
@@ -153,14 +112,16 @@ mark_rows(struct lz_pane *p, int r0, int r1)
 	}
 }
 
-/* Marks one row dirty: the per-glyph case, kept small to inline. */
+/*
+ * Marks one row dirty: the per-glyph case, kept small to inline. No test
+ * of r: a row out of range (none is) would set a bit in the bitmap's
+ * unused tail, which lz_pane_row_dirty never reads.
+ */
 static inline void
 mark_row(struct lz_pane *p, int r)
 {
-	if ((unsigned)r >= (unsigned)p->rows)
-		return;
 	p->dirty |= LZ_PANE_DIRTY_CELLS;
-	p->rowdirty[r >> 6] |= 1ull << (r & 63);
+	p->rowdirty[((unsigned)r >> 6) % G_DIRTY_WORDS] |= 1ull << (r & 63);
 }
 
 static void
@@ -188,7 +149,103 @@ guard_reset_modes(struct lz_pane *p)
 	p->props.focus_events = 0;
 	p->props.sync = 0;
 	p->props.reverse = 0;
-	p->lrmm = 0;
+	p->t.lrmm = 0;
+}
+
+/* Tab stops every 8 columns from col on, as libvterm sets them. */
+static void
+tabs_default(struct lz_pane *p, int col)
+{
+	for (; col < LZ_PANE_MAX_COLS; col++) {
+		if (col % 8 == 0)
+			p->t.tabs[col >> 3] |= (uint8_t)(1u << (col & 7));
+		else
+			p->t.tabs[col >> 3] &= (uint8_t)~(1u << (col & 7));
+	}
+}
+
+static const unsigned char g_plain[256], g_plain_lr[256];
+
+/*
+ * What the fast paths need of the modes, after they change: the glyph
+ * path, which cursor moves libvterm gets wrong (margins), and whether CR
+ * and line feeds need the guard (a left margin).
+ */
+static void
+track_modes(struct lz_pane *p)
+{
+	p->t.lg.wrap = lz_pane_wrap(p) ? 2 : 0;
+	p->t.wrapcol = p->t.autowrap ? p->cols - 1 : INT32_MAX;
+	p->t.fastmax = p->decaln || p->t.dwl ? 0 : 0xd7ff;
+	p->t.margined = p->t.top != 0 || p->t.bottom != -1 || p->t.lrmm;
+	p->t.plain = p->t.lrmm && p->t.left > 0 ? g_plain_lr : g_plain;
+}
+
+/* What libvterm's hard reset (vterm_state_reset) resets. */
+static void
+track_reset(struct lz_pane *p)
+{
+	int k;
+
+	p->t.insert = 0;
+	p->t.newline = 0;
+	p->t.origin = 0;
+	p->t.autowrap = 1;
+	p->t.lrmm = 0;
+	p->t.s8c1t = 0;
+	p->t.protect = 0;
+	p->t.top = 0;
+	p->t.bottom = -1;
+	p->t.left = 0;
+	p->t.right = -1;
+	tabs_default(p, 0);
+	for (k = 0; k < 4; k++)
+		p->t.gset[k] = 'u';
+	p->t.gl = 0;
+	p->t.gr = 1;
+	p->t.ss = 0;
+	p->t.lg.wrap = 0;
+	track_modes(p);
+}
+
+/* The state a new pane starts in (the scrollback is not touched). */
+static void
+state_init(struct lz_pane *p)
+{
+	lz_grid_init(&p->scr[0], p->rows, p->cols);
+	lz_grid_init(&p->scr[1], p->rows, p->cols);
+	lz_buf_init(&p->reply);
+	p->props.cursor_visible = 1;
+	p->props.cursor_blink = 1;
+	p->props.cursor_shape = LZ_CURSOR_BLOCK;
+	guard_reset_modes(p);
+	track_reset(p);
+
+	p->vt = vterm_new(p->rows, p->cols);
+	if (p->vt == NULL)
+		LZ_BUG("vterm_new failed");
+	vterm_set_utf8(p->vt, 1);
+	vterm_output_set_callback(p->vt, output_cb, p);
+	p->vts = vterm_obtain_state(p->vt);
+	vterm_state_set_callbacks(p->vts, &pane_callbacks, p);
+	vterm_state_reset(p->vts, 1);
+	/*
+	 * libvterm's save slot starts all zero: a restore before any save
+	 * would hide the cursor, give it shape 0 and an RGB black pen. As in
+	 * xterm, it starts as the cursor at home with the default pen.
+	 */
+	save_slot(p);
+	vterm_input_write(p->vt, "\0337", 2);
+	lz_pane_clear_dirty(p);
+}
+
+static void
+state_free(struct lz_pane *p)
+{
+	vterm_free(p->vt);
+	lz_grid_free(&p->scr[0]);
+	lz_grid_free(&p->scr[1]);
+	lz_buf_release(&p->reply);
 }
 
 struct lz_pane *
@@ -204,24 +261,9 @@ lz_pane_new(unsigned rows, unsigned cols, size_t scrollback_lines,
 	if (cb != NULL)
 		p->cb = *cb;
 	p->user = user;
-	lz_grid_init(&p->scr[0], p->rows, p->cols);
-	lz_grid_init(&p->scr[1], p->rows, p->cols);
 	lz_sb_init(&p->sb, scrollback_lines, LZ_PANE_SB_MAX_BYTES);
-	lz_buf_init(&p->reply);
-	p->props.cursor_visible = 1;
-	p->props.cursor_blink = 1;
-	p->props.cursor_shape = LZ_CURSOR_BLOCK;
-	guard_reset_modes(p);
-
-	p->vt = vterm_new(p->rows, p->cols);
-	if (p->vt == NULL)
-		LZ_BUG("vterm_new failed");
-	vterm_set_utf8(p->vt, 1);
-	vterm_output_set_callback(p->vt, output_cb, p);
-	p->vts = vterm_obtain_state(p->vt);
-	vterm_state_set_callbacks(p->vts, &pane_callbacks, p);
-	vterm_state_reset(p->vts, 1);
-	lz_pane_clear_dirty(p);
+	lz_pane_host_default(&p->host);
+	state_init(p);
 	return p;
 }
 
@@ -230,91 +272,163 @@ lz_pane_free(struct lz_pane *p)
 {
 	if (p == NULL)
 		return;
-	vterm_free(p->vt);
-	lz_grid_free(&p->scr[0]);
-	lz_grid_free(&p->scr[1]);
+	state_free(p);
 	lz_sb_free(&p->sb);
-	lz_buf_release(&p->reply);
+	lz_pane_links_free(p);
 	free(p);
 }
 
 /* libvterm callbacks. */
 
-static int
-comb_known(const struct lz_pane *p, uint32_t cp)
+int
+lz_pane_row_width(const struct lz_pane *p, int row)
 {
-	size_t i, h;
+	const VTermLineInfo *li;
 
-	if (cp < 0x10000)
-		return (p->comb_bmp[cp >> 3] >> (cp & 7)) & 1;
-	h = (cp * 2654435761u) % G_ASTRAL_SLOTS;
-	for (i = 0; i < G_ASTRAL_SLOTS; i++) {
-		if (p->comb_astral[h] == cp)
-			return 1;
-		if (p->comb_astral[h] == 0)
-			return 0;
-		h = (h + 1) % G_ASTRAL_SLOTS;
-	}
-	return 0;
+	if (!p->t.dwl || row < 0 || row >= p->rows)
+		return p->cols;
+	li = vterm_state_get_lineinfo(p->vts, row);
+	return li->doublewidth ? p->cols / 2 : p->cols;
 }
 
-/* Remembers that libvterm combined cp with the character before it. */
-static void
-comb_learn(struct lz_pane *p, uint32_t cp)
+/*
+ * A glyph of width w at pos, column 0: if libvterm wrapped to put it
+ * there (from a pending wrap, or a wide glyph that did not fit where the
+ * cursor stood), the row above now goes on into this one. The line feed
+ * of the wrap moved the cursor down, or scrolled the region it stood at
+ * the bottom of: which one tells the line feeds and scrolls since from
+ * the wrap's. Not under left and right margins (libvterm wraps to column
+ * 0 and scrolls between them) nor for DECALN's glyphs.
+ */
+static void __attribute__((noinline))
+soft_wrap(struct lz_pane *p, VTermPos pos, int w)
 {
-	size_t i, h;
+	const struct g_glyph *g = &p->t.lg;
+	int prow, pcol, bottom, n = (int)(p->t.lg.since & G_SINCE_SCROLLS);
 
-	if (cp < 0x10000) {
-		p->comb_bmp[cp >> 3] |= (uint8_t)(1u << (cp & 7));
+	if (p->decaln || (p->t.lrmm && (p->t.left > 0 || p->t.right != -1)))
 		return;
-	}
-	if (cp > 0x10ffff)
-		return;
-	h = (cp * 2654435761u) % G_ASTRAL_SLOTS;
-	for (i = 0; i < G_ASTRAL_SLOTS; i++) {
-		if (p->comb_astral[h] == cp)
-			return;
-		if (p->comb_astral[h] == 0) {
-			p->comb_astral[h] = cp;
-			return;
+	if (lz_pane_wrap(p))
+		prow = g->row;
+	else if (w == 2) {
+		if (p->t.lg.since & G_SINCE_MOVED) {
+			prow = p->t.vrow;
+			pcol = p->t.vcol;
+		} else {
+			/* libvterm's cursor stays on a glyph at the end. */
+			prow = g->row;
+			pcol = g->col + g->width;
+			if (prow >= 0 && prow < p->rows &&
+			    pcol >= lz_pane_row_width(p, prow))
+				pcol = g->col;
 		}
-		h = (h + 1) % G_ASTRAL_SLOTS;
+		if (prow < 0 || prow >= p->rows ||
+		    pcol + 2 <= lz_pane_row_width(p, prow))
+			return;
+	} else
+		return;
+	bottom = p->t.bottom > -1 ? p->t.bottom : p->rows;
+	if (n == 0 && prow == pos.row - 1)
+		cur(p)->wrap[prow] = 1;
+	else if (n == 1 && prow == pos.row && pos.row == bottom - 1) {
+		if (pos.row - 1 >= p->t.top)
+			cur(p)->wrap[pos.row - 1] = 1;
+		else if (p->rows == 1 && !p->alt)
+			lz_sb_set_wrapped(&p->sb, 0);	/* it scrolled there */
 	}
+}
+
+/*
+ * libvterm put a glyph at pos: it is the last one now, and libvterm's
+ * pending wrap is whether it reached the row's end (with autowrap on).
+ * DECALN's glyphs are neither (libvterm keeps both as they were).
+ */
+static void
+track_glyph(struct lz_pane *p, const VTermGlyphInfo *info, VTermPos pos)
+{
+	struct g_glyph *g = &p->t.lg;
+	int k;
+
+	if (p->decaln)
+		return;
+	p->t.lg.since = 0;
+	g->row = pos.row;
+	g->col = pos.col;
+	g->width = (int16_t)info->width;
+	for (k = 0; k < G_GLYPH_CHARS && info->chars[k] != 0; k++)
+		g->ch[k] = info->chars[k];
+	g->nch = (int16_t)k;
+	g->wrap = p->t.autowrap &&
+	    pos.col + info->width >= lz_pane_row_width(p, pos.row) ? 2 : 0;
+}
+
+/*
+ * Puts a glyph as libvterm gives it (chars[0..n), base first) at (row,
+ * col) with the current pen: a glyph of width 0 is combining marks with
+ * no base (after a cursor move), and gets a space as base, as a terminal
+ * shows it; more than LZ_CELL_CHARS code points are cut.
+ */
+static void
+put_chars(struct lz_pane *p, const uint32_t *chars, int n, int width,
+    int row, int col, int protect)
+{
+	struct lz_pen pen = p->pen;
+	uint32_t ch[LZ_CELL_CHARS];
+	uint32_t c;
+	int k, m = 0;
+
+	if (width <= 0)
+		ch[m++] = ' ';
+	for (k = 0; k < n && m < LZ_CELL_CHARS; k++) {
+		c = chars[k];
+		if (c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+			c = 0xfffd;
+		ch[m++] = c;
+	}
+	if (n == 0)
+		return;
+	if (protect)
+		pen.attr |= LZ_ATTR_PROTECTED;
+	lz_grid_put(cur(p), row, col, ch, m, width, &pen);
+	mark_row(p, row);
 }
 
 /* A glyph with marks, wide or protected: the rest of cb_putglyph. */
 static int __attribute__((noinline))
 putglyph_full(struct lz_pane *p, const VTermGlyphInfo *info, VTermPos pos)
 {
-	struct lz_pen pen = p->pen;
-	uint32_t ch[LZ_CELL_CHARS];
-	uint32_t c;
-	int n, k;
+	int n;
 
-	p->last_width = info->width;
-	/*
-	 * A glyph of width 0 is combining marks with no base (after a cursor
-	 * move): they get a space as base, as a terminal shows them.
-	 */
-	n = 0;
-	if (info->width <= 0)
-		ch[n++] = ' ';
-	for (k = 0; info->chars[k] != 0; k++) {
-		c = info->chars[k];
-		if (k > 0 || info->width <= 0)
-			comb_learn(p, c);
-		if (n >= LZ_CELL_CHARS)
-			continue;
-		if (c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-			c = 0xfffd;
-		ch[n++] = c;
-	}
-	if (k == 0)
-		return 1;
-	if (info->protected_cell)
-		pen.attr |= LZ_ATTR_PROTECTED;
-	lz_grid_put(cur(p), pos.row, pos.col, ch, n, info->width, &pen);
+	for (n = 0; info->chars[n] != 0; n++)
+		;
+	put_chars(p, info->chars, n, info->width, pos.row, pos.col,
+	    info->protected_cell);
+	if (pos.col == 0)
+		soft_wrap(p, pos, info->width);
+	track_glyph(p, info, pos);
+	return 1;
+}
+
+/* What the glyph fast path keeps of a glyph (the grid has it). */
+static inline void
+fast_glyph(struct lz_pane *p, uint32_t c, VTermPos pos)
+{
+	p->t.lg.row = pos.row;
+	p->t.lg.col = pos.col;
+	p->t.lg.width = 1;
+	p->t.lg.nch = 1;
+	p->t.lg.wrap = 1;
+	p->t.lg.since = 0;
+	p->t.lg.ch[0] = c;
 	mark_row(p, pos.row);
+}
+
+/* The glyph fast path at column 0, out of line: a wrap to put it there? */
+static int __attribute__((noinline))
+putglyph_col0(struct lz_pane *p, uint32_t c, VTermPos pos)
+{
+	soft_wrap(p, pos, 1);
+	fast_glyph(p, c, pos);
 	return 1;
 }
 
@@ -327,15 +441,24 @@ cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 
 	/*
 	 * One character below the surrogates, width 1, no marks, no wide
-	 * neighbour: most of any output, kept short (no call but in tail
-	 * position, so no registers to save). putglyph_full does the rest.
+	 * neighbour, no double-width line, not DECALN's: most of any output,
+	 * kept short (the last two make fastmax 0). putglyph_full does the
+	 * rest.
 	 */
-	if (info->width != 1 || c == 0 || c >= 0xd800 || chars[1] != 0 ||
+	if (info->width != 1 || c - 1 >= p->t.fastmax || chars[1] != 0 ||
 	    info->protected_cell ||
 	    !lz_grid_put1(cur(p), pos.row, pos.col, c, &p->pen))
 		return putglyph_full(p, info, pos);
-	p->last_width = 1;
-	mark_row(p, pos.row);
+	if (pos.col == 0)
+		return putglyph_col0(p, c, pos);	/* a tail call */
+	fast_glyph(p, c, pos);
+	return 1;
+}
+
+static int
+hcb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
+{
+	track_glyph(user, info, pos);
 	return 1;
 }
 
@@ -346,6 +469,16 @@ cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
 
 	(void)oldpos;
 	(void)visible;
+	/*
+	 * libvterm cancels a pending wrap when the cursor moves, except at
+	 * the end of the text that set it, where the cursor stands on the
+	 * last glyph.
+	 */
+	if (p->t.lg.wrap && (pos.row != p->t.lg.row || pos.col != p->t.lg.col))
+		p->t.lg.wrap = 0;
+	p->t.lg.since = G_SINCE_MOVED;
+	p->t.vrow = pos.row;
+	p->t.vcol = pos.col;
 	if (pos.row < 0)
 		pos.row = 0;
 	if (pos.row >= p->rows)
@@ -362,11 +495,11 @@ cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
 }
 
 static void
-sb_out(const struct lz_cell *row, int cols, void *user)
+sb_out(const struct lz_cell *row, int cols, int wrapped, void *user)
 {
 	struct lz_pane *p = user;
 
-	lz_sb_push(&p->sb, row, cols);
+	lz_sb_push(&p->sb, row, cols, wrapped);
 }
 
 static int
@@ -375,6 +508,9 @@ cb_scrollrect(VTermRect rect, int downward, int rightward, void *user)
 	struct lz_pane *p = user;
 	int full;
 
+	if (downward > 0 && rightward == 0 &&
+	    (p->t.lg.since & G_SINCE_SCROLLS) != G_SINCE_SCROLLS)
+		p->t.lg.since++;
 	if (rightward != 0 || rect.start_col != 0 || rect.end_col != p->cols)
 		return 0;	/* libvterm falls back to moverect + erase */
 	full = rect.start_row == 0 && rect.end_row == p->rows;
@@ -410,11 +546,46 @@ cb_erase(VTermRect rect, int selective, void *user)
 }
 
 static int
+hcb_scrollrect(VTermRect rect, int downward, int rightward, void *user)
+{
+	(void)rect;
+	(void)downward;
+	(void)rightward;
+	(void)user;
+	return 1;
+}
+
+static int
+hcb_moverect(VTermRect dest, VTermRect src, void *user)
+{
+	(void)dest;
+	(void)src;
+	(void)user;
+	return 1;
+}
+
+static int
+hcb_erase(VTermRect rect, int selective, void *user)
+{
+	(void)rect;
+	(void)selective;
+	(void)user;
+	return 1;
+}
+
+static int
 cb_initpen(void *user)
 {
 	struct lz_pane *p = user;
 
 	memset(&p->pen, 0, sizeof p->pen);
+	return 1;
+}
+
+static int
+hcb_initpen(void *user)
+{
+	(void)user;
 	return 1;
 }
 
@@ -512,6 +683,8 @@ cb_settermprop(VTermProp prop, VTermValue *val, void *user)
 		mark(p, LZ_PANE_DIRTY_CURSOR);
 		break;
 	case VTERM_PROP_ALTSCREEN:
+		if (p->hidden)
+			return 0;
 		switch_screen(p, val->boolean != 0);
 		break;
 	case VTERM_PROP_REVERSE:
@@ -537,6 +710,13 @@ cb_bell(void *user)
 }
 
 static int
+hcb_bell(void *user)
+{
+	(void)user;
+	return 1;
+}
+
+static int
 cb_resize(int rows, int cols, VTermPos *delta, void *user)
 {
 	struct lz_pane *p = user;
@@ -551,37 +731,61 @@ static int
 cb_setlineinfo(int row, const VTermLineInfo *newinfo,
     const VTermLineInfo *oldinfo, void *user)
 {
-	/* DECDWL/DECDHL lines are drawn at normal size. */
+	struct lz_pane *p = user;
+
+	/*
+	 * DECDWL/DECDHL lines are drawn at normal size, but libvterm wraps
+	 * them at half the width: from the first one on, the glyph path
+	 * asks libvterm for each row's width.
+	 */
 	(void)row;
-	(void)newinfo;
 	(void)oldinfo;
-	(void)user;
+	if (newinfo->doublewidth && !p->t.dwl) {
+		p->t.dwl = 1;
+		track_modes(p);
+	}
 	return 1;
 }
 
 /* Writing to libvterm. */
 
-/* Puts the cursor back on the screen if a restore left it outside. */
+/*
+ * Puts the cursor back on the screen if a restore left it outside (and
+ * inside the margins in origin mode: libvterm's save slot does not keep
+ * DECOM, so a restore could leave the cursor where origin mode cannot
+ * reach, which xterm's, keeping DECOM with the cursor, never does).
+ */
 static void
 clamp_cursor(struct lz_pane *p)
 {
 	VTermPos pos;
-	char cup[32];
-	int n;
+	int top = 0, bot = p->rows - 1, left = 0, right = p->cols - 1, r, c;
 
 	vterm_state_get_cursorpos(p->vts, &pos);
-	if (pos.row >= 0 && pos.row < p->rows && pos.col >= 0 &&
-	    pos.col < p->cols)
-		return;
-	n = snprintf(cup, sizeof cup, "\033[%d;%dH",
-	    pos.row < 0 ? 1 : pos.row >= p->rows ? p->rows : pos.row + 1,
-	    pos.col < 0 ? 1 : pos.col >= p->cols ? p->cols : pos.col + 1);
-	if (n > 0 && (size_t)n < sizeof cup)
-		vterm_input_write(p->vt, cup, (size_t)n);
+	/*
+	 * libvterm 0.1.4 ends each CSI by stopping the cursor at the middle
+	 * of a double-width line, after the restore of ?1048l / ?1049l told
+	 * where the save slot was: back where the CSI started, it calls no
+	 * movecursor. The pane follows libvterm's cursor, not the callback.
+	 */
+	if (pos.row != p->t.vrow || pos.col != p->t.vcol)
+		cb_movecursor(pos, pos, 1, p);
+	if (p->t.origin) {
+		top = p->t.top;
+		bot = (p->t.bottom > -1 ? p->t.bottom : p->rows) - 1;
+		if (p->t.lrmm) {
+			left = p->t.left;
+			right = (p->t.right > -1 ? p->t.right : p->cols) - 1;
+		}
+	}
+	r = pos.row < top ? top : pos.row > bot ? bot : pos.row;
+	c = pos.col < left ? left : pos.col > right ? right : pos.col;
+	if (r != pos.row || c != pos.col)
+		move_to(p, r, c);
 }
 
-static void
-vwrite(struct lz_pane *p, const char *s, size_t n)
+void
+lz_pane_vwrite(struct lz_pane *p, const char *s, size_t n)
 {
 	size_t k;
 
@@ -593,14 +797,24 @@ vwrite(struct lz_pane *p, const char *s, size_t n)
 	}
 }
 
+static void
+vwrites(struct lz_pane *p, const char *s)
+{
+	lz_pane_vwrite(p, s, strlen(s));
+}
+
 /* Writes the pending segment up to (not including) end. */
 static void
 flush_to(struct lz_pane *p, size_t end)
 {
-	if (end > p->fseg)
-		vwrite(p, p->fbuf + p->fseg, end - p->fseg);
-	if (end > p->fseg)
+	if (end > p->fseg) {
+		lz_pane_vwrite(p, p->fbuf + p->fseg, end - p->fseg);
 		p->fseg = end;
+	}
+	if (p->seg_move) {
+		p->t.lg.wrap = 0;
+		p->seg_move = 0;
+	}
 }
 
 /* Writes up to byte i, then leaves byte i out. */
@@ -619,30 +833,67 @@ sync_after(struct lz_pane *p, size_t i)
 	clamp_cursor(p);
 }
 
+/* Cancels the CSI or ESC libvterm is in, leaving byte i out. */
+static void
+cancel_at(struct lz_pane *p, size_t i)
+{
+	skip_byte(p, i);
+	vterm_input_write(p->vt, "\030", 1);
+}
+
 /* The guard. */
 
 /*
  * Bytes the guard passes untouched in the ground state with no partial
- * character: 1 for C0 controls libvterm executes (all but CAN, SUB, ESC)
- * and DEL, 2 for printable ASCII (which ends a run of combining marks).
+ * character: 1 for C0 controls libvterm executes (all but SO, SI, CAN,
+ * SUB, ESC) and DEL, 2 for printable ASCII. g_plain_lr, under a left
+ * margin, also leaves out LF, VT, FF and CR (the guard moves the cursor
+ * to the margin, as xterm does).
  */
-static const unsigned char g_plain[256] = {
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+#define G_PLAIN_HIGH \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+#define G_PLAIN_TEXT \
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, \
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, \
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, \
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, \
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, \
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1
+static const unsigned char g_plain_lr[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
 	1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 1, 1, 1,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	G_PLAIN_TEXT, G_PLAIN_HIGH,
+};
+static const unsigned char g_plain[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0,
+	1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 1, 1, 1,
+	G_PLAIN_TEXT, G_PLAIN_HIGH,
+};
+
+/*
+ * What the guard does with a CSI without leader or intermediate, by its
+ * final byte: K_PLAIN passes it in a run of text; K_GUARD always takes it
+ * byte by byte (REP, modes, margins, tab clears, queries); K_MOVE is a cursor
+ * movement that clears libvterm's pending wrap even where the cursor does
+ * not move (seg_move); K_MARGIN is one too, which libvterm 0.1.4 gets
+ * wrong under a scroll region or left/right margins (xterm_move).
+ */
+enum { K_PLAIN, K_GUARD, K_MOVE, K_MARGIN };
+static const unsigned char csi_kind[128] = {
+	['A'] = K_MARGIN, ['B'] = K_MARGIN, ['C'] = K_MARGIN,
+	['D'] = K_MARGIN, ['E'] = K_MARGIN, ['F'] = K_MARGIN,
+	['G'] = K_MARGIN, ['`'] = K_MARGIN,
+	['H'] = K_MOVE, ['a'] = K_MOVE, ['d'] = K_MOVE, ['e'] = K_MOVE,
+	['f'] = K_MOVE, ['j'] = K_MOVE, ['k'] = K_MOVE,
+	['b'] = K_GUARD, ['g'] = K_GUARD, ['h'] = K_GUARD, ['l'] = K_GUARD,
+	['n'] = K_GUARD, ['r'] = K_GUARD, ['s'] = K_GUARD, ['t'] = K_GUARD,
 };
 
 static void
@@ -675,25 +926,7 @@ title_set(struct lz_pane *p, const char *s, size_t len)
 		i += n;
 		if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
 			continue;
-		if (cp < 0x80) {
-			enc[0] = (unsigned char)cp;
-			k = 1;
-		} else if (cp < 0x800) {
-			enc[0] = (unsigned char)(0xc0 | cp >> 6);
-			enc[1] = (unsigned char)(0x80 | (cp & 0x3f));
-			k = 2;
-		} else if (cp < 0x10000) {
-			enc[0] = (unsigned char)(0xe0 | cp >> 12);
-			enc[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
-			enc[2] = (unsigned char)(0x80 | (cp & 0x3f));
-			k = 3;
-		} else {
-			enc[0] = (unsigned char)(0xf0 | cp >> 18);
-			enc[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3f));
-			enc[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
-			enc[3] = (unsigned char)(0x80 | (cp & 0x3f));
-			k = 4;
-		}
+		k = lz_utf8_put(enc, cp);
 		if (o + k > LZ_PANE_TITLE_MAX)
 			break;
 		memcpy(p->title + o, enc, k);
@@ -717,9 +950,161 @@ dcs_known(const char *s, size_t len)
 	return 0;
 }
 
-/* A string ended (ST or BEL) at byte i, which is left out. */
+/* Hidden mode on or off (lz_pane_restore only). */
 static void
-string_done(struct lz_pane *p, size_t i)
+set_hidden(struct lz_pane *p, int on)
+{
+	struct lz_pen pen = p->pen;
+
+	if (on == p->hidden)
+		return;
+	p->hidden = on;
+	/* Setting callbacks calls their initpen: keep the pen. */
+	vterm_state_set_callbacks(p->vts, on ? &hidden_callbacks :
+	    &pane_callbacks, p);
+	p->pen = pen;
+}
+
+/* The last glyph as a snapshot gives it (LZ_PANE_PRIVATE_GLYPH). */
+static int
+private_glyph(struct lz_pane *p, const char *s, size_t len)
+{
+	struct g_glyph g;
+	long v[3 + G_GLYPH_CHARS];
+	size_t i = 0;
+	int n = 0, neg, base;
+
+	while (i < len && n < 3 + G_GLYPH_CHARS) {
+		if (s[i++] != ';')
+			return -1;
+		neg = i < len && s[i] == '-' && n == 2;
+		i += (size_t)neg;
+		base = n < 3 ? 10 : 16;
+		if (i >= len || !(base == 10 ? s[i] >= '0' && s[i] <= '9' :
+		    (s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] >= 'a' && s[i] <= 'f')))
+			return -1;
+		for (v[n] = 0; i < len && s[i] != ';' && v[n] < 0x110000; i++) {
+			if (s[i] >= '0' && s[i] <= '9')
+				v[n] = v[n] * base + (s[i] - '0');
+			else if (base == 16 && s[i] >= 'a' && s[i] <= 'f')
+				v[n] = v[n] * base + (s[i] - 'a' + 10);
+			else
+				return -1;
+		}
+		if (neg)
+			v[n] = -v[n];
+		n++;
+	}
+	if (i != len || n < 3 || v[0] >= LZ_PANE_MAX_ROWS ||
+	    v[1] >= LZ_PANE_MAX_COLS || v[2] < -1 || v[2] > 2)
+		return -1;
+	memset(&g, 0, sizeof g);
+	g.row = (int)v[0];
+	g.col = (int)v[1];
+	g.width = (int16_t)v[2];
+	for (g.nch = 0; g.nch < n - 3; g.nch++) {
+		if (v[3 + g.nch] == 0 || v[3 + g.nch] > 0x10ffff)
+			return -1;
+		g.ch[g.nch] = (uint32_t)v[3 + g.nch];
+	}
+	p->t.lg = g;
+	return 0;
+}
+
+/* A soft-wrapped row as a snapshot gives it (LZ_PANE_PRIVATE_WRAP). */
+static int
+private_wrap(struct lz_pane *p, const char *s, size_t len)
+{
+	size_t i = 1;
+	long v = 0;
+	int neg;
+
+	if (len < 2 || len > 10 || s[0] != ';')
+		return -1;
+	neg = s[1] == '-';
+	for (i += (size_t)neg; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	if (i == 1 + (size_t)neg)
+		return -1;
+	if (neg) {
+		if (v < 1 || (size_t)v > lz_sb_lines(&p->sb))
+			return -1;
+		lz_sb_set_wrapped(&p->sb, (size_t)v - 1);
+		return 0;
+	}
+	if (v >= p->rows)
+		return -1;
+	cur(p)->wrap[v] = 1;
+	return 0;
+}
+
+/* What tells a wrap from a line feed (LZ_PANE_PRIVATE_SINCE). */
+static int
+private_since(struct lz_pane *p, const char *s, size_t len)
+{
+	unsigned long v = 0;
+	size_t i;
+
+	if (len < 2 || len > 5 || s[0] != ';')
+		return -1;
+	for (i = 1; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	if ((v & ~(G_SINCE_MOVED | G_SINCE_SCROLLS)) != 0)
+		return -1;
+	p->t.lg.since = (uint32_t)v;
+	return 0;
+}
+
+static int
+private_is(const struct lz_pane *p, const char *what)
+{
+	size_t n = strlen(what);
+
+	return p->str_len >= n && memcmp(p->str, what, n) == 0 &&
+	    (p->str_len == n || p->str[n] == ';');
+}
+
+/* An APC; in a restore, the snapshot's private strings. */
+static void
+private_string(struct lz_pane *p)
+{
+	if (p->restoring) {
+		if (private_is(p, LZ_PANE_PRIVATE_HIDE) &&
+		    p->str_len == strlen(LZ_PANE_PRIVATE_HIDE)) {
+			set_hidden(p, 1);
+			return;
+		}
+		if (private_is(p, LZ_PANE_PRIVATE_SHOW) &&
+		    p->str_len == strlen(LZ_PANE_PRIVATE_SHOW)) {
+			set_hidden(p, 0);
+			return;
+		}
+		if (private_is(p, LZ_PANE_PRIVATE_GLYPH) &&
+		    private_glyph(p, p->str + strlen(LZ_PANE_PRIVATE_GLYPH),
+		    p->str_len - strlen(LZ_PANE_PRIVATE_GLYPH)) == 0)
+			return;
+		if (private_is(p, LZ_PANE_PRIVATE_WRAP) &&
+		    private_wrap(p, p->str + strlen(LZ_PANE_PRIVATE_WRAP),
+		    p->str_len - strlen(LZ_PANE_PRIVATE_WRAP)) == 0)
+			return;
+		if (private_is(p, LZ_PANE_PRIVATE_SINCE) &&
+		    private_since(p, p->str + strlen(LZ_PANE_PRIVATE_SINCE),
+		    p->str_len - strlen(LZ_PANE_PRIVATE_SINCE)) == 0)
+			return;
+	}
+	p->props.dropped_strings++;
+}
+
+/* A string ended (ST, or BEL if bel) at byte i, which is left out. */
+static void
+string_done(struct lz_pane *p, size_t i, int bel)
 {
 	char dcs[LZ_PANE_STRING_MAX + 4];
 
@@ -734,7 +1119,10 @@ string_done(struct lz_pane *p, size_t i)
 		if (p->str_len >= 2 && (p->str[0] == '0' || p->str[0] == '2') &&
 		    p->str[1] == ';')
 			title_set(p, p->str + 2, p->str_len - 2);
-		else
+		else if (p->str_len >= 2 && p->str[0] == '8' &&
+		    p->str[1] == ';')
+			lz_pane_osc_link(p, p->str + 2, p->str_len - 2);
+		else if (!lz_pane_osc_color(p, p->str, p->str_len, bel))
 			p->props.dropped_osc++;
 		break;
 	case G_STR_DCS:
@@ -756,7 +1144,7 @@ string_done(struct lz_pane *p, size_t i)
 		vterm_input_write(p->vt, dcs, p->str_len + 4);
 		break;
 	case G_STR_IGNORE:
-		p->props.dropped_strings++;
+		private_string(p);
 		break;
 	}
 }
@@ -768,14 +1156,6 @@ string_drop(struct lz_pane *p)
 	p->gs = G_GROUND;
 }
 
-/* Cancels the CSI or ESC libvterm is in, leaving byte i out. */
-static void
-cancel_at(struct lz_pane *p, size_t i)
-{
-	skip_byte(p, i);
-	vterm_input_write(p->vt, "\030", 1);
-}
-
 /* Drops the partial UTF-8 character (never written to libvterm). */
 static void
 u8_drop_partial(struct lz_pane *p, size_t i)
@@ -785,6 +1165,61 @@ u8_drop_partial(struct lz_pane *p, size_t i)
 	p->fseg = i;
 	p->u8nheld = 0;
 	p->u8need = 0;
+}
+
+/*
+ * A combining mark cp ends at byte i. libvterm joins a mark to its last
+ * glyph when the cursor stands right after it, and rescans and regrows
+ * every mark of the run on each write: the guard does the joining
+ * itself, with the same result, and libvterm never sees such a mark. The
+ * glyph is put again with the current pen, as libvterm does. Returns 0
+ * when the mark is not joined (libvterm makes it a glyph of its own).
+ */
+static int
+u8_mark(struct lz_pane *p, size_t i, uint32_t cp)
+{
+	struct g_glyph *g = &p->t.lg;
+
+	/* A single shift decodes through its set, not as UTF-8. */
+	if (p->t.ss != 0 && p->t.gset[p->t.ss] != 'u')
+		return 0;
+	if (p->u8nheld == 0)
+		flush_to(p, p->u8start);
+	/*
+	 * libvterm's own test misses a glyph with a pending wrap (the cursor
+	 * stands on it, not after it): it would wrap and show the mark alone
+	 * on the next line. The mark belongs to that glyph.
+	 */
+	if (p->t.vrow != g->row || (p->t.vcol != g->col + g->width &&
+	    !(lz_pane_wrap(p) && p->t.vcol == g->col)))
+		return 0;
+	/* libvterm never sees it: a pending single shift stays pending. */
+	p->fseg = i + 1;
+	p->u8nheld = 0;
+	if (g->nch < G_GLYPH_CHARS)
+		g->ch[g->nch++] = cp;
+	if (!p->hidden)
+		put_chars(p, g->ch, g->nch, g->width, g->row, g->col,
+		    p->t.protect);
+	return 1;
+}
+
+/*
+ * Whether a wide character would land on a row narrower than itself (a
+ * pane of one column, or a double-width line of one column): libvterm
+ * would wrap, put it, and leave a pending wrap on a glyph no snapshot can
+ * put back; tmux drops such a character, and so does the guard.
+ */
+static int
+too_wide(struct lz_pane *p)
+{
+	int row = p->t.vrow, bottom = p->t.bottom > -1 ? p->t.bottom : p->rows;
+
+	if (lz_pane_wrap(p) || p->t.vcol + 2 > lz_pane_row_width(p, row)) {
+		if (row != bottom - 1 && row < p->rows - 1)
+			row++;
+	}
+	return lz_pane_row_width(p, row) < 2;
 }
 
 /* A whole character cp ends at byte i: pass it, or cut it. */
@@ -811,18 +1246,26 @@ u8_done(struct lz_pane *p, size_t i, uint32_t cp)
 	}
 	if (cp >= 0x80 && cp < 0xa0)
 		drop = 1;		/* C1 control: libvterm's width is -1 */
-	else if (comb_known(p, cp)) {
-		if (++p->comb_run > LZ_PANE_COMBINE_RUN)
-			drop = 1;
-	} else
-		p->comb_run = 0;
+	else if (lz_vtchar_combining(cp) && u8_mark(p, i, cp)) {
+		p->u8need = 0;
+		return;
+	} else if (p->cols < 4 && lz_vtchar_wide(cp)) {
+		if (p->u8nheld == 0)
+			flush_to(p, p->u8start);
+		drop = too_wide(p);
+	}
 	if (drop) {
 		if (p->u8nheld == 0)
 			flush_to(p, p->u8start);
 		p->fseg = i + 1;
-	} else if (p->u8nheld > 0) {
-		/* Its first bytes came in an earlier feed: they go first. */
-		vwrite(p, (const char *)p->u8held, (size_t)p->u8nheld);
+	} else {
+		if (p->u8nheld > 0) {
+			/* Its first bytes came in an earlier feed: first. */
+			lz_pane_vwrite(p, (const char *)p->u8held,
+			    (size_t)p->u8nheld);
+		}
+		p->seg_move = 0;
+		p->t.ss = 0;
 	}
 	p->u8nheld = 0;
 	p->u8need = 0;
@@ -831,9 +1274,24 @@ u8_done(struct lz_pane *p, size_t i, uint32_t cp)
 static void
 ground_byte(struct lz_pane *p, size_t i, unsigned char c)
 {
+	if (c >= 0x80 && p->u8need == 0 && p->t.ss != 0 &&
+	    p->t.gset[p->t.ss] != 'u') {
+		/*
+		 * A single shift decodes the next byte through its set, not
+		 * as UTF-8: 0xa0-0xfe as 0x20-0x7e, one glyph; 0x80-0x9f and
+		 * 0xff decode to nothing, and libvterm skips them with the
+		 * shift still pending.
+		 */
+		if (c >= 0xa0 && c != 0xff) {
+			p->seg_move = 0;
+			p->t.ss = 0;
+		}
+		return;
+	}
 	if (c >= 0x80 && c < 0xc0) {
 		if (p->u8need == 0) {
-			p->comb_run = 0;	/* libvterm shows U+FFFD */
+			p->seg_move = 0;	/* libvterm shows U+FFFD */
+			p->t.ss = 0;
 			return;
 		}
 		p->u8cp = p->u8cp << 6 | (c & 0x3f);
@@ -844,7 +1302,8 @@ ground_byte(struct lz_pane *p, size_t i, unsigned char c)
 	if (p->u8need > 0)
 		u8_drop_partial(p, i);
 	if (c < 0x80) {
-		p->comb_run = 0;
+		p->seg_move = 0;
+		p->t.ss = 0;
 		return;
 	}
 	p->u8start = i;
@@ -865,75 +1324,392 @@ ground_byte(struct lz_pane *p, size_t i, unsigned char c)
 		p->u8need = 5;
 		p->u8cp = c & 0x01;
 	} else {
-		p->comb_run = 0;
+		p->seg_move = 0;
+		p->t.ss = 0;
 		return;
 	}
 	p->u8total = p->u8need + 1;
 }
 
+/* libvterm's cursor after everything before byte i. */
 static void
-csi_modes(struct lz_pane *p, int set)
+cursor_at(struct lz_pane *p, size_t i)
 {
-	int k;
-	long m;
+	flush_to(p, i);
+}
 
-	for (k = 0; k <= p->csi_argi && k <= G_CSI_SEP_MAX; k++) {
-		m = p->csi_args[k];
-		switch (m) {
-		case 1:
-			p->props.app_cursor = set;
-			break;
-		case 66:
-			p->props.app_keypad = set;
-			break;
-		case 69:
-			p->lrmm = set;
-			continue;
-		case 9:
-		case 1000:
-		case 1002:
-		case 1003:
-			p->props.mouse = set ? (int)m : LZ_MOUSE_NONE;
-			break;
-		case 1004:
-			p->props.focus_events = set;
-			break;
-		case 1005:
-		case 1006:
-		case 1015:
-			p->props.mouse_enc = set ? (int)m : LZ_MOUSE_ENC_X10;
-			break;
-		case 2004:
-			p->props.bracketed_paste = set;
-			break;
-		case 2026:
-			p->props.sync = set;
-			break;
-		default:
-			continue;
-		}
-		mark(p, LZ_PANE_DIRTY_PROPS);
-	}
+/* Records libvterm's save slot as it is about to be written. */
+static void
+save_slot(struct lz_pane *p)
+{
+	VTermPos pos;
+
+	vterm_state_get_cursorpos(p->vts, &pos);
+	p->t.saved.valid = 1;
+	p->t.saved.row = pos.row;
+	p->t.saved.col = pos.col;
+	p->t.saved.pen = p->pen;
+	p->t.saved.visible = p->props.cursor_visible;
+	p->t.saved.blink = p->props.cursor_blink;
+	p->t.saved.shape = p->props.cursor_shape;
 }
 
 /*
- * libvterm 0.1.4 acts on the first mode of a DECSET/DECRST only
- * (CSI ? 12 ; 25 h leaves the cursor hidden): the CSI ending at byte i is
- * taken back and each mode written as a sequence of its own.
+ * One DEC private mode m, set or reset, written to libvterm on its own
+ * (0.1.4 acts on the first mode of a DECSET only), with what the pane
+ * records of it.
  */
 static void
-modes_one_by_one(struct lz_pane *p, size_t i, unsigned char c)
+dec_mode(struct lz_pane *p, long m, int set)
 {
 	char seq[24];
-	int k, n;
+	int n;
+
+	if (set && (m == 1048 || m == 1049))
+		save_slot(p);
+	n = snprintf(seq, sizeof seq, "\033[?%ld%c", m, set ? 'h' : 'l');
+	vterm_input_write(p->vt, seq, (size_t)n);
+	switch (m) {
+	case 1:
+		p->props.app_cursor = set;
+		break;
+	case 6:
+		p->t.origin = set;
+		break;
+	case 7:
+		p->t.autowrap = set;
+		track_modes(p);
+		break;
+	case 66:
+		p->props.app_keypad = set;
+		break;
+	case 69:
+		p->t.lrmm = set;
+		track_modes(p);
+		break;
+	case 9:
+	case 1000:
+	case 1002:
+	case 1003:
+		p->props.mouse = set ? (int)m : LZ_MOUSE_NONE;
+		break;
+	case 1004:
+		p->props.focus_events = set;
+		break;
+	case 1005:
+	case 1006:
+	case 1015:
+		p->props.mouse_enc = set ? (int)m : LZ_MOUSE_ENC_X10;
+		break;
+	case 2004:
+		p->props.bracketed_paste = set;
+		break;
+	case 2026:
+		p->props.sync = set;
+		break;
+	default:
+		return;
+	}
+	mark(p, LZ_PANE_DIRTY_PROPS);
+}
+
+/*
+ * DECSET/DECRST ending at byte i: taken back, and each mode written on
+ * its own (0.1.4 acts on the first only: CSI ? 12 ; 25 h would leave the
+ * cursor hidden), in order, so that what the pane records of each follows
+ * libvterm. ?1048l and ?1049l restore the cursor: it is clamped after.
+ */
+static void
+dec_modes(struct lz_pane *p, size_t i, int set)
+{
+	int k;
 
 	cancel_at(p, i);
 	for (k = 0; k <= p->csi_argi && k <= G_CSI_SEP_MAX; k++) {
 		if (p->csi_args[k] < 0)
 			continue;
-		n = snprintf(seq, sizeof seq, "\033[?%ld%c", p->csi_args[k], c);
-		vterm_input_write(p->vt, seq, (size_t)n);
+		dec_mode(p, p->csi_args[k], set);
 	}
+	clamp_cursor(p);
+}
+
+/* SM/RM (CSI 4 h, CSI 20 l): every mode, as dec_modes. */
+static void
+ansi_modes(struct lz_pane *p, size_t i, int set)
+{
+	char seq[24];
+	long m;
+	int k, n;
+
+	cancel_at(p, i);
+	for (k = 0; k <= p->csi_argi && k <= G_CSI_SEP_MAX; k++) {
+		m = p->csi_args[k];
+		if (m < 0)
+			continue;
+		n = snprintf(seq, sizeof seq, "\033[%ld%c", m, set ? 'h' : 'l');
+		vterm_input_write(p->vt, seq, (size_t)n);
+		if (m == 4)
+			p->t.insert = set;
+		else if (m == 20)
+			p->t.newline = set;
+	}
+}
+
+/* DECSTBM ending at byte i, as libvterm 0.1.4 stores it. */
+static void
+set_tb_margins(struct lz_pane *p, size_t i)
+{
+	long top = lz_pane_csi_arg(p, 0, 1) - 1, bottom;
+
+	flush_to(p, i + 1);
+	bottom = p->csi_argi < 1 || p->csi_args[1] < 0 ? -1 : p->csi_args[1];
+	if (top < 0)
+		top = 0;
+	if (top > p->rows)
+		top = p->rows;
+	if (bottom < -1)
+		bottom = -1;
+	if (top == 0 && bottom == p->rows)
+		bottom = -1;
+	else if (bottom > p->rows)
+		bottom = p->rows;
+	if ((bottom > -1 ? bottom : p->rows) <= top) {
+		top = 0;
+		bottom = -1;
+	}
+	p->t.top = (int)top;
+	p->t.bottom = (int)bottom;
+	track_modes(p);
+}
+
+/* DECSLRM ending at byte i (always stored, in effect under ?69). */
+static void
+set_lr_margins(struct lz_pane *p, size_t i)
+{
+	long left = lz_pane_csi_arg(p, 0, 1) - 1, right;
+
+	flush_to(p, i + 1);
+	right = p->csi_argi < 1 || p->csi_args[1] < 0 ? -1 : p->csi_args[1];
+	if (left < 0)
+		left = 0;
+	if (left > p->cols)
+		left = p->cols;
+	if (right < -1)
+		right = -1;
+	if (left == 0 && right == p->cols)
+		right = -1;
+	else if (right > p->cols)
+		right = p->cols;
+	if (right > -1 && right <= left) {
+		left = 0;
+		right = -1;
+	}
+	p->t.left = (int)left;
+	p->t.right = (int)right;
+	track_modes(p);
+}
+
+/* TBC ending at byte i. */
+static void
+clear_tabs(struct lz_pane *p, size_t i)
+{
+	long v = lz_pane_csi_arg(p, 0, 0);
+	int col;
+
+	cursor_at(p, i);
+	if (v == 0) {
+		col = p->t.vcol;
+		if (col >= 0 && col < LZ_PANE_MAX_COLS)
+			p->t.tabs[col >> 3] &= (uint8_t)~(1u << (col & 7));
+	} else if (v == 3 || v == 5)
+		memset(p->t.tabs, 0, sizeof p->t.tabs);
+}
+
+int
+lz_pane_tab_at(const struct lz_pane *p, int col)
+{
+	if (col < 0 || col >= LZ_PANE_MAX_COLS)
+		return 0;
+	return (p->t.tabs[col >> 3] >> (col & 7)) & 1;
+}
+
+/*
+ * REP ending at byte i: libvterm 0.1.4 repeats its last glyph by stepping
+ * its width without wrapping (and loops forever when that is 0). xterm
+ * prints the character again, Ps times, and tmux caps Ps at the columns
+ * left: so does the guard, writing the glyph as text. A glyph of width 0
+ * (none yet, or lone marks) is not repeated.
+ */
+static void
+rep(struct lz_pane *p, size_t i)
+{
+	const struct g_glyph *g = &p->t.lg;
+	unsigned char u[4 * G_GLYPH_CHARS];
+	long n = lz_pane_csi_arg(p, 0, 1);
+	size_t len = 0;
+	int k;
+
+	cancel_at(p, i);
+	if (g->width <= 0 || g->nch == 0 || (g->width > 1 && too_wide(p))) {
+		p->props.cancelled_csi++;
+		return;
+	}
+	if (n < 1)
+		n = 1;
+	if (n > p->cols - p->t.vcol)
+		n = p->cols - p->t.vcol > 1 ? p->cols - p->t.vcol : 1;
+	for (k = 0; k < g->nch; k++)
+		len += lz_utf8_put(u + len, g->ch[k]);
+	for (; n > 0; n--)
+		lz_pane_vwrite(p, (const char *)u, len);
+	p->t.ss = 0;
+}
+
+/*
+ * DECSTR ending at byte i. libvterm 0.1.4 never recognises it (its
+ * on_csi looks for '!' as a leader; fixed upstream in 0.3.2, LP2029441):
+ * the guard does what xterm's soft reset does, with sequences libvterm
+ * knows. The cursor is shown as a blinking block, margins and their mode,
+ * origin mode, the pen, the character sets, cursor keys, keypad, DECSCA,
+ * insert mode reset, autowrap set, and the save slot is the cursor at
+ * home with all that. The cursor stays, and a pending wrap with it (the
+ * last glyph written again, hidden). Tab stops, newline mode, mouse,
+ * focus, bracketed paste and the screen stay, as in xterm.
+ */
+static void
+decstr(struct lz_pane *p, size_t i)
+{
+	const struct g_glyph *g = &p->t.lg;
+	struct lz_buf b = LZ_BUF_INIT;
+	int phantom = lz_pane_wrap(p), k;
+	VTermPos pos;
+
+	cancel_at(p, i);
+	vterm_state_get_cursorpos(p->vts, &pos);
+	vwrites(p, "\033[?25h\033[0 q\033[r\033[s\033[?69l\033[?6l\033[m"
+	    "\033(B\033)B\033*B\033+B\017\033~\033[?1l\033>\033[0\"q"
+	    "\033[?7h\033[4l\033[H");
+	save_slot(p);
+	lz_buf_addf(&b, "\0337\033[%d;%dH", pos.row + 1, pos.col + 1);
+	lz_pane_vwrite(p, b.buf, b.len);
+	p->t.top = 0;
+	p->t.bottom = -1;
+	p->t.left = 0;
+	p->t.right = -1;
+	p->t.lrmm = 0;
+	p->t.origin = 0;
+	p->t.insert = 0;
+	p->t.autowrap = 1;
+	p->t.protect = 0;
+	for (k = 0; k < 4; k++)
+		p->t.gset[k] = 'B';
+	p->t.gl = 0;
+	p->t.gr = 1;
+	p->props.app_cursor = 0;
+	p->props.app_keypad = 0;
+	lz_pane_colors_reset(p, 0);
+	mark(p, LZ_PANE_DIRTY_PROPS);
+	p->t.lg.wrap = 0;
+	track_modes(p);
+	if (phantom && g->row == pos.row && g->col == pos.col) {
+		lz_buf_reset(&b);
+		for (k = 0; k < g->nch; k++)
+			lz_buf_add_utf8(&b, g->ch[k]);
+		if (p->t.ss != 0)
+			lz_buf_addf(&b, "\033%c", p->t.ss == 2 ? 'N' : 'O');
+		set_hidden(p, 1);
+		lz_pane_vwrite(p, b.buf, b.len);
+		set_hidden(p, 0);
+	}
+	lz_buf_release(&b);
+}
+
+/* Moves libvterm's cursor to (row, col) with CUP: no pending wrap after. */
+static void
+move_to(struct lz_pane *p, int row, int col)
+{
+	char cup[32];
+	int n;
+
+	if (p->t.origin) {
+		row -= p->t.top;
+		if (p->t.lrmm)
+			col -= p->t.left;
+	}
+	n = snprintf(cup, sizeof cup, "\033[%d;%dH", row + 1, col + 1);
+	vterm_input_write(p->vt, cup, (size_t)n);
+	p->t.lg.wrap = 0;
+}
+
+/* xterm's CarriageReturn: the left margin, unless left of it. */
+static int
+cr_col(const struct lz_pane *p, int col)
+{
+	int left = p->t.lrmm ? p->t.left : 0;
+
+	return p->t.origin || col >= left ? left : 0;
+}
+
+/*
+ * CUU, CUD, CUF, CUB, CNL, CPL, CHA and HPA ending at byte i (final c)
+ * under a scroll region or left/right margins, as xterm's cursor.c does
+ * them: a move that starts inside the margins stops at them (libvterm
+ * 0.1.4 stops at the screen's edge, and CUF/CUB ignore the left/right
+ * margins), CNL and CPL return to the left margin as CR does, and CHA
+ * and HPA count from the left margin in origin mode (libvterm counts from
+ * column 1 and clamps). Written to libvterm as a CUP.
+ */
+static void
+xterm_move(struct lz_pane *p, size_t i, unsigned char c)
+{
+	long n = lz_pane_csi_arg(p, 0, 1);
+	int row, col, top = p->t.top;
+	int bot = (p->t.bottom > -1 ? p->t.bottom : p->rows) - 1;
+	int left = p->t.lrmm ? p->t.left : 0;
+	int right = (p->t.lrmm && p->t.right > -1 ? p->t.right : p->cols) - 1;
+	int lim;
+
+	cancel_at(p, i);
+	row = p->t.vrow;
+	col = p->t.vcol;
+	if (n < 1 && c != 'G' && c != '`')
+		n = 1;
+	if (n > 9999)
+		n = 9999;
+	switch (c) {
+	case 'A':
+	case 'F':
+		lim = row < top ? 0 : top;
+		row = row - n < lim ? lim : row - (int)n;
+		if (c == 'F')
+			col = cr_col(p, col);
+		break;
+	case 'B':
+	case 'E':
+		lim = row > bot ? p->rows - 1 : bot;
+		row = row + n > lim ? lim : row + (int)n;
+		if (c == 'E')
+			col = cr_col(p, col);
+		break;
+	case 'C':
+		lim = p->t.lrmm && col <= right ? right :
+		    lz_pane_row_width(p, row) - 1;
+		col = col + n > lim ? lim : col + (int)n;
+		break;
+	case 'D':
+		lim = col < left ? 0 : left;
+		col = col - n < lim ? lim : col - (int)n;
+		break;
+	default:	/* 'G', '`' */
+		if (n < 1)
+			n = 1;
+		col = (int)n - 1 + (p->t.origin ? left : 0);
+		lim = p->t.origin ? right : p->cols - 1;
+		if (col > lim)
+			col = lim;
+		break;
+	}
+	move_to(p, row, col);
 }
 
 /* The final byte of a CSI is byte i. */
@@ -941,33 +1717,64 @@ static void
 csi_final(struct lz_pane *p, size_t i, unsigned char c)
 {
 	p->gs = G_GROUND;
-	if (c == 'b' && p->csi_nleader == 0 && p->csi_ninter == 0) {
-		/*
-		 * REP repeats the last glyph by stepping its width: libvterm
-		 * 0.1.4 loops forever when that is 0 (before any text, or
-		 * after a lone combining mark). Write what came before, so
-		 * last_width is libvterm's.
-		 */
-		flush_to(p, i);
-		if (p->last_width <= 0) {
-			p->props.cancelled_csi++;
-			cancel_at(p, i);
+	if (lz_pane_query_csi(p, c)) {
+		cancel_at(p, i);
+		lz_pane_answer_csi(p, c);
+		return;
+	}
+	if (c == 't' && p->csi_nleader == 0 && p->csi_ninter == 0) {
+		cancel_at(p, i);	/* other window operations */
+		return;
+	}
+	if (p->csi_nleader == 0 && p->csi_ninter == 0) {
+		switch (c) {
+		case 'b':
+			rep(p, i);
+			return;
+		case 'h':
+		case 'l':
+			ansi_modes(p, i, c == 'h');
+			return;
+		case 'r':
+			set_tb_margins(p, i);
+			return;
+		case 's':
+			set_lr_margins(p, i);
+			return;
+		case 'g':
+			clear_tabs(p, i);
+			return;
+		default:
+			break;
+		}
+		if (c < 128 && csi_kind[c] == K_MARGIN && p->t.margined) {
+			xterm_move(p, i, c);
 			return;
 		}
+		if (c < 128 && (csi_kind[c] == K_MOVE ||
+		    csi_kind[c] == K_MARGIN)) {
+			flush_to(p, i + 1);
+			p->t.lg.wrap = 0;
+		}
+		return;
 	}
 	if (p->csi_leader == '?' && p->csi_nleader == 1 &&
 	    p->csi_ninter == 0 && (c == 'h' || c == 'l')) {
-		csi_modes(p, c == 'h');
-		if (p->csi_argi > 0)
-			modes_one_by_one(p, i, c);
-		/* ?1048l and ?1049l restore the cursor. */
-		sync_after(p, i);
-	} else if (p->csi_nleader == 0 && p->csi_ninter == 1 &&
-	    p->csi_inter == '!' && c == 'p') {
-		p->props.app_cursor = 0;	/* DECSTR */
-		p->props.app_keypad = 0;
-		p->lrmm = 0;
-		mark(p, LZ_PANE_DIRTY_PROPS);
+		dec_modes(p, i, c == 'h');
+		return;
+	}
+	if (p->csi_nleader == 0 && p->csi_ninter == 1) {
+		if (p->csi_inter == '!' && c == 'p')
+			decstr(p, i);
+		else if (p->csi_inter == '"' && c == 'q') {
+			/* DECSCA */
+			long v = lz_pane_csi_arg(p, 0, 0);
+
+			if (v == 0 || v == 2)
+				p->t.protect = 0;
+			else if (v == 1)
+				p->t.protect = 1;
+		}
 	}
 }
 
@@ -982,22 +1789,129 @@ string_start(struct lz_pane *p, size_t i, enum g_string kind)
 }
 
 /*
- * DECALN (ESC # 8) at byte i fills the screen through putglyph but leaves
- * libvterm's last glyph (what REP repeats) as it was: keep last_width in
- * step, or a REP after it would pass the guard with libvterm's width
- * still 0 and loop forever.
+ * DECALN (ESC # 8) at byte i, as xterm does it: origin mode off, margins
+ * reset, the pen reset, single-width lines, the screen filled with
+ * unprotected E, the cursor home. libvterm 0.1.4 only fills (with the
+ * current pen and protection) and leaves the cursor where it was.
  */
 static void
 decaln(struct lz_pane *p, size_t i)
 {
-	int w;
-
-	flush_to(p, i);		/* the text before it sets last_width */
-	w = p->last_width;
-	flush_to(p, i + 1);
-	p->last_width = w;
+	cancel_at(p, i);
+	vwrites(p, "\033[?6l\033[r\033[s\033[m\033[0\"q\033[?69h");
+	if (!p->t.lrmm)
+		vwrites(p, "\033[?69l");
+	p->t.origin = 0;
+	p->t.top = 0;
+	p->t.bottom = -1;
+	p->t.left = 0;
+	p->t.right = -1;
+	p->decaln = 1;
+	track_modes(p);
+	vwrites(p, "\033#8");
+	p->decaln = 0;
+	if (p->t.protect)
+		vwrites(p, "\033[1\"q");
+	vwrites(p, "\033[H");
+	p->t.lg.wrap = 0;
+	track_modes(p);
 }
 
+/* ESC and one final byte c at i, with esc_ninter intermediates before. */
+static void
+esc_final(struct lz_pane *p, size_t i, unsigned char c)
+{
+	int col;
+
+	if (p->esc_ninter == 1) {
+		switch (p->esc_inter[0]) {
+		case '#':
+			if (c == '8')
+				decaln(p, i);
+			else if (p->cols < 2 && (c == '3' || c == '4' ||
+			    c == '6'))
+				cancel_at(p, i);	/* a line of width 0 */
+			break;
+		case '(':
+		case ')':
+		case '*':
+		case '+':
+			if (c == '0' || c == 'A' || c == 'B')
+				p->t.gset[p->esc_inter[0] - '('] = (char)c;
+			break;
+		case ' ':
+			if (c == 'F' || c == 'G')
+				p->t.s8c1t = c == 'G';
+			break;
+		default:
+			break;
+		}
+		return;
+	}
+	if (p->esc_ninter != 0)
+		return;
+	switch (c) {
+	case 'c':
+		/*
+		 * RIS: libvterm resets but keeps the alternate screen and the
+		 * save slot; xterm leaves both, saving the cursor at home.
+		 */
+		flush_to(p, i);
+		switch_screen(p, 0);
+		guard_reset_modes(p);
+		track_reset(p);
+		lz_pane_colors_reset(p, 1);
+		mark(p, LZ_PANE_DIRTY_PROPS);
+		sync_after(p, i);
+		save_slot(p);
+		vwrites(p, "\0337");
+		break;
+	case '7':
+		cursor_at(p, i);	/* DECSC */
+		save_slot(p);
+		break;
+	case '8':
+		sync_after(p, i);	/* DECRC */
+		break;
+	case '=':
+	case '>':
+		p->props.app_keypad = c == '=';
+		mark(p, LZ_PANE_DIRTY_PROPS);
+		break;
+	case 'H':
+		cursor_at(p, i);	/* HTS */
+		col = p->t.vcol;
+		if (col >= 0 && col < LZ_PANE_MAX_COLS)
+			p->t.tabs[col >> 3] |= (uint8_t)(1u << (col & 7));
+		break;
+	case 'E':
+		/* NEL: a line feed and xterm's CR under a left margin. */
+		if (p->t.lrmm && p->t.left > 0) {
+			cursor_at(p, i);
+			col = p->t.vcol;
+			flush_to(p, i + 1);
+			move_to(p, p->t.vrow, cr_col(p, col));
+		}
+		break;
+	case 'N':
+	case 'O':
+		p->t.ss = c == 'N' ? 2 : 3;
+		break;
+	case 'n':
+	case 'o':
+		p->t.gl = c == 'n' ? 2 : 3;
+		break;
+	case '~':
+	case '}':
+	case '|':
+		p->t.gr = c == '~' ? 1 : c == '}' ? 2 : 3;
+		break;
+	default:
+		break;
+	}
+}
+
+/* A byte after ESC: libvterm starts CSI, OSC and DCS whatever came between. */
 static void
 esc_byte(struct lz_pane *p, size_t i, unsigned char c)
 {
@@ -1011,6 +1925,7 @@ esc_byte(struct lz_pane *p, size_t i, unsigned char c)
 		p->csi_argi = 0;
 		p->csi_ndigit = 0;
 		p->csi_args[0] = -1;
+		p->csi_rawlen = 0;
 		return;
 	case ']':
 		string_start(p, i, G_STR_OSC);
@@ -1026,31 +1941,104 @@ esc_byte(struct lz_pane *p, size_t i, unsigned char c)
 		return;
 	}
 	if (c >= 0x20 && c <= 0x2f) {
-		if (p->esc_ninter++ == 0)
-			p->esc_inter = c;
+		if (p->esc_ninter < G_CSI_BYTES_MAX)
+			p->esc_inter[p->esc_ninter] = (char)c;
+		p->esc_ninter++;
 		return;
 	}
 	if (c >= 0x30 && c < 0x7f) {
 		p->gs = G_GROUND;
-		if (p->esc_ninter == 1 && p->esc_inter == '#' && c == '8')
-			decaln(p, i);
-		if (p->esc_ninter != 0)
-			return;
-		if (c == 'c') {
-			/* RIS: libvterm resets but keeps the alternate screen. */
-			flush_to(p, i);
-			switch_screen(p, 0);
-			guard_reset_modes(p);
-			mark(p, LZ_PANE_DIRTY_PROPS);
-			sync_after(p, i);
-		} else if (c == '8')
-			sync_after(p, i);	/* DECRC */
-		else if (c == '=' || c == '>') {
-			p->props.app_keypad = c == '=';
-			mark(p, LZ_PANE_DIRTY_PROPS);
-		}
+		esc_final(p, i, c);
 	}
 	/* Other bytes: libvterm stays in its escape state, and so do we. */
+}
+
+/* A byte of a CSI's leader, arguments or intermediates, for a snapshot. */
+static void
+csi_raw(struct lz_pane *p, unsigned char c)
+{
+	if (p->csi_rawlen < G_CSI_RAW_MAX)
+		p->csi_raw[p->csi_rawlen++] = (char)c;
+}
+
+static void
+csi_byte(struct lz_pane *p, size_t i, unsigned char c)
+{
+	switch (p->gs) {
+	case G_CSI_LEADER:
+		if (c >= 0x3c && c <= 0x3f) {
+			if (p->csi_nleader++ == 0)
+				p->csi_leader = c;
+			if (p->csi_nleader <= G_CSI_BYTES_MAX)
+				csi_raw(p, c);
+			return;
+		}
+		p->gs = G_CSI_ARGS;
+		/* FALLTHROUGH */
+	case G_CSI_ARGS:
+		if (c >= '0' && c <= '9') {
+			if (++p->csi_ndigit > G_CSI_DIGIT_MAX) {
+				p->props.cancelled_csi++;
+				cancel_at(p, i);
+				p->gs = G_CSI_DISCARD;
+				return;
+			}
+			if (p->csi_args[p->csi_argi] < 0)
+				p->csi_args[p->csi_argi] = 0;
+			p->csi_args[p->csi_argi] =
+			    p->csi_args[p->csi_argi] * 10 + (c - '0');
+			csi_raw(p, c);
+			return;
+		}
+		if (c == ':' || c == ';') {
+			if (p->csi_argi >= G_CSI_SEP_MAX) {
+				p->props.cancelled_csi++;
+				cancel_at(p, i);
+				p->gs = G_CSI_DISCARD;
+				return;
+			}
+			p->csi_args[++p->csi_argi] = -1;
+			p->csi_ndigit = 0;
+			csi_raw(p, c);
+			return;
+		}
+		p->gs = G_CSI_INTERMED;
+		/* FALLTHROUGH */
+	case G_CSI_INTERMED:
+		if (c >= 0x20 && c <= 0x2f) {
+			if (p->csi_ninter++ == 0)
+				p->csi_inter = c;
+			if (p->csi_ninter <= G_CSI_BYTES_MAX)
+				csi_raw(p, c);
+			return;
+		}
+		if (c >= 0x40 && c <= 0x7e) {
+			csi_final(p, i, c);
+			return;
+		}
+		p->gs = G_GROUND;	/* invalid: libvterm drops the CSI */
+		return;
+	default:
+		return;
+	}
+}
+
+/*
+ * CR at byte i, or a line feed in newline mode (LNM), under a left margin:
+ * xterm returns to the margin (cr_col), libvterm 0.1.4 to column 1.
+ */
+static void
+margin_cr(struct lz_pane *p, size_t i, unsigned char c)
+{
+	int col;
+
+	flush_to(p, i);
+	col = p->t.vcol;
+	if (c == '\r')
+		p->fseg = i + 1;	/* CR is the CUP below */
+	else
+		flush_to(p, i + 1);
+	move_to(p, p->t.vrow, cr_col(p, col));
 }
 
 static void
@@ -1097,7 +2085,7 @@ guard_byte(struct lz_pane *p, size_t i, unsigned char c)
 		switch (p->gs) {
 		case G_STRING:
 			if (c == 0x07)
-				string_done(p, i);
+				string_done(p, i, 1);
 			else
 				skip_byte(p, i);
 			return;
@@ -1105,7 +2093,14 @@ guard_byte(struct lz_pane *p, size_t i, unsigned char c)
 			skip_byte(p, i);
 			return;
 		default:
-			return;		/* libvterm executes it in place */
+			/* libvterm executes it in place. */
+			if (c == 0x0e || c == 0x0f)
+				p->t.gl = c == 0x0e;
+			else if (p->gs == G_GROUND && p->t.lrmm &&
+			    p->t.left > 0 && (c == '\r' || (c >= '\n' &&
+			    c <= '\f' && p->t.newline)))
+				margin_cr(p, i, c);
+			return;
 		}
 	}
 
@@ -1117,51 +2112,9 @@ guard_byte(struct lz_pane *p, size_t i, unsigned char c)
 		esc_byte(p, i, c);
 		return;
 	case G_CSI_LEADER:
-		if (c >= 0x3c && c <= 0x3f) {
-			if (p->csi_nleader++ == 0)
-				p->csi_leader = c;
-			return;
-		}
-		p->gs = G_CSI_ARGS;
-		/* FALLTHROUGH */
 	case G_CSI_ARGS:
-		if (c >= '0' && c <= '9') {
-			if (++p->csi_ndigit > G_CSI_DIGIT_MAX) {
-				p->props.cancelled_csi++;
-				cancel_at(p, i);
-				p->gs = G_CSI_DISCARD;
-				return;
-			}
-			if (p->csi_args[p->csi_argi] < 0)
-				p->csi_args[p->csi_argi] = 0;
-			p->csi_args[p->csi_argi] =
-			    p->csi_args[p->csi_argi] * 10 + (c - '0');
-			return;
-		}
-		if (c == ':' || c == ';') {
-			if (p->csi_argi >= G_CSI_SEP_MAX) {
-				p->props.cancelled_csi++;
-				cancel_at(p, i);
-				p->gs = G_CSI_DISCARD;
-				return;
-			}
-			p->csi_args[++p->csi_argi] = -1;
-			p->csi_ndigit = 0;
-			return;
-		}
-		p->gs = G_CSI_INTERMED;
-		/* FALLTHROUGH */
 	case G_CSI_INTERMED:
-		if (c >= 0x20 && c <= 0x2f) {
-			if (p->csi_ninter++ == 0)
-				p->csi_inter = c;
-			return;
-		}
-		if (c >= 0x40 && c <= 0x7e) {
-			csi_final(p, i, c);
-			return;
-		}
-		p->gs = G_GROUND;	/* invalid: libvterm drops the CSI */
+		csi_byte(p, i, c);
 		return;
 	case G_CSI_DISCARD:
 		if (c >= 0x40 && c <= 0x7e)
@@ -1177,7 +2130,7 @@ guard_byte(struct lz_pane *p, size_t i, unsigned char c)
 		return;
 	case G_STRING_ESC:
 		if (c == '\\') {
-			string_done(p, i);
+			string_done(p, i, 0);
 			return;
 		}
 		/* ESC and another byte: a new escape sequence. */
@@ -1204,19 +2157,14 @@ after_input(struct lz_pane *p, unsigned was_dirty)
 }
 
 /*
- * Skips from byte i the bytes the guard leaves alone in the ground state
- * (text and the C0 controls libvterm executes in place), so text costs a
- * table look-up a byte. Stops at the first byte the guard must see, or
- * where the pending write reaches LZ_PANE_WRITE_MAX; returns where.
- */
-/*
- * A whole CSI at u[i] (ESC [) before end that the guard has nothing to do
- * with: no leader, no intermediate, no control inside, parameters within
- * libvterm's limits, and a final byte other than REP's. Returns the index
- * past it, or i when the guard must see it byte by byte.
+ * A whole CSI at u[i] (ESC [) before end that the guard need not parse:
+ * no leader, no intermediate, no control inside, parameters within
+ * libvterm's limits, and a final byte that is not K_GUARD's. Returns the
+ * index past it, with its kind in *kind, or i when the guard must see it
+ * byte by byte.
  */
 static size_t
-csi_plain(const unsigned char *u, size_t i, size_t end)
+csi_plain(const unsigned char *u, size_t i, size_t end, int *kind)
 {
 	size_t j = i + 2;
 	int nsep = 0, ndigit = 0;
@@ -1234,7 +2182,8 @@ csi_plain(const unsigned char *u, size_t i, size_t end)
 		} else
 			break;
 	}
-	if (j == end || u[j] < 0x40 || u[j] > 0x7e || u[j] == 'b')
+	if (j == end || u[j] < 0x40 || u[j] > 0x7e ||
+	    (*kind = csi_kind[u[j]]) == K_GUARD)
 		return i;
 	return j + 1;
 }
@@ -1242,17 +2191,20 @@ csi_plain(const unsigned char *u, size_t i, size_t end)
 /*
  * Skips from byte i the bytes the guard leaves alone in the ground state:
  * text, the C0 controls libvterm executes in place and plain CSIs (SGR,
- * cursor moves), so the usual output costs a table look-up a byte. Stops
- * at the first byte the guard must see, or where the pending write
- * reaches LZ_PANE_WRITE_MAX; returns where.
+ * cursor moves), so the usual output costs a table look-up a byte. Notes
+ * whether a cursor move comes after the last text (seg_move). Stops at
+ * the first byte the guard must see, or where the pending write reaches
+ * LZ_PANE_WRITE_MAX; returns where.
  */
 static size_t
 ground_run(struct lz_pane *p, const unsigned char *u, size_t i, size_t len)
 {
 	const uint64_t ones = 0x0101010101010101ull, high = ones << 7;
-	size_t end = p->fseg + LZ_PANE_WRITE_MAX, text = 0, j;
+	const unsigned char *plain = p->t.plain;
+	size_t end = p->fseg + LZ_PANE_WRITE_MAX, j;
 	uint64_t w;
 	unsigned char k;
+	int text = 0, move = 0, kind = K_PLAIN;
 
 	if (end > len)
 		end = len;
@@ -1265,17 +2217,42 @@ ground_run(struct lz_pane *p, const unsigned char *u, size_t i, size_t len)
 			text = 2;
 		}
 		for (; i < end; i++) {
-			k = g_plain[u[i]];
+			k = plain[u[i]];
 			if (k == 0)
 				break;
 			text |= k & 2;
 		}
-		if (i == end || u[i] != 0x1b || (j = csi_plain(u, i, end)) == i)
+		if (i == end || u[i] != 0x1b ||
+		    (j = csi_plain(u, i, end, &kind)) == i ||
+		    (kind == K_MARGIN && p->t.margined))
 			break;
+		if (kind != K_PLAIN) {
+			if (text)
+				p->t.ss = 0;
+			if (p->cols <= 4) {
+				/*
+				 * Rows of two columns can have a pending
+				 * wrap at column 0, where a move that does
+				 * not move clears it unseen: soft_wrap must
+				 * know before the next text (which may come
+				 * through the guard, as UTF-8 does).
+				 */
+				p->seg_move = 1;
+				flush_to(p, j);
+				text = 0;
+				i = j;
+				continue;
+			}
+			text = 0;
+			move = 1;
+		}
 		i = j;
 	}
-	if (text)
-		p->comb_run = 0;	/* as ground_byte does for text */
+	if (text) {
+		p->seg_move = 0;
+		p->t.ss = 0;
+	} else if (move)
+		p->seg_move = 1;
 	return i;
 }
 
@@ -1320,28 +2297,168 @@ lz_pane_feed(struct lz_pane *p, const char *buf, size_t len)
 	after_input(p, was_dirty);
 }
 
+void
+lz_pane_restore_begin(struct lz_pane *p)
+{
+	unsigned was_dirty = p->dirty;
+
+	state_free(p);
+	memset(&p->props, 0, sizeof p->props);
+	memset(&p->t, 0, sizeof p->t);
+	memset(&p->colors, 0, sizeof p->colors);
+	lz_pane_links_free(p);
+	p->title[0] = '\0';
+	p->alt = 0;
+	p->saved_row = p->saved_col = 0;
+	p->gs = G_GROUND;
+	p->u8need = p->u8nheld = 0;
+	p->hidden = 0;
+	state_init(p);
+	p->restoring = 1;
+	mark_rows(p, 0, p->rows);
+	mark(p, LZ_PANE_DIRTY_CURSOR | LZ_PANE_DIRTY_PROPS);
+	after_input(p, was_dirty);
+}
+
+void
+lz_pane_restore_end(struct lz_pane *p)
+{
+	set_hidden(p, 0);
+	p->restoring = 0;
+}
+
 /*
  * libvterm 0.1.4 clamps only the bottom and right margins on resize, so a
- * shrink can leave top below bottom (a negative memmove in its scroll).
- * Reset both margins, keeping the cursor, as xterm does on resize.
+ * shrink can leave top below bottom (a negative memmove in its scroll),
+ * and lines brought back from the scrollback move the cursor below a
+ * region it was kept in by origin mode. Reset both margins on every
+ * resize, keeping the cursor, as xterm does.
  */
 static void
-reset_margins(struct lz_pane *p)
+reset_margins(struct lz_pane *p, const VTermPos *to)
 {
 	VTermPos pos;
 	char seq[64];
 	int n;
 
-	if (p->gs >= G_ESC && p->gs <= G_CSI_INTERMED) {
-		/* A sequence split around the resize is lost. */
-		vterm_input_write(p->vt, "\030", 1);
-		p->gs = G_GROUND;
-	}
 	vterm_state_get_cursorpos(p->vts, &pos);
+	if (to != NULL)
+		pos = *to;
 	n = snprintf(seq, sizeof seq, "\033[r\033[?69h\033[s\033[?69%c\033[%d;%dH",
-	    p->lrmm ? 'h' : 'l', pos.row + 1, pos.col + 1);
+	    p->t.lrmm ? 'h' : 'l', pos.row + 1, pos.col + 1);
 	if (n > 0 && (size_t)n < sizeof seq)
 		vterm_input_write(p->vt, seq, (size_t)n);
+	p->t.top = 0;
+	p->t.bottom = -1;
+	p->t.left = 0;
+	p->t.right = -1;
+	p->t.lg.wrap = 0;
+	track_modes(p);
+}
+
+/*
+ * libvterm does not clamp its save slot on resize: a slot left outside
+ * the screen is moved to its nearest cell (restore, move, save), and the
+ * live cursor, pen and cursor look put back, so that a snapshot, which
+ * can only save a cell on the screen, carries the same slot. A reflow
+ * moves it to (row, col) when row is not -1.
+ */
+static void
+clamp_slot(struct lz_pane *p, int row, int col)
+{
+	struct g_saved *s = &p->t.saved;
+	struct lz_pane_props pr = p->props;
+	struct lz_pen pen = p->pen;
+	struct lz_buf b = LZ_BUF_INIT;
+	VTermPos pos;
+
+	if (!s->valid || (row == -1 && s->row < p->rows && s->col < p->cols) ||
+	    (row == s->row && col == s->col))
+		return;
+	vterm_state_get_cursorpos(p->vts, &pos);
+	if (row != -1) {
+		s->row = row;
+		s->col = col;
+	}
+	s->row = s->row < p->rows ? s->row : p->rows - 1;
+	s->col = s->col < p->cols ? s->col : p->cols - 1;
+	lz_buf_addf(&b, "\0338\033[%d;%dH\0337\033[%d;%dH", s->row + 1,
+	    s->col + 1, pos.row + 1, pos.col + 1);
+	lz_pane_sgr(&b, pen.fg, pen.bg, pen.attr);
+	lz_buf_addf(&b, "\033[%d q\033[?25%c", (pr.cursor_shape ==
+	    LZ_CURSOR_UNDERLINE ? 3 : pr.cursor_shape == LZ_CURSOR_BAR ? 5 :
+	    1) + !pr.cursor_blink, pr.cursor_visible ? 'h' : 'l');
+	lz_pane_vwrite(p, b.buf, b.len);
+	lz_buf_release(&b);
+	p->t.lg.wrap = 0;
+}
+
+/*
+ * Puts a glyph of width w at (row, col) in hidden mode: libvterm's last
+ * glyph (what it joins marks to) and, at the row's end, its pending wrap
+ * are set, the grid is not touched. The guard's last glyph gets the
+ * characters of g. A pending single shift is used up and set again.
+ */
+static void
+reput(struct lz_pane *p, int row, int col, int w, struct g_glyph g)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+
+	if (p->t.ss != 0)
+		lz_buf_adds(&b, "x");	/* what the single shift takes */
+	lz_buf_addf(&b, "\033[%d;%dH%s", row + 1, col + 1,
+	    w == 2 ? "\xe4\xb8\x80" : "\xc2\xa1");
+	if (p->t.ss != 0)
+		lz_buf_adds(&b, p->t.ss == 2 ? "\033N" : "\033O");
+	set_hidden(p, 1);
+	lz_pane_vwrite(p, b.buf, b.len);
+	set_hidden(p, 0);
+	lz_buf_release(&b);
+	memcpy(p->t.lg.ch, g.ch, sizeof g.ch);
+	p->t.lg.nch = g.nch;
+}
+
+/*
+ * Rewraps the primary screen and the scrollback at cols (lz_grid_reflow).
+ * Its cursor (the live one, or where it is kept while the alternate
+ * screen is on, with the save slot ?1049 restores it from) and the last
+ * glyph move with their characters; *to is where the live cursor goes
+ * (row -1: where libvterm has it), *phantom whether it is past a full
+ * row's last glyph, *slot where the save slot goes (row -1: stays).
+ */
+static void
+reflow(struct lz_pane *p, int cols, struct lz_reflow_pt *to,
+    struct lz_reflow_pt *slot, struct lz_reflow_pt *glyph)
+{
+	struct lz_reflow_pt pt[3];
+
+	memset(pt, 0, sizeof pt);
+	if (p->alt) {
+		pt[0].row = p->saved_row;
+		pt[0].col = p->saved_col;
+	} else {
+		pt[0].row = p->props.cursor_row;
+		pt[0].col = p->props.cursor_col;
+		pt[0].phantom = lz_pane_wrap(p) && p->t.lg.row == pt[0].row &&
+		    p->t.lg.col == pt[0].col;
+	}
+	pt[1].row = p->t.saved.row < p->rows ? p->t.saved.row : p->rows - 1;
+	pt[1].col = p->t.saved.col < p->cols ? p->t.saved.col : p->cols - 1;
+	pt[2].row = p->t.lg.row;
+	pt[2].col = p->t.lg.col;
+	lz_grid_reflow(&p->scr[0], &p->sb, cols, pt, 3);
+	to->row = slot->row = glyph->row = -1;
+	if (p->alt) {
+		p->saved_row = pt[0].row;
+		p->saved_col = pt[0].col;
+		if (p->t.saved.valid)
+			*slot = pt[1];
+		return;
+	}
+	*to = pt[0];
+	if (p->t.lg.width > 0 && p->t.lg.row >= 0 && p->t.lg.row < p->rows &&
+	    !p->decaln && !pt[2].gone)
+		*glyph = pt[2];
 }
 
 void
@@ -1349,14 +2466,39 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 {
 	unsigned was_dirty = p->dirty;
 	struct lz_cell *line;
+	struct lz_reflow_pt to = { -1, 0, 0, 0 }, slot = { -1, 0, 0, 0 };
+	struct lz_reflow_pt glyph = { -1, 0, 0, 0 };
+	const struct lz_cell *c;
+	struct g_glyph g;
+	VTermPos pos;
 	int rows = (int)clampu(urows, 1, LZ_PANE_MAX_ROWS);
 	int cols = (int)clampu(ucols, 1, LZ_PANE_MAX_COLS);
-	int prow, drop_p, drop_a, pulled = 0, k, old_rows, old_cols;
+	int prow, drop_p, drop_a, pulled = 0, k, old_cols, w;
 
 	if (rows == p->rows && cols == p->cols)
 		return;
+	if (p->gs >= G_ESC && p->gs <= G_CSI_INTERMED) {
+		/* A sequence split around the resize is lost. */
+		vterm_input_write(p->vt, "\030", 1);
+		p->gs = G_GROUND;
+	}
+	if (cols != p->cols)
+		reflow(p, cols, &to, &slot, &glyph);
+	else if (!p->alt) {
+		/* The same: a pending wrap and the last glyph are put back. */
+		to.row = p->props.cursor_row;
+		to.col = p->props.cursor_col;
+		to.phantom = lz_pane_wrap(p) && p->t.lg.row == to.row &&
+		    p->t.lg.col == to.col;
+		if (p->t.lg.width > 0 && p->t.lg.row >= 0 &&
+		    p->t.lg.row < p->rows && !p->decaln) {
+			glyph.row = p->t.lg.row;
+			glyph.col = p->t.lg.col;
+		}
+	}
 	/* The primary screen's cursor: the live one or the saved one. */
-	prow = p->alt ? p->saved_row : p->props.cursor_row;
+	prow = p->alt ? p->saved_row : to.row != -1 ? to.row :
+	    p->props.cursor_row;
 	drop_p = rows < p->rows && prow >= rows ? prow + 1 - rows : 0;
 	drop_a = rows < p->rows && p->props.cursor_row >= rows ?
 	    p->props.cursor_row + 1 - rows : 0;
@@ -1372,8 +2514,10 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 			    LZ_COLOR_DEFAULT, NULL, NULL);
 			for (k = pulled - 1; k >= 0; k--) {
 				line = p->scr[0].row[k];
-				if (lz_sb_pop(&p->sb, line, cols) != 0)
+				w = lz_sb_pop(&p->sb, line, cols);
+				if (w < 0)
 					LZ_BUG("scrollback shorter than counted");
+				p->scr[0].wrap[k] = (unsigned char)w;
 				lz_grid_touch(&p->scr[0], k, cols);
 			}
 		}
@@ -1384,20 +2528,69 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 	} else
 		p->resize_delta.row = pulled - drop_p;
 	p->resize_delta.col = 0;
+	if (to.row != -1)
+		to.row += pulled - drop_p;
+	if (slot.row != -1) {
+		slot.row += pulled - drop_p;
+		if (slot.row < 0)
+			slot.row = 0;
+	}
+	if (glyph.row != -1)
+		glyph.row += pulled - drop_p;
 	if (p->saved_row < 0)
 		p->saved_row = 0;
 	if (p->saved_row >= rows)
 		p->saved_row = rows - 1;
 	if (p->saved_col >= cols)
 		p->saved_col = cols - 1;
-	old_rows = p->rows;
 	old_cols = p->cols;
 	p->rows = rows;
 	p->cols = cols;
+	/* libvterm's on_resize: new columns get the default tab stops. */
+	if (cols > old_cols)
+		tabs_default(p, old_cols);
+	if (p->t.bottom > rows)
+		p->t.bottom = rows;
+	if (p->t.right > cols)
+		p->t.right = cols;
+	if (lz_pane_wrap(p) && p->t.vcol < cols - 1)
+		p->t.lg.wrap = 0;
+	track_modes(p);
 	vterm_set_size(p->vt, rows, cols);
 	p->resize_delta.row = 0;
-	if (rows < old_rows || cols < old_cols)
-		reset_margins(p);
+	/* Only where the glyph still is (a reflow blanks a wide one in 1). */
+	if (glyph.row >= 0 && glyph.row < rows && glyph.col >= 0 &&
+	    glyph.col < cols &&
+	    p->scr[0].row[glyph.row][glyph.col].ch[0] != 0 &&
+	    p->scr[0].row[glyph.row][glyph.col].width == p->t.lg.width)
+		reput(p, glyph.row, glyph.col, p->t.lg.width, p->t.lg);
+	if (to.row != -1) {
+		pos.row = to.row < rows ? to.row : rows - 1;
+		pos.col = to.col;
+		if (to.phantom && !p->t.autowrap)
+			pos.col = cols - 1;
+		reset_margins(p, &pos);
+		/*
+		 * The pending wrap: after the last glyph as it was (rows
+		 * only: the cell may have been erased since), or after the
+		 * character a reflow put at a full row's end.
+		 */
+		c = &p->scr[0].row[pos.row][to.col];
+		g = p->t.lg;
+		if (cols != old_cols) {
+			memset(&g, 0, sizeof g);
+			for (k = 0; k < LZ_CELL_CHARS && k < G_GLYPH_CHARS &&
+			    c->ch[k] != 0; k++)
+				g.ch[k] = c->ch[k];
+			g.nch = (int16_t)k;
+			g.width = c->width;
+		}
+		if (to.phantom && p->t.autowrap && g.width > 0 &&
+		    to.col + g.width == lz_pane_row_width(p, pos.row))
+			reput(p, pos.row, to.col, g.width, g);
+	} else
+		reset_margins(p, NULL);
+	clamp_slot(p, slot.row, slot.col);
 	memset(p->rowdirty, 0, sizeof p->rowdirty);
 	mark_rows(p, 0, rows);
 	mark(p, LZ_PANE_DIRTY_CURSOR | LZ_PANE_DIRTY_PROPS);
@@ -1434,6 +2627,20 @@ size_t
 lz_pane_scrollback_bytes(const struct lz_pane *p)
 {
 	return lz_sb_bytes(&p->sb);
+}
+
+int
+lz_pane_wrapped(const struct lz_pane *p, int row)
+{
+	if (row < 0 || row >= p->rows)
+		return 0;
+	return p->scr[p->alt].wrap[row];
+}
+
+int
+lz_pane_scrollback_wrapped(const struct lz_pane *p, size_t line)
+{
+	return lz_sb_wrapped(&p->sb, line);
 }
 
 const struct lz_cell *
@@ -1512,154 +2719,4 @@ lz_pane_clear_dirty(struct lz_pane *p)
 	p->dirty = 0;
 	p->scrolled = 0;
 	memset(p->rowdirty, 0, sizeof p->rowdirty);
-}
-
-/* Serialising. */
-
-static void
-sgr_color(struct lz_buf *out, uint32_t c, int bg)
-{
-	uint32_t v = c & 0xffffff;
-
-	switch (LZ_COLOR_KIND(c)) {
-	case LZ_COLOR_KIND_INDEXED:
-		if (v < 8)
-			lz_buf_addf(out, ";%u", (bg ? 40 : 30) + v);
-		else if (v < 16)
-			lz_buf_addf(out, ";%u", (bg ? 100 : 90) + v - 8);
-		else
-			lz_buf_addf(out, ";%d;5;%u", bg ? 48 : 38, v);
-		break;
-	case LZ_COLOR_KIND_RGB:
-		lz_buf_addf(out, ";%d;2;%u;%u;%u", bg ? 48 : 38, v >> 16,
-		    v >> 8 & 0xff, v & 0xff);
-		break;
-	default:
-		break;
-	}
-}
-
-void
-lz_pane_sgr(struct lz_buf *out, uint32_t fg, uint32_t bg, uint16_t attr)
-{
-	static const char *const ul[] = { "", ";4", ";4:2", ";4:3" };
-
-	lz_buf_adds(out, "\033[0");
-	if (attr & LZ_ATTR_BOLD)
-		lz_buf_adds(out, ";1");
-	if (attr & LZ_ATTR_ITALIC)
-		lz_buf_adds(out, ";3");
-	lz_buf_adds(out, ul[LZ_ATTR_UNDERLINE(attr)]);
-	if (attr & LZ_ATTR_BLINK)
-		lz_buf_adds(out, ";5");
-	if (attr & LZ_ATTR_REVERSE)
-		lz_buf_adds(out, ";7");
-	if (attr & LZ_ATTR_STRIKE)
-		lz_buf_adds(out, ";9");
-	sgr_color(out, fg, 0);
-	sgr_color(out, bg, 1);
-	lz_buf_addch(out, 'm');
-}
-
-struct rpen {
-	uint32_t fg, bg;
-	uint16_t attr;
-};
-
-static void
-rpen_set(struct lz_buf *out, struct rpen *cur, uint32_t fg, uint32_t bg,
-    uint16_t attr)
-{
-	attr &= (uint16_t)~LZ_ATTR_PROTECTED;
-	if (cur->fg == fg && cur->bg == bg && cur->attr == attr)
-		return;
-	lz_pane_sgr(out, fg, bg, attr);
-	cur->fg = fg;
-	cur->bg = bg;
-	cur->attr = attr;
-}
-
-static int
-plain_blank(const struct lz_cell *c)
-{
-	return c->ch[0] == 0 && c->bg == 0;
-}
-
-static void
-render_grid(const struct lz_grid *g, struct lz_buf *out)
-{
-	const struct lz_cell *r, *c;
-	struct rpen pen = { 0, 0, 0 };
-	int y, x, end, n, k;
-
-	lz_buf_adds(out, "\033[0m\033[H\033[2J");
-	for (y = 0; y < g->rows; y++) {
-		r = g->row[y];
-		end = g->cols;
-		while (end > 0 && plain_blank(&r[end - 1]))
-			end--;
-		if (end == 0)
-			continue;
-		lz_buf_addf(out, "\033[%d;1H", y + 1);
-		for (x = 0; x < end; x++) {
-			c = &r[x];
-			if (c->ch[0] == 0) {
-				/* A run of blanks: skip it, or erase it. */
-				for (n = 1; x + n < end && r[x + n].ch[0] == 0 &&
-				    r[x + n].bg == c->bg; n++)
-					;
-				if (c->bg != 0) {
-					rpen_set(out, &pen, 0, c->bg, 0);
-					lz_buf_addf(out, "\033[%dX", n);
-				}
-				lz_buf_addf(out, "\033[%dC", n);
-				x += n - 1;
-				continue;
-			}
-			if (c->ch[0] == LZ_CELL_CONT)
-				continue;
-			rpen_set(out, &pen, c->fg, c->bg, c->attr);
-			for (k = 0; k < LZ_CELL_CHARS && c->ch[k] != 0; k++)
-				lz_buf_add_utf8(out, c->ch[k]);
-		}
-	}
-}
-
-static void
-dec_mode(struct lz_buf *out, int mode, int on)
-{
-	lz_buf_addf(out, "\033[?%d%c", mode, on ? 'h' : 'l');
-}
-
-void
-lz_pane_render_ansi(const struct lz_pane *p, struct lz_buf *out)
-{
-	const struct lz_pane_props *pr = &p->props;
-	int shape;
-
-	lz_buf_adds(out, "\033[?1049l");
-	render_grid(&p->scr[0], out);
-	if (p->alt) {
-		lz_buf_addf(out, "\033[0m\033[%d;%dH\033[?1049h",
-		    p->saved_row + 1, p->saved_col + 1);
-		render_grid(&p->scr[1], out);
-	}
-	dec_mode(out, 1, pr->app_cursor);
-	lz_buf_adds(out, pr->app_keypad ? "\033=" : "\033>");
-	dec_mode(out, 5, pr->reverse);
-	dec_mode(out, 2004, pr->bracketed_paste);
-	dec_mode(out, 1000, 0);
-	if (pr->mouse != LZ_MOUSE_NONE)
-		dec_mode(out, pr->mouse, 1);
-	dec_mode(out, 1006, 0);
-	if (pr->mouse_enc != LZ_MOUSE_ENC_X10)
-		dec_mode(out, pr->mouse_enc, 1);
-	dec_mode(out, 1004, pr->focus_events);
-	shape = pr->cursor_shape == LZ_CURSOR_UNDERLINE ? 3 :
-	    pr->cursor_shape == LZ_CURSOR_BAR ? 5 : 1;
-	lz_buf_addf(out, "\033[%d q", shape + (pr->cursor_blink ? 0 : 1));
-	dec_mode(out, 25, pr->cursor_visible);
-	lz_buf_addf(out, "\033[%d;%dH", pr->cursor_row + 1,
-	    pr->cursor_col + 1);
-	lz_pane_sgr(out, p->pen.fg, p->pen.bg, p->pen.attr);
 }

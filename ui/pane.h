@@ -21,15 +21,23 @@
  *  - libvterm is written at most LZ_PANE_WRITE_MAX bytes at a time (its
  *    text path keeps an array the size of the write on the stack);
  *  - C1 controls encoded as UTF-8 (U+0080-U+009F: libvterm gives them width
- *    -1) are dropped, and a run of more than LZ_PANE_COMBINE_RUN combining
- *    marks is cut (libvterm keeps every mark of a run across writes in a
- *    buffer it doubles and rescans, which would grow without bound);
- *  - REP (CSI b) is cancelled while the last glyph has width 0 (before
- *    any text, or after a lone combining mark): libvterm loops forever;
- *  - a DECSET/DECRST with several modes (CSI ? 12 ; 25 h) is written to
- *    libvterm one mode at a time (0.1.4 acts on the first only);
- *  - after a cursor restore the cursor is clamped into the screen
- *    (libvterm does not clamp the saved cursor on resize).
+ *    -1) are dropped;
+ *  - a combining mark that joins the last glyph (the cursor stands right
+ *    after it) is joined by the guard, not libvterm, which would keep
+ *    every mark of a run across writes in a buffer it doubles and rescans
+ *    (without bound); the result is libvterm's: the glyph put again, with
+ *    the current pen, the marks after the third dropped;
+ *  - REP (CSI b) prints the last glyph again, Ps times but at most to the
+ *    right edge (as tmux), as text: libvterm 0.1.4 steps it without wrap
+ *    and loops forever when its width is 0 (REP is then cancelled);
+ *  - a DECSET/DECRST or SM/RM with several modes (CSI ? 12 ; 25 h) is
+ *    written to libvterm one mode at a time (0.1.4 acts on the first only);
+ *  - DECALN (ESC # 8) does what xterm does (origin mode off, margins and
+ *    pen reset, single-width lines, unprotected E, cursor home); libvterm
+ *    only fills, with the current pen, and leaves the cursor;
+ *  - after a cursor restore the cursor is clamped into the screen, and
+ *    into the margins in origin mode (libvterm does not clamp the saved
+ *    cursor on resize, nor save DECOM with it).
  * So any bytes are safe to feed, and a pane is never fed the host output
  * filter's output (that filter drops the queries a pane must answer).
  *
@@ -42,26 +50,48 @@
  * 1049, the cursor; the alternate screen never feeds scrollback); scroll
  * regions (DECSTBM) and left/right margins (DECSLRM under DECLRMM, ?69);
  * insert/delete of characters and lines; cursor visibility and shape;
- * DECSCNM reverse screen; tab stops; the answers to DA, DSR, DECRQM and
- * DECRQSS (libvterm's).
+ * DECSCNM reverse screen; tab stops.
+ *
+ * Answers (pane-report.c): DA1, DA2, DSR 5 and DECRQSS are libvterm's;
+ * the pane answers the rest itself: DSR 6 and DECXCPR (from the margins
+ * in origin mode, as xterm), DECRQM for every mode it has, ANSI and DEC
+ * (2026 included: synchronized output is advertised), window reports CSI
+ * 11, 14, 15, 16, 18 and 19 t (the pane is the window and the screen;
+ * pixels from the host's cell size), XTVERSION (lazaret(VERSION)), DA3,
+ * and the colour queries OSC 4, 10, 11 and 12 (from lz_pane_host, or what
+ * the program set with OSC 4, 10-12 until 104, 110-112 or RIS). Other
+ * window operations are dropped. S8C1T makes every answer 8-bit.
  *
  * Modes the renderer and key encoder need are recorded in struct
  * lz_pane_props; the pane only records them. Synchronized output (?2026) is
- * recorded but not advertised: DECRQM ?2026 gets libvterm's "not
- * recognised", so programs that probe first do not use it, and Lazaret's
- * terminfo entry must not claim Sync. A renderer that honours it must hold
- * frames only for a bounded time (tmux uses one second).
+ * recorded and advertised (DECRQM answers it, terminfo claims Sync): a
+ * renderer honours it, holding frames only for a bounded time.
  *
  * OSC: 0 and 2 set the title (stored sanitised, at most LZ_PANE_TITLE_MAX
- * bytes; never forwarded anywhere by the pane), 1 (icon name), 52
- * (clipboard), 8 (hyperlinks: the text stays), colour sets and queries and
- * every other OSC are dropped and counted in lz_pane_props.dropped_osc.
+ * bytes; never forwarded anywhere by the pane); 8 opens and closes a
+ * hyperlink (pane-link.c: the cells keep its number, lz_pane_link gives
+ * its URI; at most 255 links a pane, URIs of printable ASCII only); colour
+ * sets, resets and queries are pane-report.c's; 1 (icon name), 52
+ * (clipboard) and every other OSC are dropped and counted in
+ * lz_pane_props.dropped_osc.
  *
- * Resize is clean truncation, no reflow: columns are cut or padded on the
- * right; when rows shrink, the rows above the cursor go to scrollback
- * (primary screen) so the cursor's row stays, and the rest are cut at the
- * bottom; when rows grow, lines come back from scrollback (primary screen)
- * as far as there are any, and blank rows fill the rest at the bottom.
+ * Resize reflows the primary screen and the scrollback when the width
+ * changes (issue 18, as tmux does): the pane records where libvterm
+ * wrapped text (soft wraps, lz_pane_wrapped), and lines are rejoined
+ * there and wrapped again at the new width (lz_grid_reflow: wide
+ * characters never split, pen and links kept, hard line ends kept), the
+ * last rows becoming the screen, the rest the scrollback (whose caps then
+ * drop the oldest rows). The cursor stays on its character, with
+ * libvterm's pending wrap put back when it stands past a full row's last
+ * one; the last glyph (what marks join) moves with its character, and
+ * so, while the alternate screen is on, do the primary screen's cursor
+ * and the save slot ?1049 restores it from. The alternate screen is not
+ * reflowed: its columns are cut or padded on the right. Then, when rows
+ * shrink, the rows above the cursor go to scrollback (primary screen) so
+ * the cursor's row stays, and the rest are cut at the bottom; when rows
+ * grow, lines come back from scrollback (primary screen) as far as there
+ * are any, and blank rows fill the rest at the bottom. Every resize
+ * resets the scroll region and margins (as xterm).
  *
  * Memory bound of one pane: two grids of rows x cols cells of 28 bytes
  * (rows <= LZ_PANE_MAX_ROWS, cols <= LZ_PANE_MAX_COLS), the scrollback
@@ -88,7 +118,6 @@
 #define LZ_PANE_TITLE_MAX 256
 #define LZ_PANE_STRING_MAX 1024
 #define LZ_PANE_WRITE_MAX 4096
-#define LZ_PANE_COMBINE_RUN 32
 
 /* lz_pane_dirty bits. */
 #define LZ_PANE_DIRTY_CELLS 0x01	/* some row changed: see row_dirty */
@@ -133,7 +162,8 @@ struct lz_pane_props {
 	int focus_events;		/* ?1004 */
 	int sync;			/* ?2026 set (see above) */
 	unsigned long bells;		/* BEL count since lz_pane_new */
-	unsigned long dropped_osc;	/* OSC other than 0 and 2 */
+	unsigned long dropped_osc;	/* OSC the pane does not keep */
+	unsigned long dropped_links;	/* OSC 8 past 255 links, or bad */
 	unsigned long dropped_strings;	/* DCS/APC/PM/SOS dropped, overlong */
 	unsigned long cancelled_csi;	/* CSI cut by the guard */
 };
@@ -151,6 +181,18 @@ struct lz_pane_cb {
 	 * lz_pane_resize, at most once until lz_pane_clear_dirty.
 	 */
 	void (*damage)(void *user);
+};
+
+/*
+ * The host terminal a client shows the pane on, for the answers to a
+ * program's queries (colours, cell size in pixels). A new pane has
+ * lz_pane_host_default's: xterm's 16 colours, foreground and cursor
+ * #e5e5e5 on #000000, cells of 8x16 pixels.
+ */
+struct lz_pane_host {
+	uint32_t fg, bg, cursor;	/* 0xRRGGBB */
+	uint32_t palette[16];		/* ANSI colours 0-15 */
+	unsigned cell_w, cell_h;	/* pixels; 0: the default's */
 };
 
 struct lz_pane;
@@ -185,6 +227,13 @@ size_t lz_pane_scrollback_bytes(const struct lz_pane *p);
 const struct lz_cell *lz_pane_scrollback_cell(const struct lz_pane *p,
     size_t line, int col);
 /*
+ * Whether the screen's row was soft-wrapped into the next one (libvterm
+ * wrapped text there), and whether scrollback line (0 = newest) was, into
+ * the next newer one or, for line 0, the screen's top row.
+ */
+int lz_pane_wrapped(const struct lz_pane *p, int row);
+int lz_pane_scrollback_wrapped(const struct lz_pane *p, size_t line);
+/*
  * Appends the text of a screen row (line >= 0) or of scrollback line
  * -1 - line as UTF-8 to out: blanks as spaces, trailing blanks dropped,
  * continuation cells skipped. For tests, copy and search.
@@ -192,8 +241,26 @@ const struct lz_cell *lz_pane_scrollback_cell(const struct lz_pane *p,
 void lz_pane_line_text(const struct lz_pane *p, long line, struct lz_buf *out);
 
 const struct lz_pane_props *lz_pane_props(const struct lz_pane *p);
+
+void lz_pane_host_default(struct lz_pane_host *h);
+/*
+ * Sets what the pane answers for the host (the attaching client's, which
+ * replace the previous ones) and reads it back. Colours 16-255 are
+ * xterm's cube and grey ramp; a program's own colour sets (OSC 4, 10-12)
+ * come first until it resets them.
+ */
+void lz_pane_set_host(struct lz_pane *p, const struct lz_pane_host *h);
+const struct lz_pane_host *lz_pane_host(const struct lz_pane *p);
+/*
+ * A colour as xterm's XParseColor reads one: rgb:R/G/B with 1 to 4 hex
+ * digits each (scaled), or #RGB to #RRRRGGGGBBBB (high bits). Returns 0
+ * with *rgb = 0xRRGGBB, or -1 (names are not known).
+ */
+int lz_pane_parse_color(const char *s, size_t n, uint32_t *rgb);
 /* The window title ("" if none): sanitised UTF-8, no control characters. */
 const char *lz_pane_title(const struct lz_pane *p);
+/* The URI of the pane's link k (a cell's LZ_ATTR_LINK), or NULL. */
+const char *lz_pane_link(const struct lz_pane *p, int k);
 
 /*
  * Damage: LZ_PANE_DIRTY_* bits since the last lz_pane_clear_dirty, and
@@ -207,16 +274,38 @@ unsigned long lz_pane_scrolled(const struct lz_pane *p);
 void lz_pane_clear_dirty(struct lz_pane *p);
 
 /*
- * Appends the whole visible state as a compact ANSI stream for a terminal
- * of the same size that understands what Lazaret's terminfo entry says
- * (SGR with 256 and RGB colours): the primary screen, then, if it is
- * shown, ?1049h and the alternate screen; then the modes of struct
- * lz_pane_props, the cursor and the current pen. Feeding it into a new
- * pane of the same size gives the same cells, cursor and modes. Not
- * carried: scrollback, the title, scroll region and margins, tab stops,
- * character sets, origin mode and the DECSC saved cursor.
+ * Appends a snapshot of the pane: an ANSI stream that takes a new pane of
+ * the same size (or one reset with lz_pane_restore_begin) to the same
+ * state, so that feeding both the same bytes afterwards keeps them the
+ * same. It carries the cells of the primary screen and, if it is shown,
+ * of the alternate one and which rows were soft-wrapped; line sizes
+ * (DECDWL/DECDHL), tab stops, the title, the colours the program set, the
+ * save slot (DECSC), scroll region and left/right margins, the last glyph
+ * (what REP repeats and a combining mark joins) and the pending wrap,
+ * what tells the next wrap from a line feed (soft wraps), origin mode,
+ * the cursor, every mode (insert, newline, autowrap,
+ * cursor keys, keypad, reverse screen, bracketed paste, mouse tracking and
+ * encoding, focus events, synchronized output, left/right margin mode),
+ * the cursor's look, DECSCA protection, S8C1T, the pen, the character
+ * sets (G0-G3, GL, GR and a pending single shift), and the escape
+ * sequence, string or UTF-8 character the pane is in the middle of. Not
+ * carried: the scrollback (pane-history.h) and the counters of struct
+ * lz_pane_props.
+ *
+ * Two things only text can set in libvterm, the last glyph and the
+ * pending wrap, are written as text between two private strings
+ * (APC lazaret;hide / lazaret;show) that keep it off the grid: such a
+ * stream must be fed between lz_pane_restore_begin and _end. lz_pane_feed
+ * drops the strings and would draw that glyph again at its place.
  */
 void lz_pane_render_ansi(const struct lz_pane *p, struct lz_buf *out);
+/*
+ * Resets p to a new pane's state (same size; the scrollback is kept) and
+ * takes the private strings of a snapshot in the feeds that follow, until
+ * lz_pane_restore_end. The reset marks everything dirty.
+ */
+void lz_pane_restore_begin(struct lz_pane *p);
+void lz_pane_restore_end(struct lz_pane *p);
 /* Appends the SGR that sets this pen from nothing (it resets first). */
 void lz_pane_sgr(struct lz_buf *out, uint32_t fg, uint32_t bg, uint16_t attr);
 

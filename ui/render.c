@@ -26,12 +26,59 @@ lz_render_init(struct lz_render *r, const struct lz_term *t, int rows,
 	lz_render_resize(r, rows, cols);
 }
 
+static void
+links_clear(struct lz_render *r)
+{
+	int i;
+
+	for (i = 0; i < r->nlink; i++)
+		free(r->link[i]);
+	r->nlink = 0;
+}
+
 void
 lz_render_free(struct lz_render *r)
 {
 	free(r->front);
 	free(r->back);
 	r->front = r->back = NULL;
+	links_clear(r);
+}
+
+void
+lz_render_links(struct lz_render *r,
+    int (*policy)(const char *uri, struct lz_buf *out, void *user),
+    void *user)
+{
+	r->policy = policy;
+	r->policy_user = user;
+}
+
+/*
+ * The renderer's number for a pane's URI: the host's URI kept once, 0 if
+ * the policy refuses it or no number is free (until the next flush).
+ */
+static int
+link_number(struct lz_render *r, const char *uri)
+{
+	struct lz_buf host = LZ_BUF_INIT;
+	int i, k = 0;
+
+	if (r->policy == NULL || !r->t->hyperlinks ||
+	    !r->policy(uri, &host, r->policy_user)) {
+		lz_buf_release(&host);
+		return 0;
+	}
+	for (i = 0; i < r->nlink; i++) {
+		if (strcmp(r->link[i], host.buf) == 0)
+			k = i + 1;
+	}
+	if (k == 0 && r->nlink < LZ_RENDER_LINKS) {
+		r->link[r->nlink] = lz_buf_detach(&host);
+		k = ++r->nlink;
+	}
+	lz_buf_release(&host);
+	return k;
 }
 
 void
@@ -157,7 +204,7 @@ lz_render_pane(struct lz_render *r, const struct lz_pane *p,
 	const struct lz_cell *src;
 	struct lz_cell *dst;
 	long line;
-	int row, col;
+	int row, col, from = 0, to = 0;
 
 	for (row = 0; row < rect.rows; row++) {
 		line = (long)row - (long)back;
@@ -175,6 +222,17 @@ lz_render_pane(struct lz_render *r, const struct lz_pane *p,
 				continue;
 			}
 			*dst = *src;
+			if (dst->attr & LZ_ATTR_LINK_MASK) {
+				/* The pane's link number to the renderer's. */
+				if (LZ_ATTR_LINK(dst->attr) != from) {
+					from = LZ_ATTR_LINK(dst->attr);
+					to = link_number(r, lz_pane_link(p,
+					    from));
+				}
+				dst->attr = (uint16_t)((dst->attr &
+				    ~LZ_ATTR_LINK_MASK) |
+				    (unsigned)to << LZ_ATTR_LINK_SHIFT);
+			}
 			/* Half a wide character at either edge: a blank. */
 			if ((src->width == 2 && col == rect.cols - 1) ||
 			    (src->ch[0] == LZ_CELL_CONT && col == 0))
@@ -220,7 +278,20 @@ lz_render_leave(const struct lz_term *t, struct lz_buf *out)
 static int
 pen_equal(const struct lz_pen *a, const struct lz_cell *c)
 {
-	return a->fg == c->fg && a->bg == c->bg && a->attr == c->attr;
+	return a->fg == c->fg && a->bg == c->bg &&
+	    ((a->attr ^ c->attr) & ~LZ_ATTR_LINK_MASK) == 0;
+}
+
+/* Opens the cell's hyperlink on the terminal, or closes the open one. */
+static void
+set_link(struct lz_render *r, const struct lz_cell *c, struct lz_buf *out)
+{
+	int k = LZ_ATTR_LINK(c->attr);
+
+	if (k == r->at_link || k > r->nlink)
+		return;
+	lz_buf_addf(out, "\033]8;;%s\033\\", k ? r->link[k - 1] : "");
+	r->at_link = k;
 }
 
 /* Sets the terminal's pen to the cell's: reset, then what is on. */
@@ -311,6 +382,7 @@ lz_render_flush(struct lz_render *r, struct lz_buf *out)
 			if (r->at_row != row || r->at_col != col)
 				lz_term_goto(t, out, row, col);
 			set_pen(r, b, out);
+			set_link(r, b, out);
 			put_cell(r, b, out);
 			if (w == 2 && !r->t->utf8)
 				lz_buf_addch(out, ' ');	/* '?' was one column */
@@ -324,6 +396,15 @@ lz_render_flush(struct lz_render *r, struct lz_buf *out)
 	memcpy(r->front, r->back, (size_t)r->rows * (size_t)r->cols *
 	    sizeof *r->front);
 	r->full = 0;
+	if (r->at_link != 0) {
+		lz_buf_adds(out, "\033]8;;\033\\");
+		r->at_link = 0;
+	}
+	if (r->nlink > LZ_RENDER_LINKS * 3 / 4) {
+		/* Numbers run short: fresh ones, and every cell drawn again. */
+		links_clear(r);
+		r->full = 1;
+	}
 	if (r->cur_visible && r->cur_row >= 0 && r->cur_row < r->rows &&
 	    r->cur_col >= 0 && r->cur_col < r->cols) {
 		lz_term_goto(t, out, r->cur_row, r->cur_col);

@@ -21,8 +21,20 @@
 #include "ui/pane.h"
 #include "ui/term.h"
 
+/* The renderer's hyperlinks: its own numbers for the panes' (grid.h). */
+#define LZ_RENDER_LINKS 255
+
 struct lz_render {
 	const struct lz_term *t;
+	/*
+	 * Hyperlinks: policy (lz_render_links) says what the host may see of
+	 * a pane's URI; link[i - 1] is the host's URI of number i.
+	 */
+	int (*policy)(const char *uri, struct lz_buf *out, void *user);
+	void *policy_user;
+	char *link[LZ_RENDER_LINKS];
+	int nlink;
+	int at_link;			/* the link open on the terminal */
 	int rows, cols;
 	struct lz_cell *front, *back;
 	int full;			/* next flush redraws everything */
@@ -37,6 +49,14 @@ struct lz_render {
 void lz_render_init(struct lz_render *r, const struct lz_term *t, int rows,
     int cols);
 void lz_render_free(struct lz_render *r);
+/*
+ * Draws the panes' hyperlinks with OSC 8 when the terminal takes them
+ * (lz_term.hyperlinks): policy(uri, out, user) appends the URI the host
+ * may see and returns 1, or returns 0 to draw the text unlinked.
+ */
+void lz_render_links(struct lz_render *r,
+    int (*policy)(const char *uri, struct lz_buf *out, void *user),
+    void *user);
 /* New size: everything is drawn again at the next flush. */
 void lz_render_resize(struct lz_render *r, int rows, int cols);
 /* Draw everything again at the next flush (after a redraw key). */

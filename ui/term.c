@@ -91,6 +91,14 @@ lz_term_load(struct lz_term *t, const char *term, int fd, struct lz_err *err)
 	    strncmp(term, "alacritty", 9) == 0 || strstr(term, "kitty") ||
 	    strncmp(term, "wezterm", 7) == 0)
 		t->osc52 = 1;
+	/*
+	 * OSC 8: the families that draw it or, like tmux before 3.4, drop
+	 * it whole (screen is not one: it may show the URI).
+	 */
+	t->hyperlinks = strncmp(term, "xterm", 5) == 0 ||
+	    strncmp(term, "tmux", 4) == 0 || strncmp(term, "foot", 4) == 0 ||
+	    strncmp(term, "alacritty", 9) == 0 || strstr(term, "kitty") ||
+	    strncmp(term, "wezterm", 7) == 0;
 	if (flag("RGB") || flag("Tc")) {
 		t->rgb = 1;
 		snprintf(t->colour_why, sizeof t->colour_why, "24-bit "

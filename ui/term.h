@@ -28,6 +28,7 @@ struct lz_term {
 	char colour_why[96];	/* e.g. "24-bit (terminfo RGB)" */
 	int utf8;		/* the locale's codeset is UTF-8 */
 	int osc52;		/* takes OSC 52 clipboard writes */
+	int hyperlinks;		/* takes OSC 8 hyperlinks */
 };
 
 /*

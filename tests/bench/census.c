@@ -10,23 +10,7 @@
 #include <time.h>
 
 #include "core/repos.h"
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int
-cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "tests/bench/benchtime.h"
 
 int
 main(int argc, char **argv)
@@ -42,18 +26,17 @@ main(int argc, char **argv)
 		return 2;
 	t = calloc((size_t)runs, sizeof *t);
 	for (i = 0; i < runs; i++) {
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		if (lz_repos_scan(argv[1], NULL, &r, &e) != 0) {
 			fprintf(stderr, "census: %s\n", e.msg);
 			return 1;
 		}
-		t[i] = now_ms() - t0;
+		t[i] = bench_now_ms() - t0;
 		dirs = r.dirs;
 		found = r.n;
 		lz_repos_release(&r);
 	}
-	qsort(t, (size_t)runs, sizeof *t, cmp);
-	printf("census_ms %.2f dirs %llu markers %zu\n", t[runs / 2],
+	printf("census_ms %.2f dirs %llu markers %zu\n", bench_median(t, runs),
 	    (unsigned long long)dirs, found);
 	free(t);
 	return 0;

@@ -7,7 +7,8 @@
  * the key to the moment that key's character shows up as text in the
  * pty's output (escape sequences are skipped, so a program that redraws
  * with cursor moves and SGR is measured by the character itself).
- * Prints the median, p90, p99 and worst in microseconds.
+ * Prints the median, p90, p99 and worst in microseconds; -o FILE also
+ * appends every sample to FILE, one a line.
  *
  * Usage:
  *   latency [-n KEYS] [-i MS] [-s MS] [-t MS] [-r ROWS] [-c COLS] -- CMD...
@@ -275,7 +276,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: latency [-n keys] [-i ms] [-s ms] [-t ms] "
-	    "[-r rows] [-c cols] -- command [args...]\n");
+	    "[-r rows] [-c cols] [-o file] -- command [args...]\n");
 	exit(2);
 }
 
@@ -286,11 +287,16 @@ main(int argc, char **argv)
 	int keys = 500, interval = 20, quiet = 500, timeout = 1000;
 	int rows = 24, cols = 80, o, k, got = 0, lost = 0, r;
 	long *lat, t0, next;
+	const char *samples = NULL;
+	FILE *f;
 	pid_t pid;
 	char key;
 
-	while ((o = getopt(argc, argv, "n:i:s:t:r:c:")) != -1) {
+	while ((o = getopt(argc, argv, "n:i:s:t:r:c:o:")) != -1) {
 		switch (o) {
+		case 'o':
+			samples = optarg;
+			break;
 		case 'n':
 			keys = atoi(optarg);
 			break;
@@ -347,6 +353,12 @@ main(int argc, char **argv)
 	if (got == 0) {
 		fprintf(stderr, "latency: no echo seen\n");
 		return 1;
+	}
+	/* Every sample, in microseconds, for pooling rounds (-o). */
+	if (samples != NULL && (f = fopen(samples, "a")) != NULL) {
+		for (k = 0; k < got; k++)
+			fprintf(f, "%ld\n", lat[k]);
+		fclose(f);
 	}
 	qsort(lat, (size_t)got, sizeof *lat, cmp);
 	printf("keys %d echoed %d lost %d  median %ld us  p90 %ld us  "

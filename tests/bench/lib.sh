@@ -3,6 +3,15 @@
 # shellcheck source=tests/lib/containers.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/containers.sh"
 
+# pane_src ROOT: the sources a bench program using ui/pane.h links (and
+# the version its answers give, which CMake passes otherwise).
+pane_src() {
+	echo "-DLZ_VERSION=\"bench\" $1/ui/pane.c $1/ui/pane-snapshot.c" \
+	    "$1/ui/pane-report.c $1/ui/pane-link.c $1/ui/grid.c" \
+	    "$1/ui/grid-reflow.c $1/ui/vtchar.c" \
+	    "$1/core/util.c"
+}
+
 # median / best: of the numbers on stdin, one a line.
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'

@@ -19,6 +19,7 @@ while getopts b: o; do
 	esac
 done
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tests/bench/lib.sh"
 lz=$bindir/lazaret
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lz-mux-memory.XXXXXX")
 sock=lz-mux-memory-$$
@@ -30,8 +31,8 @@ cleanup() {
 }
 trap cleanup EXIT
 ${CC:-cc} -std=gnu11 -O2 -DNDEBUG -I"$ROOT" -o "$tmp/pane-memory" \
-	"$ROOT/tests/bench/pane-memory.c" "$ROOT/ui/pane.c" "$ROOT/ui/grid.c" \
-	"$ROOT/core/util.c" $(pkg-config --cflags --libs vterm)
+	"$ROOT/tests/bench/pane-memory.c" $(pane_src "$ROOT") \
+	$(pkg-config --cflags --libs vterm)
 mkdir -p "$tmp/proj"
 git -C "$tmp/proj" init -q
 "$tmp/pane-memory" -w "$tmp/proj/lines.ans"

@@ -14,13 +14,13 @@
 # Builds with -O2 and no sanitizers. Not a test: run it on purpose.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tests/bench/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lz-pane-memory.XXXXXX")
 sock=lz-pane-memory-$$
 trap 'tmux -L "$sock" kill-server >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
 ${CC:-cc} -std=gnu11 -O2 -DNDEBUG -Wall -Wextra -Werror -I"$ROOT" \
 	-o "$tmp/pane-memory" "$ROOT/tests/bench/pane-memory.c" \
-	"$ROOT/ui/pane.c" "$ROOT/ui/grid.c" "$ROOT/core/util.c" \
-	$(pkg-config --cflags --libs vterm)
+	$(pane_src "$ROOT") $(pkg-config --cflags --libs vterm)
 file=$tmp/lines.ans
 "$tmp/pane-memory" -w "$file"
 echo "content: $(stat -c %s "$file") bytes, 10000 lines x 100 characters, a 256-colour SGR each"

@@ -44,9 +44,9 @@ cc=${CC:-cc}
 $cc $cflags -o "$tmp/ansi-stream" "$ROOT/tests/bench/ansi-stream.c" \
 	"$ROOT/core/util.c"
 $cc $cflags -o "$tmp/pane-pty" "$ROOT/tests/bench/pane-pty.c" \
-	"$ROOT/ui/pane.c" "$ROOT/ui/grid.c" "$ROOT/core/util.c" $vterm -lutil
+	$(pane_src "$ROOT") $vterm -lutil
 $cc $cflags -o "$tmp/pane-throughput" "$ROOT/tests/bench/pane-throughput.c" \
-	"$ROOT/ui/pane.c" "$ROOT/ui/grid.c" "$ROOT/core/util.c" $vterm
+	$(pane_src "$ROOT") $vterm
 file=$tmp/stream.ans
 "$tmp/ansi-stream" "$mb" "$file"
 size=$(stat -c %s "$file")

@@ -43,7 +43,8 @@ every_decoder(const struct lz_frame *in)
 	struct lz_msg_decision de, de2;
 	struct lz_msg_withdrawn wd;
 	uint32_t n;
-	unsigned r, c;
+	struct lz_frame_size sz;
+	struct lz_msg_host host, host2;
 
 	f.type = LZ_FRAME_HELLO;
 	if (lz_msg_hello_decode(&f, &h, NULL) == 0) {
@@ -129,7 +130,17 @@ every_decoder(const struct lz_frame *in)
 	f.type = LZ_FRAME_ACK;
 	(void)lz_msg_ack_decode(&f, &n, NULL);
 	f.type = LZ_FRAME_RESIZE;
-	(void)lz_frame_resize(&f, &r, &c, NULL);
+	(void)lz_frame_size(&f, &sz, NULL);
+	f.type = LZ_FRAME_RESIZED;
+	(void)lz_frame_size(&f, &sz, NULL);
+	f.type = LZ_FRAME_HOST;
+	if (lz_msg_host_decode(&f, &host, NULL) == 0) {
+		lz_msg_host_add(&b, &host);
+		if (lz_msg_host_decode(again(&b, &g), &host2, NULL) != 0 ||
+		    memcmp(&host, &host2, sizeof host) != 0)
+			abort();
+		lz_buf_reset(&b);
+	}
 	lz_buf_release(&b);
 }
 

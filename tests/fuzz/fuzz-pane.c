@@ -6,8 +6,9 @@
  * (the next two bytes give rows and columns) before it. Whatever comes in:
  * no crash, no leak (ASan), every cell reachable and consistent (a wide
  * head is followed by its continuation), the cursor on the screen, the
- * scrollback within its bounds, the serialised screen replays into a
- * pane of the same size with the same cells, and every screen row comes
+ * scrollback within its bounds, the snapshot replays into a pane of the
+ * same size with the same cells and soft wraps (fuzz-snapshot.c checks
+ * the rest, fuzz-reflow.c the reflow on resizes), and every screen row comes
  * back from the scrollback encoding (ui/grid.h) cell for cell.
  */
 #include <stddef.h>
@@ -67,20 +68,31 @@ replay(const struct lz_pane *p)
 	struct lz_buf out = LZ_BUF_INIT;
 	struct lz_pane *q;
 	const struct lz_cell *a, *b;
+	const char *ua, *ub;
 	int r, col;
 
 	lz_pane_render_ansi(p, &out);
 	q = lz_pane_new(lz_pane_rows(p), lz_pane_cols(p), 0, &cb, NULL);
+	lz_pane_restore_begin(q);
 	lz_pane_feed(q, out.buf, out.len);
+	lz_pane_restore_end(q);
 	for (r = 0; r < (int)lz_pane_rows(p); r++) {
 		for (col = 0; col < (int)lz_pane_cols(p); col++) {
 			a = lz_pane_cell(p, r, col);
 			b = lz_pane_cell(q, r, col);
+			ua = lz_pane_link(p, LZ_ATTR_LINK(a->attr));
+			ub = lz_pane_link(q, LZ_ATTR_LINK(b->attr));
 			if (memcmp(a->ch, b->ch, sizeof a->ch) != 0 ||
 			    a->fg != b->fg || a->bg != b->bg ||
-			    (a->attr & ~LZ_ATTR_PROTECTED) != b->attr)
+			    ((a->attr ^ b->attr) & ~LZ_ATTR_LINK_MASK) != 0 ||
+			    a->width != b->width || (ua == NULL) != (ub == NULL) ||
+			    (ua != NULL && strcmp(ua, ub) != 0))
 				abort();
 		}
+	}
+	for (r = 0; r < (int)lz_pane_rows(p); r++) {
+		if (lz_pane_wrapped(p, r) != lz_pane_wrapped(q, r))
+			abort();
 	}
 	if (lz_pane_props(p)->cursor_row != lz_pane_props(q)->cursor_row ||
 	    lz_pane_props(p)->cursor_col != lz_pane_props(q)->cursor_col)
@@ -102,7 +114,7 @@ sb_round_trip(const struct lz_pane *p)
 	for (r = 0; r < rows; r++) {
 		for (col = 0; col < cols; col++)
 			row[col] = *lz_pane_cell(p, r, col);
-		lz_sb_push(&sb, row, cols);
+		lz_sb_push(&sb, row, cols, 0);
 		for (col = 0; col < cols; col++) {
 			a = &row[col];
 			b = lz_sb_cell(&sb, 0, col);

@@ -25,9 +25,23 @@ LZ_RC=0
 LZ_TMP=$(mktemp -d "/tmp/lz-it-$LZ_TEST_NAME.XXXXXX")
 chmod 700 "$LZ_TMP"
 lz_cleanup_hooks=()
+# The pairs a clean end prepares for the next start (created, never run)
+# stay when their Domain Roots go with LZ_TMP: those this script's Domains
+# made are removed at its end, the account's others left alone (podman
+# of the account's own storage: lz_fresh_env moves XDG_DATA_HOME).
+lz_podman_env=(env HOME="$HOME" XDG_CONFIG_HOME="${XDG_CONFIG_HOME:-$HOME/.config}"
+    XDG_DATA_HOME="${XDG_DATA_HOME:-$HOME/.local/share}")
+lz_prepared_before=$(lz_prepared_containers "" "${lz_podman_env[@]}" |
+    awk '{ print $1 }')
 lz_cleanup() {
-	local h
+	local h c
 	for h in "${lz_cleanup_hooks[@]}"; do eval "$h" || true; done
+	for c in $(lz_prepared_containers "" "${lz_podman_env[@]}" |
+	    awk '{ print $1 }'); do
+		grep -qx "$c" <<<"$lz_prepared_before" ||
+		    "${lz_podman_env[@]}" podman rm -f -t 0 "$c" >/dev/null 2>&1 ||
+		    true
+	done
 	rm -rf "$LZ_TMP"
 }
 trap lz_cleanup EXIT

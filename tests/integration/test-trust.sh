@@ -67,10 +67,10 @@ fp=$(jq -r .fingerprint <<<"$show")
 python3 - "$rt/control.sock" "$id" "$fp" >"$LZ_TMP/keys" <<'EOF'
 import json, socket, struct, sys
 sock, dom, fp = sys.argv[1:4]
-def frame(t, p): return b"LZ" + bytes([2, t]) + struct.pack(">HI", 0, len(p)) + p
+def frame(t, p): return b"LZ" + bytes([3, t]) + struct.pack(">HI", 0, len(p)) + p
 def ask(key):
     s = socket.socket(socket.AF_UNIX); s.settimeout(5); s.connect(sock)
-    h = {"version": 2, "domain": dom, "profile": "default", "fingerprint": fp}
+    h = {"version": 3, "domain": dom, "profile": "default", "fingerprint": fp}
     if key is not None: h["key"] = key
     s.sendall(frame(1, json.dumps(h).encode()))
     got = b""
@@ -129,6 +129,14 @@ fi
 kill "$keeper" 2>/dev/null
 wait "$keeper" 2>/dev/null
 wait_gone || fail "leftovers: $(leftovers)"
+# The ended start's key material is gone (the coordinator holds the lock
+# until its teardown is over).
+flock "$rt/lifecycle.lock" true
+# The attachment file stays, empty: the prepared sidecar binds it.
+left=$(find "$rt/identity" -type f 2>/dev/null; find "$rt/sidecar.key" -type f ! -empty 2>/dev/null)
+left=$(printf '%s' "$left" | tr "\n" " ")
+[ -z "$left" ] && pass "after the Domain ends, no key or certificate of its start is left in the runtime directory" ||
+    fail "left after the end: $left"
 
 # A readiness report made with another key: the start stops, nothing left.
 run env LAZARET_TEST_SIDECAR_TAMPER=attach "$LAZARET" run -- true
@@ -137,4 +145,7 @@ expect "a sidecar readiness report of another start stops the start" 1 \
 podman ps -a --filter "label=lazaret.domain=$id" -q | grep -q . &&
     fail "containers left after the refused start" ||
     pass "nothing left after the refused start"
+flock "$rt/lifecycle.lock" true
+[ -z "$(find "$rt/identity" -type f 2>/dev/null; find "$rt/sidecar.key" -type f ! -empty 2>/dev/null)" ] &&
+    pass "nor its key material" || fail "key material left after the refused start"
 finish

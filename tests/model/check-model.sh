@@ -6,12 +6,14 @@
 #     (inline NAME / ltl NAME) and a row in the mapping table of
 #     protocol/README.md; the constants of Lazaret.cfg equal the #defines of
 #     Lazaret.pml; every mutant below exists in Lazaret.pml.
-#  2. safety: one exhaustive Spin run of the mirror with every safety
-#     property asserted after every step (-DASSERT_INVARIANTS).
+#  2. safety: one exhaustive Spin run of the mirror in which a monitor
+#     process checks every safety property in every reachable state
+#     (-DASSERT_INVARIANTS).
 #  3. liveness: one exhaustive acceptance-cycle run per liveness property
 #     (pan -a -f -N NAME).
-#  4. mutants: each mutant removes the guard that protects one property; Spin
-#     must find a counterexample for that property (errors >= 1).
+#  4. mutants: each mutant removes or weakens the guard that protects one
+#     property; Spin must find a counterexample for that property
+#     (errors >= 1).
 #
 # A run passes only if pan says "errors: 0" and the search completed (no
 # depth-limit truncation, no "search not completed"). Prints one line per
@@ -43,6 +45,13 @@ MUTANTS=(
   "MUTANT_EARLY_UNMOUNT:RecoveryOrder:safety"
   "MUTANT_NO_KILL_ON_END:NoOrphanHostCommand:safety"
   "MUTANT_NO_PDEATHSIG:NoOrphanHostCommand:safety"
+  "MUTANT_SANDBOX_RULE:NoUnapprovedExecution:safety"
+  "MUTANT_APPROVAL_LEAK:SessionApprovalScoped:safety"
+  "MUTANT_APPROVAL_ANY_ARGV:SessionApprovalScoped:safety"
+  "MUTANT_APPROVAL_KEPT:SessionApprovalScoped:safety"
+  "MUTANT_PROMPT_NO_TTY:NoTerminalNeverPrompts:safety"
+  "MUTANT_NO_QUEUE:OnePromptPerSession:safety"
+  "MUTANT_NO_BOUND:BoundedQueues:safety"
   "MUTANT_NO_TIMEOUT:EveryRequestResolves:liveness"
   "MUTANT_NO_TEARDOWN:IdleDomainTornDown:liveness"
 )
@@ -99,7 +108,7 @@ while read -r name value; do
 done < <(awk '/^CONSTANTS/{on=1; next} /^[A-Z_]+/{on=0}
               on && $2 == "=" {print $1, $3}' "$CFG")
 for m in "${MUTANTS[@]}"; do
-  grep -q "${m%%:*}" "$PML" || drift+=("mutant ${m%%:*} not in Lazaret.pml")
+  grep -qw "${m%%:*}" "$PML" || drift+=("mutant ${m%%:*} not in Lazaret.pml")
 done
 # The C column: each `file` is followed by the `function()`s defined in it
 # (a definition starts its line, as every function of this project does).
@@ -147,74 +156,99 @@ stats() {
   echo "${stored:-?} states, depth ${depth:-?}"
 }
 
+# Every run below writes its report lines (PASS/FAIL, then indented
+# details) to a file of $WORK; the runs share a pool of $JOBS processes
+# (the two liveness runs are the longest and start first) and the reports
+# are printed in a fixed order afterwards.
+
 # ---------------------------------------------------------------- safety --
-S="$WORK/safety"
-if build "$S" -DASSERT_INVARIANTS -DNO_ENV_STOP &&
-   (cd "$S" && gcc -O2 -DSAFETY -DNOCLAIM -o pan pan.c >gcc.log 2>&1 &&
-    ./pan -m$DEPTH >pan.log 2>&1); then
-  if grep -q 'errors: 0' "$S/pan.log" && completed "$S/pan.log"; then
-    st=$(stats "$S/pan.log")
-    for p in $safety_props; do ok "safety $p ($st)"; done
+run_safety() {
+  local S="$WORK/safety" out="$WORK/res-safety" st p
+  if build "$S" -DASSERT_INVARIANTS -DNO_ENV_STOP &&
+     (cd "$S" && gcc -O2 -DSAFETY -DNOCLAIM -o pan pan.c >gcc.log 2>&1 &&
+      ./pan -m$DEPTH >pan.log 2>&1); then
+    if grep -q 'errors: 0' "$S/pan.log" && completed "$S/pan.log"; then
+      st=$(stats "$S/pan.log")
+      for p in $safety_props; do echo "PASS safety $p ($st)"; done >"$out"
+    else
+      { for p in $safety_props; do echo "FAIL safety $p"; done
+        grep -E 'assertion violated|errors:' "$S/pan.log" | head -3 |
+          sed 's/^/  /'; } >"$out"
+    fi
   else
-    for p in $safety_props; do bad "safety $p"; done
-    grep -E 'assertion violated|errors:' "$S/pan.log" | head -3 | sed 's/^/  /'
+    { echo "FAIL safety (spin/gcc/pan failed, see below)"
+      tail -5 "$S"/*.log 2>/dev/null | sed 's/^/  /'; } >"$out"
   fi
-else
-  bad "safety (spin/gcc/pan failed, see below)"
-  tail -5 "$S"/*.log 2>/dev/null | sed 's/^/  /'
-fi
+}
 
 # -------------------------------------------------------------- liveness --
+# One pan for both properties, built before the pool starts.
 L="$WORK/live"
+live_built=0
 if build "$L" && (cd "$L" && gcc -O2 -o pan pan.c >gcc.log 2>&1); then
-  for p in $live_props; do
-    if (cd "$L" && ./pan -a -f -m$DEPTH -N "$p" >"pan-$p.log" 2>&1) &&
-       grep -q 'errors: 0' "$L/pan-$p.log" && completed "$L/pan-$p.log"; then
-      ok "liveness $p ($(stats "$L/pan-$p.log"), -a -f)"
-    else
-      bad "liveness $p"
-      grep -E 'acceptance|errors:' "$L/pan-$p.log" | head -3 | sed 's/^/  /'
-    fi
-  done
-else
-  bad "liveness (spin/gcc failed)"
-  tail -5 "$L"/*.log 2>/dev/null | sed 's/^/  /'
+  live_built=1
 fi
+run_live() {
+  local p=$1 out="$WORK/res-live-$1"
+  if [ "$live_built" -ne 1 ]; then
+    { echo "FAIL liveness $p (spin/gcc failed)"
+      tail -5 "$L"/*.log 2>/dev/null | sed 's/^/  /'; } >"$out"
+  elif (cd "$L" && ./pan -a -f -m$DEPTH -N "$p" >"pan-$p.log" 2>&1) &&
+     grep -q 'errors: 0' "$L/pan-$p.log" && completed "$L/pan-$p.log"; then
+    echo "PASS liveness $p ($(stats "$L/pan-$p.log"), -a -f)" >"$out"
+  else
+    { echo "FAIL liveness $p"
+      grep -E 'acceptance|errors:' "$L/pan-$p.log" | head -3 |
+        sed 's/^/  /'; } >"$out"
+  fi
+}
 
 # --------------------------------------------------------------- mutants --
-# run_mutant SPEC: writes OK or FAIL plus a reason to $WORK/m-NAME/result
 run_mutant() {
   local name=${1%%:*} rest=${1#*:}
   local prop=${rest%%:*} kind=${rest#*:}
-  local d="$WORK/m-$name" flags="-m$DEPTH"
+  local d="$WORK/m-$name" flags="-m$DEPTH" out="$WORK/res-m-${1%%:*}"
   [ "$kind" = liveness ] && flags="$flags -a -f"
   if build "$d" "-D$name" &&
      (cd "$d" && gcc -O0 -o pan pan.c >gcc.log 2>&1 &&
       ./pan $flags -N "$prop" >pan.log 2>&1); then
     if grep -qE 'errors: [1-9]' "$d/pan.log"; then
-      echo "OK counterexample for $prop at depth $(grep -oE 'at depth [0-9]+' "$d/pan.log" | head -1 | grep -oE '[0-9]+')" >"$d/result"
+      echo "PASS mutant $name (counterexample for $prop at depth $(grep -oE 'at depth [0-9]+' "$d/pan.log" | head -1 | grep -oE '[0-9]+'))" >"$out"
     else
-      echo "FAIL $prop not violated: the property or the mutant is vacuous" >"$d/result"
+      echo "FAIL mutant $name ($prop not violated: the property or the mutant is vacuous)" >"$out"
     fi
   else
-    echo "FAIL build or run error" >"$d/result"
+    echo "FAIL mutant $name (build or run error)" >"$out"
   fi
 }
 
+# ------------------------------------------------------------------ pool --
+queue=()
+for p in $live_props; do queue+=("run_live $p"); done
+queue+=("run_safety")
+for m in "${MUTANTS[@]}"; do queue+=("run_mutant $m"); done
 running=0
-for m in "${MUTANTS[@]}"; do
-  run_mutant "$m" &
+for q in "${queue[@]}"; do
+  $q &
   running=$((running + 1))
   if [ "$running" -ge "$JOBS" ]; then wait -n || true; running=$((running - 1)); fi
 done
 wait || true
-for m in "${MUTANTS[@]}"; do
-  name=${m%%:*}
-  res=$(cat "$WORK/m-$name/result" 2>/dev/null || echo "FAIL no result")
-  case "$res" in
-    OK*) ok "mutant $name (${res#OK })" ;;
-    *)   bad "mutant $name (${res#FAIL })" ;;
-  esac
-done
+
+# report: one file per run, in a fixed order
+report() {
+  local f=$1 line
+  if [ ! -s "$f" ]; then bad "${f##*/res-} (no result)"; return; fi
+  while IFS= read -r line; do
+    case $line in
+      "PASS "*) ok "${line#PASS }" ;;
+      "FAIL "*) bad "${line#FAIL }" ;;
+      *) echo "$line" ;;
+    esac
+  done <"$f"
+}
+report "$WORK/res-safety"
+for p in $live_props; do report "$WORK/res-live-$p"; done
+for m in "${MUTANTS[@]}"; do report "$WORK/res-m-${m%%:*}"; done
 
 finish

@@ -59,6 +59,7 @@ test_builtin_default(void **state)
 	assert_true(p->ignored_isolation);
 	assert_int_equal(p->nresolvers, 1);
 	assert_int_equal(p->escalation_timeout, 300);
+	assert_int_equal(p->history_keep, 7 * 86400);
 	lz_config_release(&cfg);
 }
 
@@ -87,7 +88,8 @@ test_full_profile(void **state)
 	    "escalation-timeout = 60\n"
 	    "auto-approve = git fetch\n"
 	    "auto-approve = git log ...\n"
-	    "auto-approve = make test%20all%3B%20echo\n";
+	    "auto-approve = make test%20all%3B%20echo\n"
+	    "history-keep = 36h\n";
 	struct lz_config cfg = load_ok(text);
 	const struct lz_profile *p = lz_config_profile(&cfg, "claude");
 
@@ -108,6 +110,7 @@ test_full_profile(void **state)
 	assert_string_equal(p->rules.v[0].source, "c.ini:16");
 	assert_int_equal(p->nresolvers, 1);	/* replaces 10.0.2.3 */
 	assert_int_equal(p->escalation_timeout, 60);
+	assert_int_equal(p->history_keep, 36 * 3600);
 	assert_int_equal(p->napprove, 3);
 	assert_true(p->approve[1].trailing);
 	assert_string_equal(p->approve[2].argv.v[1], "test all; echo");
@@ -207,6 +210,18 @@ test_errors_name_line_and_fix(void **state)
 	load_bad("[profile a]\nescalation-timeout = 0\n",
 	    "c.ini:2: escalation-timeout must be");
 	load_bad("[profile a]\nescalation-timeout = 10s\n", "not '10s'");
+	load_bad("[profile a]\nhistory-keep = 7\n",
+	    "c.ini:2: history-keep must be a number of days, hours or "
+	    "minutes from 1m to 365d, like 'history-keep = 7d', not '7'");
+	load_bad("[profile a]\nhistory-keep = 366d\n", "not '366d'");
+	load_bad("[profile a]\nhistory-keep = 0m\n", "not '0m'");
+	load_bad("[profile a]\nhistory-keep = 7 d\n", "not '7 d'");
+	load_bad("[profile a]\nhistory-keep = -1d\n", "not '-1d'");
+	load_bad("[profile a]\nhistory-keep = 7dd\n", "not '7dd'");
+	load_bad("[profile a]\nhistory-keep = 99999999999999999999d\n",
+	    "history-keep must be");
+	load_bad("[profile a]\nhistory-keep = 1d\nhistory-keep = 2d\n",
+	    "c.ini:3: 'history-keep' is set twice");
 	load_bad("[profile a]\nignored-isolation = maybe\n",
 	    "c.ini:2: ignored-isolation must be");
 	load_bad("[profile a]\nenv = A=B\n", "c.ini:2: env 'A=B'");

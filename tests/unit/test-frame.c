@@ -18,14 +18,15 @@ test_roundtrip_and_partial(void **state)
 	struct lz_frame f;
 	size_t used, cut;
 	json_t *j;
-	unsigned r, c;
+	struct lz_frame_size sz;
 
 	(void)state;
 	lz_frame_add(&b, LZ_FRAME_INPUT, "abc", 3);
 	j = json_pack("{s:i}", "version", 1);
 	lz_frame_add_json(&b, LZ_FRAME_HELLO, j);
 	json_decref(j);
-	lz_frame_add_resize(&b, 24, 80);
+	lz_frame_add_size(&b, LZ_FRAME_RESIZE, &(struct lz_frame_size){ 24, 80,
+	    9, 18 });
 	lz_frame_add(&b, LZ_FRAME_INPUT, NULL, 0);
 
 	/* Every prefix shorter than the first frame asks for more. */
@@ -49,9 +50,11 @@ test_roundtrip_and_partial(void **state)
 	cut = 13 + used;
 	assert_int_equal(lz_frame_decode((unsigned char *)b.buf + cut,
 	    b.len - cut, &f, &used, NULL), 1);
-	assert_int_equal(lz_frame_resize(&f, &r, &c, NULL), 0);
-	assert_int_equal(r, 24);
-	assert_int_equal(c, 80);
+	assert_int_equal(lz_frame_size(&f, &sz, NULL), 0);
+	assert_int_equal(sz.rows, 24);
+	assert_int_equal(sz.cols, 80);
+	assert_int_equal(sz.cell_w, 9);
+	assert_int_equal(sz.cell_h, 18);
 	cut += used;
 	assert_int_equal(lz_frame_decode((unsigned char *)b.buf + cut,
 	    b.len - cut, &f, &used, NULL), 1);
@@ -80,15 +83,17 @@ test_refusals(void **state)
 {
 	struct lz_frame f;
 	struct lz_err e = LZ_ERR_INIT;
+	struct lz_frame_size sz;
 
 	(void)state;
 	bad("GET / HTTP", 10, "bad magic");
 	bad("X", 1, "bad magic");
 	bad("LZ\x01\x01", 4, "version 1");
-	bad("LZ\x03\x01", 4, "version 3");
-	bad("LZ\x02\x7f", 4, "unknown frame type 0x7f");
-	bad("LZ\x02\x12\x00\x01", 6, "reserved frame flags");
-	bad("LZ\x02\x12\x00\x00\x00\x10\x00\x01", 10, "over the limit");
+	bad("LZ\x02\x01", 4, "version 2");
+	bad("LZ\x04\x01", 4, "version 4");
+	bad("LZ\x03\x7f", 4, "unknown frame type 0x7f");
+	bad("LZ\x03\x12\x00\x01", 6, "reserved frame flags");
+	bad("LZ\x03\x12\x00\x00\x00\x10\x00\x01", 10, "over the limit");
 
 	f.type = LZ_FRAME_HELLO;
 	f.payload = (const unsigned char *)"[1]";
@@ -104,12 +109,30 @@ test_refusals(void **state)
 	f.len = 14;
 	assert_null(lz_frame_json(&f, &e));
 	lz_err_release(&e);
+	/* RESIZE and RESIZED: 8 bytes, sizes in range, both cell sides or
+	 * neither. */
 	f.type = LZ_FRAME_RESIZE;
-	f.payload = (const unsigned char *)"\0\0\0\x50";
+	f.payload = (const unsigned char *)"\0\x18\0\x50";
 	f.len = 4;
-	assert_int_equal(lz_frame_resize(&f, &(unsigned){0}, &(unsigned){0},
-	    &e), LZ_EINVAL);
+	assert_int_equal(lz_frame_size(&f, &sz, &e), LZ_EINVAL);
 	lz_err_release(&e);
+	f.payload = (const unsigned char *)"\0\0\0\x50\0\0\0\0";
+	f.len = 8;
+	assert_int_equal(lz_frame_size(&f, &sz, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	f.type = LZ_FRAME_RESIZED;
+	f.payload = (const unsigned char *)"\x03\xe9\0\x50\0\0\0\0";
+	assert_int_equal(lz_frame_size(&f, &sz, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	f.payload = (const unsigned char *)"\0\x18\0\x50\0\x08\0\0";
+	assert_int_equal(lz_frame_size(&f, &sz, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	f.payload = (const unsigned char *)"\0\x18\0\x50\x03\xe9\0\x10";
+	assert_int_equal(lz_frame_size(&f, &sz, &e), LZ_EINVAL);
+	lz_err_release(&e);
+	f.payload = (const unsigned char *)"\0\x18\0\x50\0\0\0\0";
+	assert_int_equal(lz_frame_size(&f, &sz, NULL), 0);
+	assert_int_equal(sz.cell_w, 0);
 }
 
 int

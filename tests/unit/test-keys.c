@@ -57,7 +57,8 @@ test_tui_config(void **state)
 	    "history = 500\n"
 	    "notify-osc = off\n"
 	    "notify = /usr/bin/notify-send Lazaret%20asks\n"
-	    "waiting-fg = red\n";
+	    "waiting-fg = red\n"
+	    "mouse = off\n";
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_config cfg;
 	struct lz_key k;
@@ -80,11 +81,17 @@ test_tui_config(void **state)
 	assert_int_equal(cfg.tui.notify.n, 2);
 	assert_string_equal(cfg.tui.notify.v[1], "Lazaret asks");
 	assert_int_equal(cfg.tui.color[LZ_TUI_WAITING_FG], 0x01000000u | 1);
+	assert_int_equal(cfg.tui.mouse, 0);
 	lz_config_release(&cfg);
 	/* The defaults: notifications on, no command. */
 	assert_int_equal(lz_config_load_buffer(&cfg, "t.ini", "", 0, &err), 0);
 	assert_true(cfg.tui.notify_osc);
 	assert_int_equal(cfg.tui.notify.n, 0);
+	lz_config_release(&cfg);
+	/* The mouse is on unless said otherwise. */
+	assert_int_equal(lz_config_load_buffer(&cfg, "t.ini", "[tui]\n", 6,
+	    &err), 0);
+	assert_int_equal(cfg.tui.mouse, 1);
 	lz_config_release(&cfg);
 }
 
@@ -113,6 +120,7 @@ test_tui_config_errors(void **state)
 	expect_error("[tui]\nbind = zoom\n", "KEY ACTION");
 	expect_error("[tui]\nstatus-fg = #12345\n", "unknown colour");
 	expect_error("[tui]\nhistory = -1\n", "history");
+	expect_error("[tui]\nmouse = yes\n", "mouse 'yes' is not on or off");
 	expect_error("[tui]\nhistory = 999999999\n", "0 to");
 	expect_error("[tui]\nfoo = 1\n", "unknown key 'foo' in [tui]");
 	expect_error("[tui]\n\nnotify-osc = yes\n", "t.ini:3: notify-osc "

@@ -262,7 +262,7 @@ test_attach_exit_error(void **state)
 static void
 test_sessions_ack(void **state)
 {
-	struct lz_msg_sessions s = { NULL, 0 }, s2;
+	struct lz_msg_sessions s = { NULL, 0, NULL }, s2;
 	struct lz_msg_session one;
 	struct lz_buf b = LZ_BUF_INIT;
 	struct lz_err e = LZ_ERR_INIT;
@@ -291,8 +291,20 @@ test_sessions_ack(void **state)
 	assert_string_equal(s2.v[1].client, "");
 	assert_false(s2.v[1].running);
 	assert_string_equal(s2.v[1].command, "bash -l");
+	assert_null(s2.history);
+	lz_msg_sessions_release(&s2);
+	/* The history guard's note (optional; human text, escaped). */
+	s.history = strdup("refs/heads/main moved from 1a2b3c4 to 5d6e7f8");
+	lz_buf_reset(&b);
+	lz_msg_sessions_add(&b, &s);
+	f = first(&b);
+	assert_int_equal(lz_msg_sessions_decode(&f, &s2, NULL), 0);
+	assert_string_equal(s2.history, s.history);
 	lz_msg_sessions_release(&s2);
 	lz_msg_sessions_release(&s);
+	lz_buf_reset(&b);
+	f = frame(LZ_FRAME_SESSIONS, "{\"sessions\":[],\"history\":5}");
+	refused(lz_msg_sessions_decode(&f, &s2, &e), &e, "'history'");
 	lz_buf_reset(&b);
 	f = frame(LZ_FRAME_SESSIONS, "{\"sessions\":[{\"session\":\"" HEX32
 	    "\",\"command\":\"x\",\"cwd\":\"/\",\"tty\":true,\"state\":"

@@ -152,10 +152,77 @@ test_text_and_edges(void **state)
 	lz_pane_free(src);
 }
 
+static int
+allow_https(const char *uri, struct lz_buf *out, void *user)
+{
+	(void)user;
+	if (strncmp(uri, "https://", 8) != 0)
+		return 0;
+	lz_buf_addf(out, "%s#host", uri);
+	return 1;
+}
+
+/*
+ * Hyperlinks: drawn with OSC 8 around their text, as the policy rewrote
+ * them, closed at the end of the frame; a refused one, or a terminal that
+ * does not take them, gets the text alone. The links of two panes, each
+ * numbered by its pane, stay apart.
+ */
+static void
+test_links(void **state)
+{
+	static const char a_text[] = "\033]8;;https://a/\033\\A\033]8;;"
+	    "\033\\ \033]8;;javascript:x\033\\J\033]8;;\033\\";
+	static const char b_text[] = "\033]8;;https://b/\033\\B";
+	struct lz_pane *a = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+	struct lz_pane *b = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+	struct lz_buf out = LZ_BUF_INIT;
+	struct lz_render r;
+	struct lz_term t;
+	const char *last, *next;
+
+	(void)state;
+	load(&t);
+	t.hyperlinks = 1;
+	lz_render_init(&r, &t, ROWS, 2 * COLS);
+	lz_render_links(&r, allow_https, NULL);
+	lz_pane_feed(a, a_text, sizeof a_text - 1);
+	lz_pane_feed(b, b_text, sizeof b_text - 1);
+	lz_render_pane(&r, a, (struct lz_rect){ 0, 0, ROWS, COLS }, 0);
+	lz_render_pane(&r, b, (struct lz_rect){ 0, COLS, ROWS, COLS }, 0);
+	lz_render_flush(&r, &out);
+	assert_non_null(strstr(out.buf, "\033]8;;https://a/#host\033\\A"));
+	assert_non_null(strstr(out.buf, "\033]8;;https://b/#host\033\\B"));
+	assert_null(strstr(out.buf, "javascript"));
+	assert_non_null(strstr(out.buf, "J"));
+	/* Closed before the frame ends: the last OSC 8 is a close. */
+	for (last = strstr(out.buf, "\033]8;;"); last != NULL &&
+	    (next = strstr(last + 1, "\033]8;;")) != NULL; last = next)
+		;
+	assert_non_null(last);
+	assert_int_equal(strncmp(last, "\033]8;;\033\\", 7), 0);
+	lz_render_free(&r);
+	/* A terminal without OSC 8: the text only. */
+	t.hyperlinks = 0;
+	lz_render_init(&r, &t, ROWS, COLS);
+	lz_render_links(&r, allow_https, NULL);
+	lz_buf_reset(&out);
+	lz_render_pane(&r, a, (struct lz_rect){ 0, 0, ROWS, COLS }, 0);
+	lz_render_flush(&r, &out);
+	assert_null(strstr(out.buf, "\033]8"));
+	assert_non_null(strstr(out.buf, "A"));
+	lz_render_free(&r);
+	lz_buf_release(&out);
+	lz_term_release(&t);
+	lz_pane_free(a);
+	lz_pane_free(b);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_links),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_colour_degrade),
 		cmocka_unit_test(test_text_and_edges),

@@ -6,7 +6,7 @@
  * cells and props must then show what the capability means. The last test
  * walks the loaded entry and fails on any capability no test here looked
  * at, so a claim cannot be added to the entry without a test; another one
- * fails if the entry claims what the pane lacks (Sync, dim, invis, ...).
+ * fails if the entry claims what the pane lacks (dim, invis, ...).
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -809,6 +809,17 @@ test_modes(void **state)
 	assert_int_equal(pr->focus_events, 1);
 	cap(c, "fd");
 	assert_int_equal(pr->focus_events, 0);
+	/* Sync: 1 begins an update, 2 ends it; DECRQM says so. */
+	cap1(c, "Sync", 1);
+	assert_int_equal(pr->sync, 1);
+	lz_buf_reset(&c->reply);
+	text(c, "\033[?2026$p");
+	assert_string_equal(c->reply.buf, "\033[?2026;1$y");
+	cap1(c, "Sync", 2);
+	assert_int_equal(pr->sync, 0);
+	lz_buf_reset(&c->reply);
+	text(c, "\033[?2026$p");
+	assert_string_equal(c->reply.buf, "\033[?2026;2$y");
 }
 
 static void
@@ -922,12 +933,12 @@ static void
 test_not_claimed(void **state)
 {
 	static const char *const strs[] = {
-		"Sync",			/* ?2026 is recorded, not advertised */
 		"dim", "invis",		/* libvterm 0.1.4: no faint, conceal */
 		"Smol", "Rmol",		/* nor overline */
 		"Setulc", "Setulc1",	/* nor underline colour */
-		"initc", "initp", "oc",	/* OSC 4/104 are dropped */
-		"Cs", "Cr", "Ms",	/* OSC 12/112/52 are dropped */
+		"initc", "initp", "oc",	/* OSC 4/104: answers only, not drawn */
+		"Cs", "Cr",		/* OSC 12/112: answers only */
+		"Ms",			/* OSC 52 is dropped */
 		"E3",			/* CSI 3 J keeps the scrollback */
 		"smm", "rmm",		/* no eighth-bit meta mode */
 		"prot", "mc0", "mc4", "mc5", "smglp", "smgrp",
