@@ -26,7 +26,21 @@
 static void
 test_judge(void **state)
 {
+	/* Lines that are not "go PID" for that PID's namespace. */
+	static const struct {
+		const char *line, *ns;
+	} other[] = {
+		{ "", "/proc/1/ns/net" },
+		{ "go\n", "/proc/1/ns/net" },
+		{ "go 0\n", "/proc/0/ns/net" },
+		{ "go -1\n", "/proc/-1/ns/net" },
+		{ "go 01\n", "/proc/1/ns/net" },
+		{ "go 1 x\n", "/proc/1/ns/net" },
+		{ "GO 1\n", "/proc/1/ns/net" },
+		{ "go 99999999999999999999\n", "/proc/1/ns/net" },
+	};
 	struct lz_err e = LZ_ERR_INIT;
+	size_t i;
 
 	(void)state;
 	assert_int_equal(lz_gate_judge("go 1234\n", "/proc/1234/ns/net", NULL),
@@ -51,22 +65,9 @@ test_judge(void **state)
 	assert_null(strchr(e.msg, '\n'));
 	lz_err_release(&e);
 	/* Anything else. */
-	assert_int_equal(lz_gate_judge("", "/proc/1/ns/net", NULL),
-	    LZ_EUNSAFE);
-	assert_int_equal(lz_gate_judge("go\n", "/proc/1/ns/net", NULL),
-	    LZ_EUNSAFE);
-	assert_int_equal(lz_gate_judge("go 0\n", "/proc/0/ns/net", NULL),
-	    LZ_EUNSAFE);
-	assert_int_equal(lz_gate_judge("go -1\n", "/proc/-1/ns/net", NULL),
-	    LZ_EUNSAFE);
-	assert_int_equal(lz_gate_judge("go 01\n", "/proc/1/ns/net", NULL),
-	    LZ_EUNSAFE);
-	assert_int_equal(lz_gate_judge("go 1 x\n", "/proc/1/ns/net", NULL),
-	    LZ_EUNSAFE);
-	assert_int_equal(lz_gate_judge("GO 1\n", "/proc/1/ns/net", NULL),
-	    LZ_EUNSAFE);
-	assert_int_equal(lz_gate_judge("go 99999999999999999999\n",
-	    "/proc/1/ns/net", NULL), LZ_EUNSAFE);
+	for (i = 0; i < sizeof other / sizeof other[0]; i++)
+		assert_int_equal(lz_gate_judge(other[i].line, other[i].ns,
+		    NULL), LZ_EUNSAFE);
 }
 
 struct dir {

@@ -70,6 +70,17 @@ fp_of(const struct fix *f, const char *podman, char fp[65])
 	lz_sandbox_plan_release(&p);
 }
 
+/* The fingerprint of f now differs from a; f is put back. */
+static void
+changed(struct fix *f, const char *a)
+{
+	char b[65];
+
+	fp_of(f, "/usr/bin/podman", b);
+	assert_string_not_equal(a, b);
+	refix(f);
+}
+
 static void
 test_plan(void **state)
 {
@@ -117,44 +128,26 @@ test_plan(void **state)
 
 	/* Each of these changes it. */
 	f.s.netpolicy = "lazaret-netpolicy 1\ndeny 0.0.0.0/0\n";
-	fp_of(&f, "/usr/bin/podman", b);
-	assert_string_not_equal(a, b);
-	refix(&f);
+	changed(&f, a);
 	f.s.netpolicy_sent = "lazaret-netpolicy 1\ndeny 1.0.0.0/8\n";
-	fp_of(&f, "/usr/bin/podman", b);
-	assert_string_not_equal(a, b);
-	refix(&f);
+	changed(&f, a);
 	f.s.image = "localhost/other:1";
-	fp_of(&f, "/usr/bin/podman", b);
-	assert_string_not_equal(a, b);
-	refix(&f);
+	changed(&f, a);
 	f.s.sidecar_image = "localhost/lazaret/netpolicy:other";
-	fp_of(&f, "/usr/bin/podman", b);
-	assert_string_not_equal(a, b);
-	refix(&f);
+	changed(&f, a);
 	f.s.anchors = "W1siL2V0YyJdXQ==";
-	fp_of(&f, "/usr/bin/podman", b);
-	assert_string_not_equal(a, b);
-	refix(&f);
+	changed(&f, a);
 	f.s.runtime = "/tmp/stage/lazaret-runsc";
-	fp_of(&f, "/usr/bin/podman", b);
-	assert_string_not_equal(a, b);
-	refix(&f);
+	changed(&f, a);
 	lz_mountplan_add(&f.mp, LZ_MOUNT_BIND, "/home/u/data", "/data", 1,
 	    "volume");
-	fp_of(&f, "/usr/bin/podman", b);
-	assert_string_not_equal(a, b);
-	refix(&f);
+	changed(&f, a);
 	f.mp.v[0].readonly = 1;
-	fp_of(&f, "/usr/bin/podman", b);
-	assert_string_not_equal(a, b);
-	refix(&f);
+	changed(&f, a);
 	f.s.mailbox = "/run/user/1/lazaret/" ID "/mailbox/requests";
-	fp_of(&f, "/usr/bin/podman", b);
-	assert_string_not_equal(a, b);
+	changed(&f, a);
 
 	/* Only a start with a sidecar is prepared. */
-	refix(&f);
 	f.s.netpolicy = NULL;
 	assert_int_equal(lz_sandbox_plan_make("/usr/bin/podman", &f.s, &p,
 	    NULL), LZ_EINVAL);
