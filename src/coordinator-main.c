@@ -442,17 +442,23 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	uv_run(lz_coord.loop, UV_RUN_DEFAULT);
 	/* Every handle is closed: tear down in FR-7 order. */
 	unlink(lz_coord.sock_path);
-	if (lz_domain_down(&lz_coord.cfg, lz_coord.self, &err) != 0) {
+	rc = lz_domain_down(&lz_coord.cfg, lz_coord.self, &err);
+	if (rc != 0) {
 		fprintf(stderr, "coordinator %s: teardown: %s\n", lz_coord.id,
 		    err.msg);
 		lz_err_release(&err);
-	} else {
+	}
+	/*
+	 * The sandbox is gone: nothing can write a new one after this. Before
+	 * the next start's containers are made (a second or so), so that
+	 * host git is not left that long with what the last session wrote.
+	 */
+	lz_coord_git_final();
+	lz_coord_history_final();
+	if (rc == 0) {
 		prepare_next();
 		lz_domain_mark_clean(&lz_coord.cfg, 1);
 	}
-	/* The sandbox is gone: nothing can write a new one after this. */
-	lz_coord_git_final();
-	lz_coord_history_final();
 	unlink(lz_coord.pid_path);
 	fprintf(stderr, "coordinator %s: stopped\n", lz_coord.id);
 	uv_loop_close(lz_coord.loop);
