@@ -34,8 +34,18 @@ lz_podman_env=(env HOME="$HOME" XDG_CONFIG_HOME="${XDG_CONFIG_HOME:-$HOME/.confi
 lz_prepared_before=$(lz_prepared_containers "" "${lz_podman_env[@]}" |
     awk '{ print $1 }')
 lz_cleanup() {
-	local h c
+	local h c d n=0
 	for h in "${lz_cleanup_hooks[@]}"; do eval "$h" || true; done
+	# A teardown still under way makes its pair after the client
+	# returned: wait (30 s at most in all) for every lifecycle lock.
+	for d in "${XDG_RUNTIME_DIR:-/nonexistent}"/lazaret/*/; do
+		[ -e "$d/lifecycle.lock" ] || continue
+		while [ $n -lt 150 ] &&
+		    ! flock -n "$d/lifecycle.lock" true 2>/dev/null; do
+			sleep 0.2
+			n=$((n + 1))
+		done
+	done
 	for c in $(lz_prepared_containers "" "${lz_podman_env[@]}" |
 	    awk '{ print $1 }'); do
 		grep -qx "$c" <<<"$lz_prepared_before" ||
