@@ -83,7 +83,7 @@ as_user() {
 	(cd / && lz_acct_run ${LZ_CFG:+XDG_CONFIG_HOME="$LZ_CFG"} \
 	    ${LZ_EXTRA_ENV:-} "$@")
 }
-for t in ip dnsmasq podman runsc crun slirp4netns nsenter setpriv; do
+for t in ip dnsmasq podman runsc crun slirp4netns nsenter setpriv jq; do
 	command -v "$t" >/dev/null || [ -x "/usr/sbin/$t" ] ||
 	    missing "'$t' not installed"
 done
@@ -308,8 +308,13 @@ o=$(LZ_CFG=$T/bad2 as_user bash -c "cd '$T/proj' && '$BIN/lazaret' run -- true" 
 
 # 5. tampered policy: the start stops before the sandbox exists
 o=$(LZ_EXTRA_ENV=LAZARET_TEST_SIDECAR_TAMPER=1 as_user bash -c "cd '$T/proj' && '$BIN/lazaret' run -- true" 2>&1)
-left=$(as_user podman ps -a --filter label=lazaret.domain --format '{{.Names}}' 2>/dev/null)
-grep -q "policy changed" <<<"$o" && [ -z "$left" ] &&
+# Nothing of its Domain, prepared pair included (it was used and found
+# stale: the tampered policy is another fingerprint), and nothing live
+# of any other (their pairs prepared for their next start may stay).
+tid=$(as_user bash -c "cd '$T/proj' && '$BIN/lazaret' domain show --json" | jq -r .domain_id)
+left=$(as_user podman ps -a --filter "label=lazaret.domain=$tid" --format '{{.Names}}' 2>/dev/null
+    lz_live_containers "" as_user 2>/dev/null)
+grep -q "policy changed" <<<"$o" && [[ $tid =~ ^[0-9a-f]{16}$ ]] && [ -z "$left" ] &&
     pass "tamper: wrong digest stops the start, nothing left ($(head -1 <<<"$o" | cut -c1-100))" ||
     fail "tamper: $o / left: $left"
 
