@@ -48,9 +48,10 @@ lz_cleanup() {
 	done
 	for c in $(lz_prepared_containers "" "${lz_podman_env[@]}" |
 	    awk '{ print $1 }'); do
+		# --depend: a sidecar goes with the sandbox on its network.
 		grep -qx "$c" <<<"$lz_prepared_before" ||
-		    "${lz_podman_env[@]}" podman rm -f -t 0 "$c" >/dev/null 2>&1 ||
-		    true
+		    "${lz_podman_env[@]}" podman rm -f -t 0 --depend "$c" \
+		    >/dev/null 2>&1 || true
 	done
 	rm -rf "$LZ_TMP"
 }
