@@ -28,7 +28,8 @@ static void	 proc_one(const char *pid, const char *dir,
 		     struct lz_tokens *out);
 static char	*comm_of(const char *pid);
 static int	 containers(const struct lz_sandbox_ctx *ctx, const char *id,
-		     struct lz_tokens *out, struct lz_err *err);
+		     struct lz_tokens *out, size_t *prepared,
+		     struct lz_err *err);
 static size_t	 stale_mounts(const struct lz_mountinfo *mi,
 		     const char *droot);
 
@@ -266,10 +267,14 @@ stale_mounts(const struct lz_mountinfo *mi, const char *droot)
 	return n;
 }
 
-/* Containers of the Domain, by name (or ID), into out. */
+/*
+ * Containers of the Domain, by name (or ID), into out; those prepared for
+ * its next start (sandbox-prep.h: created, never run) are only counted in
+ * *prepared (may be NULL: then they go to out too).
+ */
 static int
 containers(const struct lz_sandbox_ctx *ctx, const char *id,
-    struct lz_tokens *out, struct lz_err *err)
+    struct lz_tokens *out, size_t *prepared, struct lz_err *err)
 {
 	struct lz_sandbox_list l = LZ_SANDBOX_LIST_INIT;
 	size_t i;
@@ -277,10 +282,15 @@ containers(const struct lz_sandbox_ctx *ctx, const char *id,
 
 	if ((rc = lz_sandbox_list_domain(ctx, id, &l, err)) != 0)
 		return rc;
-	for (i = 0; i < l.n; i++)
+	for (i = 0; i < l.n; i++) {
+		if (prepared != NULL && lz_sandbox_entry_prepared(&l.v[i])) {
+			(*prepared)++;
+			continue;
+		}
 		lz_tokens_pushf(out, "%s (%s, %s)", *l.v[i].name ? l.v[i].name :
 		    l.v[i].id, *l.v[i].role ? l.v[i].role : "container",
 		    l.v[i].state);
+	}
 	lz_sandbox_list_release(&l);
 	return 0;
 }
@@ -294,7 +304,7 @@ lz_domain_quiesce(const char *xdg_runtime, const char *id, const char *droot,
 	char *sub = lz_xasprintf("lazaret/%s", id);
 	char *rt = lz_xasprintf("%s/%s", xdg_runtime, sub);
 	char *sock = lz_xasprintf("%s/control.sock", rt);
-	size_t i, stale;
+	size_t i, stale, prepared = 0;
 	int dir = -1, rc;
 
 	if ((dir = lz_rundir_ensure(xdg_runtime, 0, sub, err)) < 0) {
@@ -322,23 +332,26 @@ lz_domain_quiesce(const char *xdg_runtime, const char *id, const char *droot,
 		lz_tokens_push(&q->recovered, "the control socket of a "
 		    "coordinator that died");
 	/* Holding the lock, no coordinator lives: containers, and overlays
-	 * or a workspace view of ours left mounted, are stale. */
-	if ((rc = containers(ctx, id, &left, err)) != 0)
+	 * or a workspace view of ours left mounted, are stale; the pair
+	 * prepared for the next start goes too (it names the anchors' current
+	 * generations), without counting as recovered. */
+	if ((rc = containers(ctx, id, &left, &prepared, err)) != 0)
 		goto out;
 	if ((rc = lz_mountinfo_read(&mi, err)) != 0)
 		goto out;
 	stale = stale_mounts(&mi, droot);
-	if (left.n > 0 || stale > 0) {
+	if (left.n > 0 || stale > 0 || prepared > 0) {
 		for (i = 0; i < left.n; i++)
 			lz_tokens_pushf(&q->recovered, "container %s",
 			    left.v[i]);
 		if (stale > 0)
 			lz_tokens_pushf(&q->recovered, "%zu mounts of State "
 			    "Anchors or of the workspace view", stale);
+		(void)unlinkat(dir, LZ_SANDBOX_PREP_RECORD, 0);
 		if ((rc = lz_sandbox_stop(ctx, id, droot, err)) != 0)
 			goto out;
 		lz_tokens_release(&left);
-		if ((rc = containers(ctx, id, &left, err)) != 0)
+		if ((rc = containers(ctx, id, &left, NULL, err)) != 0)
 			goto out;
 		for (i = 0; i < left.n; i++)
 			lz_tokens_pushf(&q->busy, "container %s is still there "

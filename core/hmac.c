@@ -1,5 +1,5 @@
 /*
- * hmac.c: HMAC-SHA256 in hex (hmac.h).
+ * hmac.c: SHA-256 and HMAC-SHA256 in hex (hmac.h).
  */
 #include <string.h>
 
@@ -9,6 +9,18 @@
 
 #include "core/hmac.h"
 #include "core/util.h"
+
+void
+lz_sha256_hex(const void *data, size_t len, char out[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	if (EVP_Digest(len > 0 ? data : "", len, md, &n, EVP_sha256(),
+	    NULL) != 1 || n != 32)
+		LZ_BUG("SHA-256 failed");
+	lz_hex(md, n, out);
+}
 
 void
 lz_hmac_hex(const unsigned char *key, size_t klen, const void *data,

@@ -1,6 +1,7 @@
 /*
- * hmac.h: HMAC-SHA256 in hex and a constant-time comparison, for the
- * Session Anchors' MACs and the Network Sidecar's readiness report. Small
+ * hmac.h: SHA-256 and HMAC-SHA256 in hex and a constant-time comparison,
+ * for the Session Anchors' MACs, the Network Sidecar's policy digest and
+ * readiness report, and the prepared containers' fingerprint. Small
  * and libcrypto-only, so the static sidecar program links it too.
  */
 #ifndef LZ_HMAC_H
@@ -8,6 +9,8 @@
 
 #include <stddef.h>
 
+/* SHA-256 of data (len bytes), lower-case hex, into out. */
+void lz_sha256_hex(const void *data, size_t len, char out[65]);
 /* HMAC-SHA256 of data with key (klen bytes), lower-case hex, into out. */
 void lz_hmac_hex(const unsigned char *key, size_t klen, const void *data,
     size_t len, char out[65]);

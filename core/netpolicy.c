@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "core/hmac.h"
 #include "core/netpolicy.h"
 
@@ -258,14 +256,8 @@ int
 lz_netpolicy_digest(const char *text, size_t len, char *out,
     struct lz_err *err)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-
-	if (EVP_Digest(text, len, md, &mdlen, EVP_sha256(), NULL) != 1 ||
-	    mdlen != LZ_NETPOLICY_DIGEST_LEN / 2)
-		return lz_err_set(err, LZ_ESYS, "cannot compute the policy "
-		    "digest (OpenSSL SHA-256 failed)");
-	lz_hex(md, mdlen, out);
+	(void)err;
+	lz_sha256_hex(text, len, out);
 	return 0;
 }
 
@@ -413,5 +405,60 @@ lz_netpolicy_key_parse(const char *text, size_t len,
 			    "hex");
 		key[i] = (unsigned char)(hi << 4 | lo);
 	}
+	return 0;
+}
+
+/* 1 when p[0..n) is n lower-case hex digits. */
+static int
+all_hex(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (hexdigit(p[i]) < 0)
+			return 0;
+	}
+	return 1;
+}
+
+int
+lz_netpolicy_attach_format(const char *key_hex, const char *sidecar,
+    const char *sandbox, struct lz_buf *out, struct lz_err *err)
+{
+	if (strlen(key_hex) != 2 * LZ_NETPOLICY_KEY_BYTES ||
+	    !all_hex(key_hex, 2 * LZ_NETPOLICY_KEY_BYTES) ||
+	    strlen(sidecar) != LZ_NETPOLICY_ID_LEN ||
+	    !all_hex(sidecar, LZ_NETPOLICY_ID_LEN) ||
+	    strlen(sandbox) != LZ_NETPOLICY_ID_LEN ||
+	    !all_hex(sandbox, LZ_NETPOLICY_ID_LEN))
+		return lz_err_set(err, LZ_EINVAL, "attachment: the key must be "
+		    "%d and each component ID %d lower-case hex digits",
+		    2 * LZ_NETPOLICY_KEY_BYTES, LZ_NETPOLICY_ID_LEN);
+	lz_buf_addf(out, "%s\n%s %s\n", key_hex, sidecar, sandbox);
+	return 0;
+}
+
+int
+lz_netpolicy_attach_parse(const char *text, size_t len,
+    unsigned char key[LZ_NETPOLICY_KEY_BYTES],
+    char sidecar[LZ_NETPOLICY_ID_LEN + 1],
+    char sandbox[LZ_NETPOLICY_ID_LEN + 1], struct lz_err *err)
+{
+	const size_t k = 2 * LZ_NETPOLICY_KEY_BYTES, n = LZ_NETPOLICY_ID_LEN;
+	const char *ids = text + k + 1;
+
+	if (len != k + 1 + n + 1 + n + 1 || memchr(text, '\0', len) != NULL ||
+	    text[k] != '\n' || ids[n] != ' ' || ids[2 * n + 1] != '\n' ||
+	    !all_hex(ids, n) || !all_hex(ids + n + 1, n))
+		return lz_err_set(err, LZ_EINVAL, "attachment file: not \"KEY"
+		    "\\nSIDECAR-ID SANDBOX-ID\\n\" (%zu bytes; this lazaret "
+		    "and the sidecar's image must be of the same version: run "
+		    "scripts/setup.sh)", len);
+	if (lz_netpolicy_key_parse(text, k, key, err) != 0)
+		return LZ_EINVAL;
+	memcpy(sidecar, ids, n);
+	sidecar[n] = '\0';
+	memcpy(sandbox, ids + n + 1, n);
+	sandbox[n] = '\0';
 	return 0;
 }

@@ -47,11 +47,14 @@
  * every other allowed prefix goes via the gateway (onlink).
  */
 /*
- * Network attachment (SR-9): the sidecar gets a per-start key in a file
- * bound read-only at LZ_NETPOLICY_KEY_PATH (64 hex digits; never in argv
- * or the environment, which podman stores) and the IDs of the Domain, of
- * itself and of the sandbox that will join it; its readiness line is
- * "ready <digest> <mac>" with lz_netpolicy_attach_mac.
+ * Network attachment (SR-9): the sidecar gets this start's attachment in
+ * a file bound read-only at LZ_NETPOLICY_KEY_PATH: the per-start key (64
+ * hex digits; never in argv or the environment, which podman stores) and
+ * the IDs of itself and of the sandbox that will join it (lz_netpolicy_
+ * attach_format), and the Domain ID as its argument; its readiness line
+ * is "ready <digest> <mac>" with lz_netpolicy_attach_mac. Nothing of a
+ * start is in the container's configuration, so a container created
+ * ahead (core/sandbox-prep.h) learns it only when it starts.
  */
 #define LZ_NETPOLICY_KEY_PATH "/lazaret-attach.key"
 #define LZ_NETPOLICY_KEY_BYTES 32
@@ -130,8 +133,26 @@ void lz_netpolicy_release(struct lz_netpolicy *np);
 void lz_netpolicy_attach_mac(const unsigned char *key, size_t klen,
     const char *digest, const char *domain, const char *sidecar,
     const char *sandbox, char out[65]);
-/* A key file's text (64 hex digits, a newline allowed) into key[32]. */
+/* A key's text (64 hex digits, a newline allowed) into key[32]. */
 int lz_netpolicy_key_parse(const char *text, size_t len,
     unsigned char key[LZ_NETPOLICY_KEY_BYTES], struct lz_err *err);
+/* Hex digits of a runtime component ID (Network Sidecar, Agent Sandbox). */
+#define LZ_NETPOLICY_ID_LEN 16
+/*
+ * The attachment file: "KEY\nSIDECAR-ID SANDBOX-ID\n" (the key as 64 hex
+ * digits, each ID as LZ_NETPOLICY_ID_LEN), appended to out. LZ_EINVAL
+ * when a part is not of that form (out unchanged).
+ */
+int lz_netpolicy_attach_format(const char *key_hex, const char *sidecar,
+    const char *sandbox, struct lz_buf *out, struct lz_err *err);
+/*
+ * Parses an attachment file (len bytes) into key, sidecar and sandbox
+ * (each ID NUL-terminated). Anything but lz_netpolicy_attach_format's
+ * exact output is LZ_EINVAL.
+ */
+int lz_netpolicy_attach_parse(const char *text, size_t len,
+    unsigned char key[LZ_NETPOLICY_KEY_BYTES],
+    char sidecar[LZ_NETPOLICY_ID_LEN + 1],
+    char sandbox[LZ_NETPOLICY_ID_LEN + 1], struct lz_err *err);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "core/anchor-annot.h"
 #include "core/domain.h"
+#include "core/gate.h"
 #include "core/mailbox-mount.h"
 #include "core/netpolicy.h"
 #include "core/sandbox-argv.h"
@@ -23,6 +24,9 @@ static const char *env_get(const char *name);
 static int	 v_safe(const char *path);
 static int	 add_mount(struct lz_tokens *t, const struct lz_mount *m,
 		     struct lz_err *err);
+static void	 verb(struct lz_tokens *out, const char *podman,
+		     const char *prepared);
+static int	 prepared_valid(const char *prepared, struct lz_err *err);
 static int	 add_env(struct lz_tokens *t, const char *name,
 		     const char *value, struct lz_err *err);
 
@@ -210,9 +214,9 @@ lz_sandbox_argv_run(const char *podman, const struct lz_sandbox_spec *s,
 	if (s->runtime[0] != '/')
 		return lz_err_set(err, LZ_EINVAL, "runtime '%s' is not an "
 		    "absolute path", s->runtime);
-	lz_tokens_push(out, podman);
-	lz_tokens_push(out, "run");
-	lz_tokens_push(out, "-d");
+	if (prepared_valid(s->prepared, err) != 0)
+		return LZ_EINVAL;
+	verb(out, podman, s->prepared);
 	lz_tokens_push(out, "--name");
 	pushf(out, LZ_SANDBOX_NAME_PREFIX "%s", s->domain_id);
 	lz_tokens_push(out, "--label");
@@ -238,6 +242,15 @@ lz_sandbox_argv_run(const char *podman, const struct lz_sandbox_spec *s,
 	if (s->view != NULL) {
 		lz_tokens_push(out, "--annotation");
 		pushf(out, LZ_VIEW_ANNOTATION "=%s", s->view);
+	}
+	if (s->gate != NULL) {
+		if (s->gate[0] != '/' || strpbrk(s->gate, ",\"\n") != NULL) {
+			rc = lz_err_set(err, LZ_EINVAL, "gate path '%s' must be "
+			    "absolute, without commas or quotes", s->gate);
+			goto out;
+		}
+		lz_tokens_push(out, "--annotation");
+		pushf(out, LZ_GATE_ANNOTATION "=%s", s->gate);
 	}
 	lz_tokens_push(out, "--runtime");
 	lz_tokens_push(out, s->runtime);
@@ -289,11 +302,46 @@ lz_sandbox_sidecar_name(const char *domain_id)
 	    LZ_SANDBOX_SIDECAR_SUFFIX, domain_id);
 }
 
+/* A prepared label is empty or a fingerprint: 64 lower-case hex digits. */
+static int
+prepared_valid(const char *prepared, struct lz_err *err)
+{
+	size_t n;
+
+	if (prepared == NULL || prepared[0] == '\0')
+		return 0;
+	n = strlen(prepared);
+	if (n == 64 && strspn(prepared, "0123456789abcdef") == n)
+		return 0;
+	return lz_err_set(err, LZ_EINVAL, "invalid prepared-set fingerprint "
+	    "'%.80s' (64 hex digits expected)", prepared);
+}
+
+/*
+ * "PODMAN run -d", or, with prepared not NULL, "PODMAN create" and (when
+ * prepared is not empty) its label, into out.
+ */
+static void
+verb(struct lz_tokens *out, const char *podman, const char *prepared)
+{
+	lz_tokens_push(out, podman);
+	if (prepared == NULL) {
+		lz_tokens_push(out, "run");
+		lz_tokens_push(out, "-d");
+		return;
+	}
+	lz_tokens_push(out, "create");
+	if (prepared[0] != '\0') {
+		lz_tokens_push(out, "--label");
+		pushf(out, LZ_SANDBOX_LABEL_PREPARED "=%s", prepared);
+	}
+}
+
 int
 lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
     const char *image, const char *policy, const char *log,
     const char *pidfile, const struct lz_sidecar_attach *attach,
-    struct lz_tokens *out, struct lz_err *err)
+    const char *prepared, struct lz_tokens *out, struct lz_err *err)
 {
 	if (!id_valid(domain_id))
 		return lz_err_set(err, LZ_EINVAL, "invalid Domain ID '%s' (16 "
@@ -309,15 +357,14 @@ lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
 	if (pidfile != NULL && pidfile[0] != '/')
 		return lz_err_set(err, LZ_EINVAL, "sidecar PID file path '%s' "
 		    "must be absolute", pidfile);
+	if (prepared_valid(prepared, err) != 0)
+		return LZ_EINVAL;
 	if (attach != NULL && (attach->keyfile[0] != '/' ||
-	    strpbrk(attach->keyfile, ":,\n") != NULL ||
-	    !id_valid(attach->sidecar_id) || !id_valid(attach->sandbox_id)))
-		return lz_err_set(err, LZ_EINVAL, "sidecar attachment: key "
-		    "file '%s' must be absolute without ':' or ',', and the "
-		    "component IDs 16 hex digits", attach->keyfile);
-	lz_tokens_push(out, podman);
-	lz_tokens_push(out, "run");
-	lz_tokens_push(out, "-d");
+	    strpbrk(attach->keyfile, ":,\n") != NULL))
+		return lz_err_set(err, LZ_EINVAL, "sidecar attachment: file "
+		    "'%s' must be absolute without ':' or ','",
+		    attach->keyfile);
+	verb(out, podman, prepared);
 	lz_tokens_push(out, "--name");
 	pushf(out, LZ_SANDBOX_NAME_PREFIX "%s" LZ_SANDBOX_SIDECAR_SUFFIX,
 	    domain_id);
@@ -362,11 +409,9 @@ lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
 	lz_tokens_push(out, LZ_SANDBOX_SIDECAR_PROGRAM);
 	lz_tokens_push(out, image != NULL ? image : LZ_SANDBOX_SIDECAR_IMAGE);
 	lz_tokens_push(out, policy);
-	if (attach != NULL) {
+	/* This start's key and IDs are in the file, not here. */
+	if (attach != NULL)
 		lz_tokens_push(out, domain_id);
-		lz_tokens_push(out, attach->sidecar_id);
-		lz_tokens_push(out, attach->sandbox_id);
-	}
 	return 0;
 }
 

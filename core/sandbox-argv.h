@@ -7,7 +7,8 @@
  *
  *   PODMAN run -d --name lz-ID --label lazaret.domain=ID
  *     --label lazaret.role=sandbox [--annotation lazaret.anchors=VALUE]
- *     [--annotation lazaret.view=VALUE]
+ *     [--annotation lazaret.mailbox=DIR] [--annotation lazaret.view=VALUE]
+ *     [--annotation lazaret.gate=FIFO]
  *     --runtime SHIM --pull=never
  *     --cgroupns=private --network=none --hostname lazaret --init
  *     [-e NAME=VALUE ...] [-e TERM=...] [-e TERMINFO=...]
@@ -53,6 +54,9 @@
 #define LZ_SANDBOX_LABEL_ROLE "lazaret.role"
 #define LZ_SANDBOX_ROLE_SANDBOX "sandbox"
 #define LZ_SANDBOX_ROLE_SIDECAR "sidecar"
+/* On containers created ahead for a Domain's next start (sandbox-prep.h):
+ * the fingerprint of the command lines they were created with. */
+#define LZ_SANDBOX_LABEL_PREPARED "lazaret.prepared"
 #define LZ_SANDBOX_WORKDIR "/workspace"
 #define LZ_SANDBOX_HOSTNAME "lazaret"
 #define LZ_SANDBOX_SIDECAR_SUFFIX "-net"
@@ -60,10 +64,11 @@
 #define LZ_SANDBOX_SIDECAR_PROGRAM "/lazaret-netpolicy"
 
 /*
- * Network attachment (SR-9): the per-start key file the sidecar gets
- * (bound read-only at LZ_NETPOLICY_KEY_PATH), the same key in hex for the
+ * Network attachment (SR-9): the per-start attachment file the sidecar
+ * gets (bound read-only at LZ_NETPOLICY_KEY_PATH; it holds the key and
+ * both component IDs, netpolicy.h), the same key in hex for the
  * coordinator's check, and the runtime component IDs the readiness MAC
- * binds with the Domain ID.
+ * binds with the Domain ID. Only keyfile's path is on a command line.
  */
 struct lz_sidecar_attach {
 	const char *keyfile;		/* host path, absolute, no ':' or ',' */
@@ -71,6 +76,8 @@ struct lz_sidecar_attach {
 	const char *sidecar_id;		/* Network Sidecar ID */
 	const char *sandbox_id;		/* Agent Sandbox ID */
 };
+
+struct lz_sandbox_use;
 
 /* What "podman run" of one Domain's sandbox needs; every string borrowed. */
 struct lz_sandbox_spec {
@@ -116,6 +123,19 @@ struct lz_sandbox_spec {
 	/* The mailbox request directory the shim mounts a tmpfs on
 	 * (annotation lazaret.mailbox, core/mailbox-mount.h), or NULL. */
 	const char *mailbox;
+	/*
+	 * NULL: "podman run -d". Otherwise "podman create", labelled
+	 * lazaret.prepared=VALUE unless VALUE is "" (a set created ahead
+	 * for the next start, sandbox-prep.h; the value is its fingerprint,
+	 * 64 hex digits).
+	 */
+	const char *prepared;
+	/* The FIFO the runtime shim waits at before it creates the sandbox
+	 * (annotation lazaret.gate, core/gate.h), or NULL. */
+	const char *gate;
+	/* A pair created ahead for this start and its inspection under
+	 * way (sandbox.h, lz_sandbox_use_begin), or NULL. */
+	struct lz_sandbox_use *use;
 };
 
 /* What "podman exec" of one session needs; every string borrowed. */
@@ -143,10 +163,15 @@ char *lz_sandbox_sidecar_name(const char *domain_id);
  *     --sysctl net.ipv6.conf.all.disable_ipv6=1
  *     --sysctl net.ipv6.conf.default.disable_ipv6=1
  *     --read-only --security-opt no-new-privileges --hostname lazaret
- *     --entrypoint /lazaret-netpolicy IMAGE POLICY-TEXT
+ *     [-v ATTACHFILE:/lazaret-attach.key:ro]
+ *     --entrypoint /lazaret-netpolicy IMAGE POLICY-TEXT [DOMAIN-ID]
  *
- * The policy travels as the program's one argument (visible in "podman
- * inspect", which holds nothing secret). log, when not NULL, is the file
+ * With prepared not NULL it is "PODMAN create" and, unless prepared is
+ * "", "--label lazaret.prepared=PREPARED" after the verb, as for the
+ * sandbox. The policy travels as the program's argument (visible in
+ * "podman inspect", which holds nothing secret); with attach, the Domain
+ * ID follows it, and this start's key and component IDs are in the
+ * attachment file, read when the container starts. log, when not NULL, is the file
  * conmon writes the sidecar's output to, which the start reads directly
  * (a "podman logs" call is 0.1-0.15 s on the critical path); pidfile, when
  * not NULL, the file podman writes the sidecar's process ID to before it
@@ -157,7 +182,7 @@ char *lz_sandbox_sidecar_name(const char *domain_id);
 int lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
     const char *image, const char *policy, const char *log,
     const char *pidfile, const struct lz_sidecar_attach *attach,
-    struct lz_tokens *out, struct lz_err *err);
+    const char *prepared, struct lz_tokens *out, struct lz_err *err);
 
 /*
  * Builds "PODMAN run -d ..." (above) into out, which must be empty.

@@ -5,6 +5,7 @@
  * the runtime shim (anchor-annot.h) and unmounted by the "__anchor" helper
  * inside "podman unshare".
  */
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 
 #include <errno.h>
@@ -20,6 +21,7 @@
 
 #include "core/anchor.h"
 #include "core/anchor-annot.h"
+#include "core/gate.h"
 #include "core/netpolicy.h"
 #include "core/hmac.h"
 #include "core/sandbox.h"
@@ -59,11 +61,37 @@ static int	 sidecar_run(const struct lz_sandbox_ctx *c,
 		     struct lz_err *err);
 static int	 sidecar_ready(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s, const char *id,
-		     int *pidfd, struct lz_err *err);
+		     pid_t running, int *pidfd, pid_t *pid,
+		     struct lz_err *err);
 static int	 start_once(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s, const char *domain_root,
-		     char **container_id, char **sidecar_id,
-		     int *sidecar_pidfd, struct lz_err *err);
+		     struct lz_sandbox_started *st, struct lz_err *err);
+static int	 start_prepared(const struct lz_sandbox_ctx *c,
+		     const struct lz_sandbox_spec *s, struct lz_sandbox_use *u,
+		     struct lz_sandbox_started *st, struct lz_err *err);
+static void	 image_store(const struct lz_sandbox_ctx *c,
+		     char out[LZ_SANDBOX_PREP_PATH_MAX]);
+static int	 images_of(const struct lz_sandbox_ctx *c,
+		     struct lz_sandbox_prepared *p, struct lz_err *err);
+static int	 use_judge(struct lz_sandbox_use *u, const char *domain_id,
+		     const char *pidfile, struct lz_err *err);
+static int	 sidecar_idle(const struct lz_sandbox_spec *s,
+		     struct lz_err *err);
+static int	 sidecar_still(int pidfd, struct lz_err *err);
+static int	 sidecar_files_reset(const struct lz_sandbox_spec *s,
+		     struct lz_err *err);
+static int	 sidecar_pid(const struct lz_sandbox_spec *s, pid_t running,
+		     int64_t deadline, int *pidfd, pid_t *pid,
+		     struct lz_err *err);
+static int	 gate_tell(int fd, pid_t sidecar, const char *why,
+		     struct lz_err *err);
+static int	 sandbox_gated(const struct lz_sandbox_ctx *c,
+		     const struct lz_sandbox_spec *s,
+		     const struct lz_tokens *argv, pid_t sidecar, char **id,
+		     struct lz_err *err);
+static void	 podman_argv(const struct lz_sandbox_ctx *c,
+		     struct lz_tokens *t, const char *verb, const char *a1,
+		     const char *a2, const char *a3, const char *a4);
 static int	 exited(int pidfd);
 static int	 sidecar_output(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s,
@@ -336,17 +364,13 @@ take_id(struct lz_buf *out, char **id, const char *what, struct lz_err *err)
 	return 0;
 }
 
-/* "podman run -d" of the Network Sidecar; *id gets its container ID. */
+/*
+ * Before a sidecar starts: its log file and PID file removed, so that no
+ * line or process of an earlier sidecar can be taken for this one's.
+ */
 static int
-sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
-    char **id, struct lz_err *err)
+sidecar_files_reset(const struct lz_sandbox_spec *s, struct lz_err *err)
 {
-	struct lz_tokens t = LZ_TOKENS_INIT;
-	struct lz_spawn_result res;
-	int rc;
-
-	lz_spawn_result_init(&res);
-	/* A line left by an earlier sidecar must never read as "ready". */
 	if (s->sidecar_log != NULL && unlink(s->sidecar_log) != 0 &&
 	    errno != ENOENT)
 		return lz_err_set(err, LZ_ESYS, "cannot remove '%s': %s",
@@ -357,9 +381,24 @@ sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	if (unlink(s->sidecar_pidfile) != 0 && errno != ENOENT)
 		return lz_err_set(err, LZ_ESYS, "cannot remove '%s': %s",
 		    s->sidecar_pidfile, strerror(errno));
+	return 0;
+}
+
+/* "podman run -d" of the Network Sidecar; *id gets its container ID. */
+static int
+sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
+    char **id, struct lz_err *err)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+	int rc;
+
+	lz_spawn_result_init(&res);
+	if ((rc = sidecar_files_reset(s, err)) != 0)
+		return rc;
 	rc = lz_sandbox_argv_sidecar(c->podman, s->domain_id, s->sidecar_image,
 	    s->netpolicy_sent != NULL ? s->netpolicy_sent : s->netpolicy,
-	    s->sidecar_log, s->sidecar_pidfile, s->attach, &t, err);
+	    s->sidecar_log, s->sidecar_pidfile, s->attach, NULL, &t, err);
 	if (rc == 0)
 		rc = run_podman(c, &t, &res, "podman run (network sidecar)",
 		    err);
@@ -536,7 +575,7 @@ attached(const struct lz_sandbox_spec *s, const char *digest, const char *mac,
  */
 int
 lz_sandbox_pidfd(const char *pidfile, const char *what, int *pidfd,
-    struct lz_err *err)
+    pid_t *pid_out, struct lz_err *err)
 {
 	struct lz_buf b = LZ_BUF_INIT;
 	char *end;
@@ -554,6 +593,8 @@ lz_sandbox_pidfd(const char *pidfile, const char *what, int *pidfd,
 	else if ((*pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0)) < 0)
 		rc = lz_err_set(err, LZ_ESYS, "%s exited as it started "
 		    "(pidfd_open %ld: %s)", what, pid, strerror(errno));
+	else if (pid_out != NULL)
+		*pid_out = (pid_t)pid;
 out:
 	lz_buf_release(&b);
 	return rc;
@@ -569,15 +610,55 @@ exited(int pidfd)
 }
 
 /*
+ * The sidecar's process from its PID file: there at once after its own
+ * "podman run -d"; while running (a podman that starts it as the
+ * sandbox's dependency, 0 for none) has not ended, looked for again every
+ * 5 ms until deadline.
+ */
+static int
+sidecar_pid(const struct lz_sandbox_spec *s, pid_t running, int64_t deadline,
+    int *pidfd, pid_t *pid, struct lz_err *err)
+{
+	struct timespec pause = { 0, 5 * 1000 * 1000 };
+	struct lz_err sub = LZ_ERR_INIT;
+	int rc;
+
+	for (;;) {
+		lz_err_release(&sub);
+		rc = lz_sandbox_pidfd(s->sidecar_pidfile, "network sidecar",
+		    pidfd, pid, &sub);
+		if (rc == 0)
+			break;
+		if (running <= 0)
+			rc = lz_err_set(err, rc, "%s", sub.msg);
+		else if (lz_spawn_ended(running))
+			rc = lz_err_set(err, LZ_EAGAIN, "podman ended before the "
+			    "network sidecar ran");
+		else if (lz_spawn_now_ms() > deadline)
+			rc = lz_err_set(err, -ETIMEDOUT, "the network sidecar "
+			    "did not start within %d ms",
+			    LZ_SANDBOX_SIDECAR_READY_MS);
+		else {
+			nanosleep(&pause, NULL);
+			continue;
+		}
+		break;
+	}
+	lz_err_release(&sub);
+	return rc;
+}
+
+/*
  * Waits for "ready <digest>" from the sidecar and checks the digest and
  * that its process is still alive after it; *pidfd gets a pidfd of that
- * process. The container ID is the one podman printed and the process
+ * process and *pid its ID. The container ID is the one podman printed and the process
  * the one it wrote to the PID file: no "podman inspect" (0.1-0.2 s on
  * the critical path) is needed.
  */
 static int
 sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
-    const char *id, int *pidfd, struct lz_err *err)
+    const char *id, pid_t running, int *pidfd, pid_t *pid,
+    struct lz_err *err)
 {
 	struct timespec pause = { 0, 20 * 1000 * 1000 };
 	struct lz_tokens logs = LZ_TOKENS_INIT;
@@ -593,8 +674,7 @@ sidecar_ready(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	if ((rc = lz_netpolicy_digest(s->netpolicy, strlen(s->netpolicy), want,
 	    err)) != 0)
 		goto out;
-	if ((rc = lz_sandbox_pidfd(s->sidecar_pidfile, "network sidecar",
-	    pidfd, err)) != 0)
+	if ((rc = sidecar_pid(s, running, deadline, pidfd, pid, err)) != 0)
 		goto out;
 	lz_tokens_push(&logs, c->podman);
 	lz_tokens_push(&logs, "logs");
@@ -645,74 +725,196 @@ out:
 	return rc;
 }
 
+void
+lz_sandbox_started_init(struct lz_sandbox_started *st)
+{
+	memset(st, 0, sizeof *st);
+	st->sidecar_pidfd = -1;
+	lz_buf_init(&st->note);
+}
+
+void
+lz_sandbox_started_release(struct lz_sandbox_started *st)
+{
+	free(st->container_id);
+	free(st->sidecar_id);
+	if (st->sidecar_pidfd >= 0)
+		close(st->sidecar_pidfd);
+	lz_sandbox_plan_release(&st->next);
+	lz_buf_release(&st->note);
+	lz_sandbox_started_init(st);
+}
+
 int
 lz_sandbox_start(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
     char **container_id, struct lz_err *err)
 {
-	return lz_sandbox_start_net(c, s, domain_root, container_id, NULL,
-	    NULL, err);
+	struct lz_sandbox_started st;
+	int rc;
+
+	lz_sandbox_started_init(&st);
+	rc = lz_sandbox_start_net(c, s, domain_root, &st, err);
+	*container_id = st.container_id;
+	st.container_id = NULL;
+	lz_sandbox_started_release(&st);
+	return rc;
 }
 
 /*
- * A start is tried again once when podman refused a container name still
- * in use: containers of this Domain left behind where the caller skipped
- * recovery (a new Domain's; its Storage Root deleted by hand). The failed
- * start has removed them.
+ * The prepared pair first when s->use matches this spec; any failure on
+ * that way is noted, the Domain's containers are removed and the start
+ * runs in full. A full start is tried again once when podman refused a
+ * container name still in use: containers of this Domain left behind
+ * where the caller skipped recovery (a new Domain's; its Storage Root
+ * deleted by hand). The failed start has removed them.
  */
 int
 lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
-    char **container_id, char **sidecar_id, int *sidecar_pidfd,
-    struct lz_err *err)
+    struct lz_sandbox_started *st, struct lz_err *err)
 {
-	struct lz_err first = LZ_ERR_INIT;
+	struct lz_err first = LZ_ERR_INIT, why = LZ_ERR_INIT;
+	struct lz_sandbox_spec net = *s;
+	char *anchors = NULL;
 	int rc;
 
-	rc = start_once(c, s, domain_root, container_id, sidecar_id,
-	    sidecar_pidfd, &first);
+	if ((rc = anchors_value(s->plan, domain_root, &anchors, err)) != 0)
+		goto undo;
+	net.anchors = anchors;
+	net.prepared = NULL;
+	if (s->netpolicy != NULL &&
+	    (rc = lz_sandbox_plan_make(c->podman, &net, &st->next, err)) != 0)
+		goto undo;
+	if (s->use != NULL && s->netpolicy != NULL) {
+		if (strcmp(s->use->p.fp, st->next.fp) != 0)
+			lz_err_set(&why, LZ_EINVAL, "the configuration, policy "
+			    "or mount plan changed since they were made "
+			    "(fingerprint %.16s..., now %.16s...)",
+			    s->use->p.fp, st->next.fp);
+		else if (start_prepared(c, &net, s->use, st, &why) == 0) {
+			lz_buf_addf(&st->note, "started the containers "
+			    "prepared when the Domain last ended (sidecar "
+			    "%.12s, sandbox %.12s; %s)\n", s->use->p.sidecar,
+			    s->use->p.sandbox, s->use->inspected ? "images "
+			    "checked with podman inspect" : "image store "
+			    "unchanged since");
+			goto out;
+		}
+		lz_sandbox_use_end(s->use);
+		lz_buf_addf(&st->note, "prepared containers not used: %s; "
+		    "removing them and starting afresh\n", why.msg ? why.msg :
+		    "unknown failure");
+		if ((rc = lz_sandbox_stop(c, s->domain_id, domain_root,
+		    err)) != 0) {
+			lz_err_prefix(err, rc, "removing the prepared containers "
+			    "failed");
+			goto out;
+		}
+	}
+	rc = start_once(c, &net, domain_root, st, &first);
 	if (rc != 0 && first.msg != NULL &&
 	    strstr(first.msg, "already in use") != NULL &&
 	    strstr(first.msg, "cleaning up also failed") == NULL)
-		rc = start_once(c, s, domain_root, container_id, sidecar_id,
-		    sidecar_pidfd, err);
+		rc = start_once(c, &net, domain_root, st, err);
 	else if (rc != 0)
 		rc = lz_err_set(err, rc, "%s", first.msg ? first.msg :
 		    "sandbox start failed");
+	goto out;
+undo:
+	lz_sandbox_stop(c, s->domain_id, domain_root, NULL);
+out:
+	free(anchors);
 	lz_err_release(&first);
+	lz_err_release(&why);
+	return rc;
+}
+
+/*
+ * The sidecar's process after the sandbox's start: podman starts a
+ * dependency that is not running on its own (a sandbox joining a sidecar
+ * that has exited would get a new sidecar nobody checked), so the one
+ * checked must still be the one alive.
+ */
+static int
+sidecar_still(int pidfd, struct lz_err *err)
+{
+	if (pidfd >= 0 && exited(pidfd))
+		return lz_err_set(err, LZ_ESYS, "network sidecar exited while "
+		    "the sandbox started; the sandbox is not used");
+	return 0;
+}
+
+/*
+ * Tells the sandbox's creation, held at the gate (gate.h, open as fd),
+ * "go PID" (the verified sidecar's process) or, with why, "no WHY".
+ */
+static int
+gate_tell(int fd, pid_t sidecar, const char *why, struct lz_err *err)
+{
+	char line[LZ_GATE_LINE_MAX - 2];
+
+	if (why != NULL)
+		snprintf(line, sizeof line, "no %s", why);
+	else
+		snprintf(line, sizeof line, "go %ld", (long)sidecar);
+	/* A gate line is one line. */
+	line[strcspn(line, "\n")] = '\0';
+	return lz_gate_say(fd, line, err);
+}
+
+/*
+ * The sandbox's "podman run -d" (argv), its creation let through the gate
+ * s->gate, when there is one, for the verified sidecar process sidecar;
+ * *id gets the ID podman printed.
+ */
+static int
+sandbox_gated(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
+    const struct lz_tokens *argv, pid_t sidecar, char **id,
+    struct lz_err *err)
+{
+	struct lz_spawn_result res;
+	int rc, fd = -1;
+
+	lz_spawn_result_init(&res);
+	if (s->gate != NULL) {
+		if ((fd = lz_gate_open(s->gate, err)) < 0)
+			return fd;
+		if ((rc = gate_tell(fd, sidecar, NULL, err)) != 0)
+			goto out;
+	}
+	if ((rc = run_podman(c, argv, &res, "podman run", err)) == 0)
+		rc = take_id(&res.out, id, "podman run", err);
+out:
+	if (fd >= 0)
+		close(fd);
+	lz_spawn_result_release(&res);
 	return rc;
 }
 
 /*
  * The sidecar first (run, readiness, digest), then the sandbox, whose
- * runtime shim mounts the State Anchors before runsc creates it.
+ * creation waits at the gate for the verified sidecar and whose runtime
+ * shim mounts the State Anchors before runsc creates it. s has its
+ * anchors' annotation; st gets the IDs and the sidecar's pidfd.
  */
 static int
 start_once(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
-    const char *domain_root, char **container_id, char **sidecar_id,
-    int *sidecar_pidfd, struct lz_err *err)
+    const char *domain_root, struct lz_sandbox_started *st,
+    struct lz_err *err)
 {
 	struct lz_tokens t = LZ_TOKENS_INIT;
-	struct lz_spawn_result res;
 	struct lz_err undo = LZ_ERR_INIT;
 	struct lz_sandbox_spec net;
-	char *sid = NULL, *network = NULL, *anchors = NULL;
+	char *sid = NULL, *network = NULL;
+	pid_t spid = 0;
 	int rc, pidfd = -1;
 
-	*container_id = NULL;
-	if (sidecar_id != NULL)
-		*sidecar_id = NULL;
-	if (sidecar_pidfd != NULL)
-		*sidecar_pidfd = -1;
-	lz_spawn_result_init(&res);
 	net = *s;
-	if ((rc = anchors_value(s->plan, domain_root, &anchors, err)) != 0)
-		goto fail;
-	net.anchors = anchors;
 	if (s->netpolicy != NULL) {
 		rc = sidecar_run(c, s, &sid, err);
 		if (rc == 0)
-			rc = sidecar_ready(c, s, sid, &pidfd, err);
+			rc = sidecar_ready(c, s, sid, 0, &pidfd, &spid, err);
 		if (rc != 0)
 			goto fail;
 		network = lz_xasprintf("container:%s", sid);
@@ -720,20 +922,18 @@ start_once(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	}
 	if ((rc = lz_sandbox_argv_run(c->podman, &net, &t, err)) != 0)
 		goto fail;
-	if ((rc = run_podman(c, &t, &res, "podman run", err)) != 0)
+	if ((rc = sandbox_gated(c, s, &t, spid, &st->container_id, err)) != 0)
 		goto fail;
-	if ((rc = take_id(&res.out, container_id, "podman run", err)) != 0)
+	if ((rc = sidecar_still(pidfd, err)) != 0)
 		goto fail;
-	if (sidecar_id != NULL) {
-		*sidecar_id = sid;
-		sid = NULL;
-	}
-	if (sidecar_pidfd != NULL) {
-		*sidecar_pidfd = pidfd;
-		pidfd = -1;
-	}
+	st->sidecar_id = sid;
+	sid = NULL;
+	st->sidecar_pidfd = pidfd;
+	pidfd = -1;
 	goto out;
 fail:
+	free(st->container_id);
+	st->container_id = NULL;
 	if (!image_exists(c, s->image))
 		rc = lz_err_set(err, LZ_ENOTFOUND, "image '%s' not found; run "
 		    "scripts/setup.sh or set image = ... in the profile "
@@ -748,10 +948,330 @@ out:
 		close(pidfd);
 	free(sid);
 	free(network);
-	free(anchors);
 	lz_err_release(&undo);
+	lz_tokens_release(&t);
+	return rc;
+}
+
+/* "PODMAN VERB ARGS..." (up to four arguments, NULL-ended) into t. */
+static void
+podman_argv(const struct lz_sandbox_ctx *c, struct lz_tokens *t,
+    const char *verb, const char *a1, const char *a2, const char *a3,
+    const char *a4)
+{
+	const char *v[] = { a1, a2, a3, a4 };
+	size_t i;
+
+	lz_tokens_push(t, c->podman);
+	lz_tokens_push(t, verb);
+	for (i = 0; i < 4 && v[i] != NULL; i++)
+		lz_tokens_push(t, v[i]);
+}
+
+int
+lz_sandbox_use_begin(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_prepared *p, const char *image,
+    const char *sidecar_image, struct lz_sandbox_use *u, struct lz_err *err)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_spawn_opts o;
+	int rc;
+
+	memset(u, 0, sizeof *u);
+	u->p = *p;
+	/* Nothing changed in the image store since the pair was made. */
+	if (lz_sandbox_prep_images_same(p))
+		return 0;
+	podman_opts(c, &o);
+	/* Not the sandbox: a start holds its lock while it waits at the
+	 * gate, and this runs beside that start. */
+	podman_argv(c, &t, "inspect", p->sidecar, image, sidecar_image != NULL ?
+	    sidecar_image : LZ_SANDBOX_SIDECAR_IMAGE, NULL);
+	rc = lz_spawn_start((const char *const *)t.v, &o, &u->inspect, err);
+	u->running = rc == 0;
+	lz_tokens_release(&t);
+	return rc;
+}
+
+/*
+ * The inspection's verdict (sandbox-prep.h); the process is reaped. The
+ * sidecar's process ID is read from pidfile after the inspection ended:
+ * a sidecar it saw running is this start's only if podman wrote that ID
+ * there since the start emptied it.
+ */
+static int
+use_judge(struct lz_sandbox_use *u, const char *domain_id,
+    const char *pidfile, struct lz_err *err)
+{
+	struct lz_spawn_result res;
+	struct lz_buf b = LZ_BUF_INIT;
+	char *text;
+	long pid = 0;
+	int rc;
+
+	if (!u->running)
+		return 0;
+	u->inspected = 1;
+	lz_spawn_result_init(&res);
+	rc = lz_spawn_wait(&u->inspect, &res, err);
+	u->running = 0;
+	if (rc == 0 && (res.status != 0 || res.truncated)) {
+		text = stderr_text(&res);
+		rc = lz_err_set(err, LZ_ESYS, "podman inspect: %s", text);
+		free(text);
+	}
+	if (rc == 0 && read_small(pidfile, &b, NULL) == 0 && b.len > 0)
+		pid = strtol(b.buf, NULL, 10);
+	if (rc == 0)
+		rc = lz_sandbox_prep_check(res.out.buf, &u->p, domain_id, pid,
+		    err);
+	lz_buf_release(&b);
+	lz_spawn_result_release(&res);
+	return rc;
+}
+
+void
+lz_sandbox_use_end(struct lz_sandbox_use *u)
+{
+	struct lz_spawn_result res;
+
+	if (!u->running)
+		return;
+	lz_spawn_result_init(&res);
+	(void)lz_spawn_wait(&u->inspect, &res, NULL);
+	lz_spawn_result_release(&res);
+	u->running = 0;
+}
+
+/*
+ * Before a prepared sidecar starts: its last PID file must not name a
+ * live lazaret-netpolicy (a sidecar somebody else started; at rest the
+ * file names a process that has ended).
+ */
+static int
+sidecar_idle(const struct lz_sandbox_spec *s, struct lz_err *err)
+{
+	struct lz_buf b = LZ_BUF_INIT, cmd = LZ_BUF_INIT;
+	char *proc = NULL;
+	long pid = 0;
+	int rc = 0;
+
+	if (read_small(s->sidecar_pidfile, &b, NULL) == 0 && b.len > 0)
+		pid = strtol(b.buf, NULL, 10);
+	if (pid > 0) {
+		proc = lz_xasprintf("/proc/%ld/cmdline", pid);
+		if (read_small(proc, &cmd, NULL) == 0 && strcmp(cmd.len > 0 ?
+		    cmd.buf : "", LZ_SANDBOX_SIDECAR_PROGRAM) == 0)
+			rc = lz_err_set(err, LZ_EINVAL, "the prepared network "
+			    "sidecar is running already as process %ld "
+			    "(another start took it?)", pid);
+	}
+	free(proc);
+	lz_buf_release(&cmd);
+	lz_buf_release(&b);
+	return rc;
+}
+
+/*
+ * Starts the pair created ahead (u) with one "podman start" of the
+ * sandbox, which starts its sidecar first (podman starts a dependency
+ * that is not running). The sandbox's creation waits at the gate
+ * (s->gate) until the inspection under way since lz_sandbox_use_begin
+ * passed lz_sandbox_prep_check and the sidecar's readiness passed the
+ * checks of a full start; anything else answers "no" there, so no sandbox
+ * is created. A "podman start" that returns with the gate's line unread
+ * found the sandbox running already: another start has it. On failure
+ * err says why and the caller removes both.
+ */
+static int
+start_prepared(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
+    struct lz_sandbox_use *u, struct lz_sandbox_started *st,
+    struct lz_err *err)
+{
+	const struct lz_sandbox_prepared *p = &u->p;
+	struct lz_tokens ts = LZ_TOKENS_INIT;
+	struct lz_spawn_result rs;
+	struct lz_spawn_proc ps;
+	struct lz_spawn_opts o;
+	struct lz_err sub = LZ_ERR_INIT;
+	pid_t spid = 0;
+	int rc, pidfd = -1, gate = -1, g, unread = 0;
+
+	lz_spawn_result_init(&rs);
+	if (s->gate == NULL) {
+		rc = lz_err_set(err, LZ_EINVAL, "a prepared sandbox is started "
+		    "only through the gate");
+		goto out;
+	}
+	if ((rc = sidecar_idle(s, err)) != 0 ||
+	    (rc = sidecar_files_reset(s, err)) != 0)
+		goto out;
+	if ((gate = lz_gate_open(s->gate, err)) < 0) {
+		rc = gate;
+		goto out;
+	}
+	podman_opts(c, &o);
+	podman_argv(c, &ts, "start", p->sandbox, NULL, NULL, NULL);
+	if ((rc = lz_spawn_start((const char *const *)ts.v, &o, &ps,
+	    err)) != 0)
+		goto out;
+	rc = use_judge(u, s->domain_id, s->sidecar_pidfile, err);
+	if (rc == 0)
+		rc = sidecar_ready(c, s, p->sidecar, ps.pid, &pidfd, &spid, err);
+	g = gate_tell(gate, spid, rc != 0 ? (err && err->msg ? err->msg :
+	    "refused") : NULL, &sub);
+	lz_err_release(&sub);
+	/*
+	 * Our refusal is the reason when podman got as far as the gate;
+	 * when it ended before that (a container removed by hand), its own
+	 * error is.
+	 */
+	if (podman_done(lz_spawn_wait(&ps, &rs, &sub), &rs, "podman start",
+	    &sub) != 0 && (rc == 0 || rc == LZ_EAGAIN)) {
+		rc = lz_err_set(err, LZ_ESYS, "%s", sub.msg);
+	} else if (rc == 0 && g != 0)
+		rc = lz_err_set(err, g, "cannot say go at the gate");
+	/* The creation reads the line; a sandbox already running does not. */
+	if (rc == 0 && (ioctl(gate, FIONREAD, &unread) != 0 || unread != 0))
+		rc = lz_err_set(err, LZ_EINVAL, "the prepared sandbox was running "
+		    "already: its start never reached this start's gate "
+		    "(another start took it?)");
+	if (rc == 0)
+		rc = sidecar_still(pidfd, err);
+	if (rc != 0)
+		goto out;
+	st->container_id = lz_xstrdup(p->sandbox);
+	st->sidecar_id = lz_xstrdup(p->sidecar);
+	st->sidecar_pidfd = pidfd;
+	pidfd = -1;
+out:
+	if (gate >= 0)
+		close(gate);
+	if (pidfd >= 0)
+		close(pidfd);
+	lz_err_release(&sub);
+	lz_spawn_result_release(&rs);
+	lz_tokens_release(&ts);
+	return rc;
+}
+
+/*
+ * The file in which podman's image store lists its images
+ * (containers/storage: GRAPHROOT/DRIVER-images/images.json), or "-" when
+ * podman does not say.
+ */
+static void
+image_store(const struct lz_sandbox_ctx *c, char out[LZ_SANDBOX_PREP_PATH_MAX])
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+
+	lz_spawn_result_init(&res);
+	podman_argv(c, &t, "info", "--format", "{{.Store.GraphRoot}}/"
+	    "{{.Store.GraphDriverName}}-images/images.json", NULL, NULL);
+	snprintf(out, LZ_SANDBOX_PREP_PATH_MAX, "-");
+	if (run_podman(c, &t, &res, "podman info", NULL) == 0) {
+		trim(&res.out);
+		if (res.out.len > 0 && res.out.len < LZ_SANDBOX_PREP_PATH_MAX &&
+		    res.out.buf[0] == '/' && strchr(res.out.buf, '\n') == NULL)
+			memcpy(out, res.out.buf, res.out.len + 1);
+	}
 	lz_spawn_result_release(&res);
 	lz_tokens_release(&t);
+}
+
+/* The images p's two containers were made from, into p. */
+static int
+images_of(const struct lz_sandbox_ctx *c, struct lz_sandbox_prepared *p,
+    struct lz_err *err)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+	const char *nl;
+	int rc;
+
+	lz_spawn_result_init(&res);
+	podman_argv(c, &t, "inspect", "--format", "{{.Image}}", p->sidecar,
+	    p->sandbox);
+	rc = run_podman(c, &t, &res, "podman inspect (prepared containers)",
+	    err);
+	nl = res.out.buf;
+	if (rc == 0 && (res.out.len != 2 * 65 || strspn(nl, "0123456789abcdef")
+	    != 64 || nl[64] != '\n' || strspn(nl + 65, "0123456789abcdef") !=
+	    64 || nl[129] != '\n'))
+		rc = lz_err_set(err, LZ_ESYS, "podman inspect printed '%.140s', "
+		    "not the two image IDs", nl);
+	if (rc == 0) {
+		memcpy(p->sidecar_image, nl, 64);
+		p->sidecar_image[64] = '\0';
+		memcpy(p->sandbox_image, nl + 65, 64);
+		p->sandbox_image[64] = '\0';
+	}
+	lz_spawn_result_release(&res);
+	lz_tokens_release(&t);
+	return rc;
+}
+
+int
+lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_plan *plan, const char *domain_id,
+    const char *domain_root, struct lz_sandbox_prepared *out,
+    struct lz_err *err)
+{
+	struct lz_tokens box = LZ_TOKENS_INIT;
+	struct lz_spawn_result res;
+	struct lz_err undo = LZ_ERR_INIT;
+	char *peer = NULL, *id = NULL, before[LZ_SANDBOX_PREP_STAMP_MAX];
+	size_t i;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	lz_spawn_result_init(&res);
+	if (plan->fp[0] == '\0' || plan->sidecar.n == 0 || plan->sandbox.n == 0)
+		return lz_err_set(err, LZ_EINVAL, "nothing to prepare");
+	/* The image store before and after: an image changed in between
+	 * leaves the stamp unknown, and the start then asks podman. */
+	image_store(c, out->store);
+	lz_sandbox_prep_stamp(out->store, before);
+	rc = run_podman(c, &plan->sidecar, &res, "podman create (network "
+	    "sidecar)", err);
+	if (rc == 0)
+		rc = take_id(&res.out, &id, "podman create", err);
+	if (rc != 0)
+		goto fail;
+	memcpy(out->sidecar, id, sizeof out->sidecar);
+	peer = lz_xasprintf("--network=container:%s", id);
+	for (i = 0; i < plan->sandbox.n; i++)
+		lz_tokens_push(&box, strcmp(plan->sandbox.v[i], "--network="
+		    "container:" LZ_SANDBOX_PREP_PEER) == 0 ? peer :
+		    plan->sandbox.v[i]);
+	free(id);
+	id = NULL;
+	rc = run_podman(c, &box, &res, "podman create (sandbox)", err);
+	if (rc == 0)
+		rc = take_id(&res.out, &id, "podman create", err);
+	if (rc != 0)
+		goto fail;
+	memcpy(out->sandbox, id, sizeof out->sandbox);
+	if ((rc = images_of(c, out, err)) != 0)
+		goto fail;
+	if (lz_sandbox_prep_stamp(out->store, out->stamp) != 0 ||
+	    strcmp(out->stamp, before) != 0)
+		snprintf(out->stamp, sizeof out->stamp, "-");
+	memcpy(out->fp, plan->fp, sizeof out->fp);
+	goto out;
+fail:
+	if (lz_sandbox_stop(c, domain_id, domain_root, &undo) != 0)
+		lz_err_set(err, rc, "%s; removing what was made also failed: "
+		    "%s", err && err->msg ? err->msg : "preparing failed",
+		    undo.msg);
+	memset(out, 0, sizeof *out);
+out:
+	free(id);
+	free(peer);
+	lz_tokens_release(&box);
+	lz_err_release(&undo);
+	lz_spawn_result_release(&res);
 	return rc;
 }
 
@@ -947,6 +1467,7 @@ lz_sandbox_list_select(const struct lz_sandbox_list *all,
 		n->role = lz_xstrdup(role);
 		n->domain = lz_xstrdup(e->domain);
 		n->state = lz_xstrdup(e->state);
+		n->prepared = lz_xstrdup(e->prepared);
 	}
 	free(box);
 	free(side);
@@ -1025,6 +1546,7 @@ lz_sandbox_list_parse(const char *text, struct lz_sandbox_list *out,
 		e->id = json_str(o, "Id");
 		e->state = json_str(o, "State");
 		labels = json_object_get(o, "Labels");
+		e->prepared = json_str(labels, LZ_SANDBOX_LABEL_PREPARED);
 		e->role = json_str(labels, LZ_SANDBOX_LABEL_ROLE);
 		e->domain = json_str(labels, LZ_SANDBOX_LABEL_DOMAIN);
 		names = json_object_get(o, "Names");
@@ -1034,6 +1556,12 @@ lz_sandbox_list_parse(const char *text, struct lz_sandbox_list *out,
 out:
 	json_decref(root);
 	return rc;
+}
+
+int
+lz_sandbox_entry_prepared(const struct lz_sandbox_entry *e)
+{
+	return *e->prepared != '\0' && strcmp(e->state, "created") == 0;
 }
 
 void
@@ -1047,6 +1575,7 @@ lz_sandbox_list_release(struct lz_sandbox_list *l)
 		free(l->v[i].role);
 		free(l->v[i].domain);
 		free(l->v[i].state);
+		free(l->v[i].prepared);
 	}
 	free(l->v);
 	l->v = NULL;

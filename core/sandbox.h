@@ -26,6 +26,8 @@
 #include <stddef.h>
 
 #include "core/sandbox-argv.h"
+#include "core/sandbox-prep.h"
+#include "core/spawn.h"
 #include "core/util.h"
 
 #define LZ_SANDBOX_PODMAN_FALLBACK "/usr/bin/podman"
@@ -65,23 +67,82 @@ void lz_sandbox_ctx_release(struct lz_sandbox_ctx *c);
 int lz_sandbox_start(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
     char **container_id, struct lz_err *err);
+/* What lz_sandbox_start_net started, and what the next start can use. */
+struct lz_sandbox_started {
+	char *container_id;	/* the sandbox's (allocated) */
+	char *sidecar_id;	/* the Network Sidecar's, or NULL */
+	int sidecar_pidfd;	/* its process, checked alive; or -1 */
+	/* The command lines a next start with this spec would run
+	 * (sandbox-prep.h; empty without a sidecar). */
+	struct lz_sandbox_plan next;
+	/* Lines for the coordinator's log: whether a prepared pair was
+	 * used, and why not. */
+	struct lz_buf note;
+};
+void lz_sandbox_started_init(struct lz_sandbox_started *st);
+/* Frees what st holds and closes its pidfd. */
+void lz_sandbox_started_release(struct lz_sandbox_started *st);
+
 /*
- * lz_sandbox_start, also giving the Network Sidecar's container ID in
- * *sidecar_id and a pidfd of its process in *sidecar_pidfd (NULL and -1
- * when s->netpolicy is NULL; either pointer may be NULL). With
- * s->netpolicy the order is: sidecar "podman run -d" (at the same time as
- * the anchor helper), its readiness ("ready <digest>" in its log file
- * s->sidecar_log, or "podman logs", within LZ_SANDBOX_SIDECAR_READY_MS),
- * the digest compared with the SHA-256 of s->netpolicy and its process
- * (from s->sidecar_pidfile, held as a pidfd) still alive after "ready";
- * then the sandbox with
- * "--network=container:<sidecar ID>". A sidecar that exits, times out or
- * reports another digest fails the start before the sandbox exists, and
- * the message says why (with the sidecar's own error line).
+ * lz_sandbox_start with the Network Sidecar (s->netpolicy not NULL), and
+ * what st says. The order is: the sidecar (its readiness, "ready <digest>
+ * <mac>" in its log file s->sidecar_log, or "podman logs", within
+ * LZ_SANDBOX_SIDECAR_READY_MS, the digest compared with the SHA-256 of
+ * s->netpolicy, the MAC with s->attach, and its process, from
+ * s->sidecar_pidfile and held as a pidfd, still alive after "ready");
+ * then the sandbox with "--network=container:<sidecar ID>", and the
+ * sidecar's process checked alive once more after it (podman starts a
+ * dependency that has stopped on its own, which would be a sidecar
+ * nobody checked). A sidecar that exits, times out or reports another
+ * digest fails the start before the sandbox exists, and the message says
+ * why (with the sidecar's own error line).
+ *
+ * The sandbox's creation waits at the gate s->gate (gate.h) until the
+ * sidecar passed those checks, and only in that sidecar's network.
+ *
+ * With s->use (a pair created ahead, sandbox-prep.h, and its inspection,
+ * lz_sandbox_use_begin) whose fingerprint is this spec's: one "podman
+ * start" of the prepared sandbox, which starts its sidecar first; while
+ * the sandbox waits at the gate, the inspection must pass
+ * lz_sandbox_prep_check and the sidecar the readiness checks, then "go";
+ * the sandbox's creation must have read it. Anything found stale or
+ * failing on that way is said in st->note; whatever of the Domain exists
+ * is then removed (lz_sandbox_stop) and the start runs in full ("podman
+ * run -d" of both).
  */
 int lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
-    char **container_id, char **sidecar_id, int *sidecar_pidfd,
+    struct lz_sandbox_started *st, struct lz_err *err);
+
+/* A pair created ahead (sandbox-prep.h) and podman's inspection of it. */
+struct lz_sandbox_use {
+	struct lz_sandbox_prepared p;
+	struct lz_spawn_proc inspect;
+	int running;			/* inspect not reaped yet */
+	int inspected;			/* images checked by inspect */
+};
+/*
+ * Prepares the use of pair p: when podman's image store changed since p
+ * was made (lz_sandbox_prep_images_same), starts "podman inspect" of p's
+ * sidecar, of image (the sandbox's) and of sidecar_image (NULL:
+ * LZ_SANDBOX_SIDECAR_IMAGE), to run while the caller sets the start up
+ * and while the start runs; lz_sandbox_start_net judges it (with s->use =
+ * u) before it lets the sandbox be created. lz_sandbox_use_end reaps it
+ * when the start did not get that far (harmless otherwise).
+ */
+int lz_sandbox_use_begin(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_prepared *p, const char *image,
+    const char *sidecar_image, struct lz_sandbox_use *u, struct lz_err *err);
+void lz_sandbox_use_end(struct lz_sandbox_use *u);
+
+/*
+ * Creates plan's containers (sandbox-prep.h), the sidecar first (the
+ * sandbox's "--network" needs its ID), into out. On failure whatever was
+ * made is removed (lz_sandbox_stop) and out is zeroed.
+ */
+int lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_plan *plan, const char *domain_id,
+    const char *domain_root, struct lz_sandbox_prepared *out,
     struct lz_err *err);
 
 /*
@@ -117,7 +178,10 @@ struct lz_sandbox_entry {
 	char *role;		/* lazaret.role label, or "" */
 	char *domain;		/* lazaret.domain label, or "" */
 	char *state;		/* "running", "exited", "created", ... */
+	char *prepared;		/* lazaret.prepared label, or "" */
 };
+/* 1 for a container prepared for a next start that never ran. */
+int lz_sandbox_entry_prepared(const struct lz_sandbox_entry *e);
 
 struct lz_sandbox_list {
 	struct lz_sandbox_entry *v;
@@ -157,10 +221,10 @@ void lz_sandbox_list_select(const struct lz_sandbox_list *all,
 /*
  * The process of a container podman started with --pidfile pidfile, as a
  * pidfd (so its exit cannot be mistaken for another process's); what
- * names it in messages. LZ_ESYS when the file holds no process ID or the
- * process is gone.
+ * names it in messages; *pid (when not NULL) gets the process ID. LZ_ESYS
+ * when the file holds no process ID or the process is gone.
  */
 int lz_sandbox_pidfd(const char *pidfile, const char *what, int *pidfd,
-    struct lz_err *err);
+    pid_t *pid, struct lz_err *err);
 
 #endif

@@ -98,6 +98,16 @@ lz_spawn_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int
+lz_spawn_ended(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof si);
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) ==
+	    0 && si.si_pid == pid;
+}
+
 /* Moves fd above 2 so the child's dup2 onto 0-2 cannot clobber it. */
 static int
 fd_high(int fd)

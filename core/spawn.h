@@ -171,6 +171,8 @@ int lz_spawn_wait(struct lz_spawn_proc *p, struct lz_spawn_result *res,
 
 /* CLOCK_MONOTONIC in milliseconds (the clock of lz_spawn_proc.deadline). */
 int64_t lz_spawn_now_ms(void);
+/* 1 when child pid (of this process) has ended; it is not reaped. */
+int lz_spawn_ended(pid_t pid);
 
 /*
  * Finds name in the colon-separated search path, returning an allocated

@@ -248,9 +248,10 @@ start(int ready_fd, struct lz_err *err)
 	struct lz_domain *d = &lz_coord.cfg.domain;
 	struct lz_buf warn = LZ_BUF_INIT, material = LZ_BUF_INIT;
 	struct lz_domain_identity id;
+	struct lz_sandbox_started st;
 	char *line, *save = NULL;
 	uint64_t t0 = uv_hrtime();
-	int rc, fd, pidfd = -1, sandbox_fd = -1;
+	int rc, fd, pidfd, sandbox_fd = -1;
 	char *pidfile;
 
 	lz_id_random(lz_coord.id, LZ_ID_COORDINATOR_BYTES);
@@ -301,10 +302,21 @@ start(int ready_fd, struct lz_err *err)
 		    err->msg);
 		lz_err_release(err);
 	}
-	rc = lz_domain_up(&lz_coord.cfg, lz_coord.self, &id,
-	    &lz_coord.container, &pidfd, &warn, err);
+	lz_sandbox_started_init(&st);
+	rc = lz_domain_up(&lz_coord.cfg, lz_coord.self, &id, &st, &warn, err);
 	lz_coord_history_ready(ready_fd, rc == 0);
 	lz_buf_wipe(&material);
+	for (line = strtok_r(st.note.buf, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "coordinator %s: %s\n", lz_coord.id, line);
+	save = NULL;
+	lz_coord.container = st.container_id;
+	st.container_id = NULL;
+	pidfd = st.sidecar_pidfd;
+	st.sidecar_pidfd = -1;
+	lz_coord.next = st.next;
+	memset(&st.next, 0, sizeof st.next);
+	lz_sandbox_started_release(&st);
 	/* Warnings go to the starting client, which shows them. */
 	for (line = strtok_r(warn.buf, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
@@ -317,7 +329,7 @@ start(int ready_fd, struct lz_err *err)
 	fprintf(stderr, "coordinator %s: sandbox %s started in %ld ms\n",
 	    lz_coord.id, lz_coord.container, (long)((uv_hrtime() - t0) / 1000000));
 	pidfile = lz_xasprintf("%s/" LZ_DOMAIN_SANDBOX_PID, d->runtime);
-	rc = lz_sandbox_pidfd(pidfile, "the sandbox", &sandbox_fd, err);
+	rc = lz_sandbox_pidfd(pidfile, "the sandbox", &sandbox_fd, NULL, err);
 	free(pidfile);
 	if (rc == 0)
 		rc = lz_coord_watch(pidfd, sandbox_fd, err);
@@ -336,6 +348,30 @@ start(int ready_fd, struct lz_err *err)
 		return rc;
 	report(ready_fd, "ok\n");
 	return 0;
+}
+
+/*
+ * After a clean teardown, still holding the lifecycle lock: the next
+ * start's containers created ahead (lz_domain_prepare), logged; a failure
+ * only costs the next start its head start.
+ */
+static void
+prepare_next(void)
+{
+	struct lz_buf note = LZ_BUF_INIT;
+	struct lz_err err = LZ_ERR_INIT;
+	uint64_t t0 = uv_hrtime();
+
+	if (lz_domain_prepare(&lz_coord.cfg, lz_coord.self, &lz_coord.next,
+	    &note, &err) != 0)
+		fprintf(stderr, "coordinator %s: nothing prepared for the next "
+		    "start: %s\n", lz_coord.id, err.msg);
+	else if (note.len > 0)
+		fprintf(stderr, "coordinator %s: %.*s in %ld ms\n", lz_coord.id,
+		    (int)note.len - 1, note.buf,
+		    (long)((uv_hrtime() - t0) / 1000000));
+	lz_err_release(&err);
+	lz_buf_release(&note);
 }
 
 static int
@@ -406,15 +442,23 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	uv_run(lz_coord.loop, UV_RUN_DEFAULT);
 	/* Every handle is closed: tear down in FR-7 order. */
 	unlink(lz_coord.sock_path);
-	if (lz_domain_down(&lz_coord.cfg, lz_coord.self, &err) != 0) {
+	rc = lz_domain_down(&lz_coord.cfg, lz_coord.self, &err);
+	if (rc != 0) {
 		fprintf(stderr, "coordinator %s: teardown: %s\n", lz_coord.id,
 		    err.msg);
 		lz_err_release(&err);
-	} else
-		lz_domain_mark_clean(&lz_coord.cfg, 1);
-	/* The sandbox is gone: nothing can write a new one after this. */
+	}
+	/*
+	 * The sandbox is gone: nothing can write a new one after this. Before
+	 * the next start's containers are made (a second or so), so that
+	 * host git is not left that long with what the last session wrote.
+	 */
 	lz_coord_git_final();
 	lz_coord_history_final();
+	if (rc == 0) {
+		prepare_next();
+		lz_domain_mark_clean(&lz_coord.cfg, 1);
+	}
 	unlink(lz_coord.pid_path);
 	fprintf(stderr, "coordinator %s: stopped\n", lz_coord.id);
 	uv_loop_close(lz_coord.loop);
@@ -427,6 +471,7 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	free(lz_coord.self);
 	free(lz_coord.podman);
 	free(lz_coord.container);
+	lz_sandbox_plan_release(&lz_coord.next);
 	free(lz_coord.terminfo);
 	return LZ_EXIT_OK;
 }

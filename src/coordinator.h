@@ -28,6 +28,7 @@
 
 #include "core/ids.h"
 #include "core/registry.h"
+#include "core/sandbox-prep.h"
 #include "core/tokens.h"
 #include "core/util.h"
 #include "protocol/frame.h"
@@ -94,6 +95,9 @@ struct lz_coord {
 	char *sock_path;
 	char *pid_path;			/* coordinator.pid (diagnostics) */
 	char *container;		/* sandbox container ID */
+	/* The command lines the next start would run: created when this
+	 * Domain ends cleanly (lz_domain_prepare, core/sandbox-prep.h). */
+	struct lz_sandbox_plan next;
 	char *self;			/* absolute path of this binary */
 	char *podman;			/* absolute path of podman */
 	char *terminfo;			/* runtime dir's terminfo copy, or NULL */

@@ -187,12 +187,17 @@ lz_domain_notice(const struct lz_client *c, const struct lz_mountplan *mp,
 	return rc;
 }
 
+#define SIDECAR_KEY "sidecar.key"
+
 /*
  * This start's identity material (SR-9), made by the coordinator: the
- * sidecar's attachment key (read by the sidecar only, through its own
- * bind) and the Agent Sandbox's certificate, key and CA certificate in
- * identity/ (bound read-only at /run/lazaret/identity). Written anew at
- * every start: a restarted sandbox never sees the earlier start's.
+ * sidecar's attachment file (key and component IDs, netpolicy.h; read by
+ * the sidecar only, through its own bind) and the Agent Sandbox's
+ * certificate, key and CA certificate in identity/ (bound read-only at
+ * /run/lazaret/identity). Written anew at every start, before either
+ * container starts (prepared ones included): a restarted sandbox never
+ * sees the earlier start's, and the Domain's end empties them
+ * (forget_identity).
  */
 static const char *const identity_files[] = { "ca.crt", "sandbox.crt",
     "sandbox.key", "sandbox.id", "domain" };
@@ -208,9 +213,14 @@ write_identity(const struct lz_client *c, const struct lz_domain_identity *id,
 	size_t i;
 	int rc;
 
-	*keyfile = lz_xasprintf("%s/sidecar.key", c->domain.runtime);
-	rc = put_file(*keyfile, id->attach_key, strlen(id->attach_key), 0600,
-	    err);
+	struct lz_buf attach = LZ_BUF_INIT;
+
+	*keyfile = lz_xasprintf("%s/" SIDECAR_KEY, c->domain.runtime);
+	rc = lz_netpolicy_attach_format(id->attach_key, id->sidecar_id,
+	    id->sandbox_id, &attach, err);
+	if (rc == 0)
+		rc = put_file(*keyfile, attach.buf, attach.len, 0600, err);
+	lz_buf_wipe(&attach);
 	for (i = 0; rc == 0 && i < 5; i++) {
 		p = lz_xasprintf("%s/identity/%s", c->domain.runtime, names[i]);
 		rc = put_file(p, data[i], strlen(data[i]), 0600, err);
@@ -222,24 +232,28 @@ write_identity(const struct lz_client *c, const struct lz_domain_identity *id,
 /*
  * The start's key material goes with it (the sandbox and sidecar that read
  * it are gone): nothing signed with it could be verified any more, but a
- * private key is not left lying in the runtime directory.
+ * private key is not left lying in the runtime directory. The attachment
+ * file stays, empty: a prepared sidecar binds it (lz_domain_prepare).
  */
-static void
-forget_identity(const struct lz_client *c)
+static int
+forget_identity(const struct lz_client *c, struct lz_err *err)
 {
-	char *p;
+	char *p = lz_xasprintf("%s/" SIDECAR_KEY, c->domain.runtime);
 	size_t i;
+	int rc;
 
-	p = lz_xasprintf("%s/sidecar.key", c->domain.runtime);
-	(void)unlink(p);
+	rc = put_file(p, "", 0, 0600, err);
 	free(p);
 	for (i = 0; i < sizeof identity_files / sizeof identity_files[0];
 	    i++) {
 		p = lz_xasprintf("%s/identity/%s", c->domain.runtime,
 		    identity_files[i]);
-		(void)unlink(p);
+		if (unlink(p) != 0 && errno != ENOENT && rc == 0)
+			rc = lz_err_set(err, LZ_ESYS, "cannot remove '%s': %s",
+			    p, strerror(errno));
 		free(p);
 	}
+	return rc;
 }
 
 int
@@ -278,11 +292,57 @@ lz_domain_sibling(const char *self, const char *name)
 	    (int)(slash - self + 1) : 0, self, name);
 }
 
+/*
+ * Takes the record of a pair prepared when the Domain last ended: renamed
+ * to a name of this process first, so that of two starts reading it only
+ * one can have it; then read and removed. 1 when *p holds a record; a
+ * record that cannot be read is said in note.
+ */
+static int
+claim_prepared(const struct lz_client *c, struct lz_sandbox_prepared *p,
+    struct lz_buf *note)
+{
+	char *rec = lz_xasprintf("%s/" LZ_SANDBOX_PREP_RECORD,
+	    c->domain.runtime);
+	char *mine = lz_xasprintf("%s.%ld", rec, (long)getpid());
+	struct lz_err err = LZ_ERR_INIT;
+	char text[512];
+	ssize_t n = -1;
+	int fd, ok = 0;
+
+	if (rename(rec, mine) != 0) {
+		if (errno != ENOENT)
+			lz_buf_addf(note, "prepared containers not used: cannot "
+			    "take '%s': %s\n", rec, strerror(errno));
+		goto out;
+	}
+	if ((fd = open(mine, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+		n = read(fd, text, sizeof text);
+		close(fd);
+	}
+	unlink(mine);
+	if (n < 0)
+		lz_buf_addf(note, "prepared containers not used: cannot read "
+		    "their record: %s\n", strerror(errno));
+	else if (lz_sandbox_prep_parse(text, (size_t)n, p, &err) != 0)
+		lz_buf_addf(note, "prepared containers not used: %s\n",
+		    err.msg);
+	else
+		ok = 1;
+out:
+	lz_err_release(&err);
+	free(rec);
+	free(mine);
+	return ok;
+}
+
 int
 lz_domain_up(const struct lz_client *c, const char *self,
-    const struct lz_domain_identity *id, char **container, int *sidecar_pidfd,
+    const struct lz_domain_identity *id, struct lz_sandbox_started *st,
     struct lz_buf *warn, struct lz_err *err)
 {
+	struct lz_sandbox_prepared prepared;
+	struct lz_sandbox_use use;
 	struct lz_sidecar_attach attach;
 	char *keyfile = NULL;
 	struct lz_mountplan mp = LZ_MOUNTPLAN_INIT;
@@ -294,10 +354,29 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	struct lz_view view;
 	char *shim = NULL, *escalate = NULL, *resolv = NULL, *log = NULL;
 	char *pidfile = NULL, *sandbox_pid = NULL, *view_annot = NULL;
-	int rc, have_ctx = 0;
+	char *gate = NULL;
+	int rc, using = 0;
 
 	memset(&ig, 0, sizeof ig);
 	memset(&view, 0, sizeof view);
+	memset(&spec, 0, sizeof spec);
+	if ((rc = lz_sandbox_ctx_init(&ctx, NULL, self, err)) != 0)
+		return rc;
+	ctx.mailbox = lz_domain_mailbox(c);
+	/*
+	 * A pair prepared when the Domain last ended: podman inspects it
+	 * while this start is set up (the checks before it is used,
+	 * sandbox-prep.h).
+	 */
+	if (claim_prepared(c, &prepared, &st->note)) {
+		if (lz_sandbox_use_begin(&ctx, &prepared, c->profile->image,
+		    NULL, &use, &meta) == 0)
+			using = 1;
+		else
+			lz_buf_addf(&st->note, "prepared containers not used: "
+			    "%s\n", meta.msg);
+		lz_err_release(&meta);
+	}
 	rc = lz_domain_dirs(c, err);
 	if (rc == 0)
 		rc = write_identity(c, id, &keyfile, err);
@@ -351,12 +430,6 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	lz_mountplan_add(&mp, LZ_MOUNT_BIND, escalate,
 	    "/usr/local/bin/lazaret-escalate", 1,
 	    "the Escalation Client (Host Escalation)");
-	rc = lz_sandbox_ctx_init(&ctx, NULL, self, err);
-	if (rc != 0)
-		goto out;
-	have_ctx = 1;
-	ctx.mailbox = lz_domain_mailbox(c);
-	memset(&spec, 0, sizeof spec);
 	spec.domain_id = c->domain.id;
 	spec.runtime = shim;
 	spec.image = c->profile->image;
@@ -377,6 +450,9 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	    c->domain.runtime);
 	unlink(sandbox_pid);
 	spec.sandbox_pidfile = sandbox_pid;
+	/* The sandbox is created only for the verified sidecar (gate.h). */
+	gate = lz_xasprintf("%s/gate", c->domain.runtime);
+	spec.gate = gate;
 	attach.keyfile = keyfile;
 	attach.key_hex = id->attach_key;
 	attach.sidecar_id = id->sidecar_id;
@@ -388,11 +464,13 @@ lz_domain_up(const struct lz_client *c, const char *self,
 		    "00000000000000000000000000000000";
 	spec.attach = &attach;
 	spec.mailbox = ctx.mailbox;
-	rc = lz_sandbox_start_net(&ctx, &spec, c->domain.root, container, NULL,
-	    sidecar_pidfd, err);
+	if (using)
+		spec.use = &use;
+	rc = lz_sandbox_start_net(&ctx, &spec, c->domain.root, st, err);
 out:
-	if (have_ctx)
-		lz_sandbox_ctx_release(&ctx);
+	if (using)
+		lz_sandbox_use_end(&use);
+	lz_sandbox_ctx_release(&ctx);
 	lz_ignored_release(&ig);
 	lz_view_release(&view);
 	free(view_annot);
@@ -402,6 +480,7 @@ out:
 	free(log);
 	free(pidfile);
 	free(sandbox_pid);
+	free(gate);
 	free(keyfile);
 	free(resolv);
 	lz_buf_release(&policy);
@@ -415,8 +494,13 @@ lz_domain_down(const struct lz_client *c, const char *self,
     struct lz_err *err)
 {
 	struct lz_sandbox_ctx ctx;
+	char *rec = lz_xasprintf("%s/" LZ_SANDBOX_PREP_RECORD,
+	    c->domain.runtime);
 	int rc;
 
+	/* Whatever it names is removed below. */
+	unlink(rec);
+	free(rec);
 	rc = lz_sandbox_ctx_init(&ctx, NULL, self, err);
 	if (rc != 0)
 		return rc;
@@ -424,6 +508,42 @@ lz_domain_down(const struct lz_client *c, const char *self,
 	rc = lz_sandbox_stop(&ctx, c->domain.id, c->domain.root, err);
 	lz_sandbox_ctx_release(&ctx);
 	if (rc == 0)
-		forget_identity(c);
+		(void)forget_identity(c, NULL);
+	return rc;
+}
+
+int
+lz_domain_prepare(const struct lz_client *c, const char *self,
+    const struct lz_sandbox_plan *next, struct lz_buf *note,
+    struct lz_err *err)
+{
+	struct lz_sandbox_ctx ctx;
+	struct lz_sandbox_prepared p;
+	struct lz_buf rec = LZ_BUF_INIT;
+	char *path = NULL;
+	int rc;
+
+	if ((rc = forget_identity(c, err)) != 0 || next->fp[0] == '\0')
+		return rc;
+	if ((rc = lz_sandbox_ctx_init(&ctx, NULL, self, err)) != 0)
+		return rc;
+	ctx.mailbox = lz_domain_mailbox(c);
+	rc = lz_sandbox_prepare(&ctx, next, c->domain.id, c->domain.root, &p,
+	    err);
+	if (rc == 0) {
+		lz_sandbox_prep_format(&p, &rec);
+		path = lz_xasprintf("%s/" LZ_SANDBOX_PREP_RECORD,
+		    c->domain.runtime);
+		if ((rc = put_file(path, rec.buf, rec.len, 0600, err)) != 0)
+			lz_sandbox_stop(&ctx, c->domain.id, c->domain.root,
+			    NULL);
+		else
+			lz_buf_addf(note, "prepared the next start's containers "
+			    "(sidecar %.12s, sandbox %.12s)\n", p.sidecar,
+			    p.sandbox);
+	}
+	free(path);
+	lz_buf_release(&rec);
+	lz_sandbox_ctx_release(&ctx);
 	return rc;
 }

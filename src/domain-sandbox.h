@@ -10,20 +10,12 @@
 #define LZ_DOMAIN_SANDBOX_H
 
 #include "core/mountplan.h"
+#include "core/sandbox.h"
 #include "src/client-setup.h"
 
 /* The sandbox's PID file in the runtime directory (podman --pidfile). */
 #define LZ_DOMAIN_SANDBOX_PID "sandbox.pid"
 
-/*
- * self: this lazaret binary, re-executed inside podman's namespace. Lines
- * the developer must read at launch (a core.hooksPath inside the
- * workspace) are added to warnings. *container gets the sandbox's
- * container ID and *sidecar_pidfd a pidfd of the Network Sidecar's
- * process, checked alive after its readiness (the caller watches it and
- * closes it). podman writes the sandbox's own process ID to
- * LZ_DOMAIN_SANDBOX_PID in the runtime directory.
- */
 /*
  * What one start binds its sidecar and sandbox to (SR-9), made by the
  * coordinator's Trust Anchor: the runtime component IDs, the sidecar's
@@ -35,9 +27,34 @@ struct lz_domain_identity {
 	const char *ca_pem, *cert_pem, *key_pem;
 };
 
+/*
+ * self: this lazaret binary, re-executed inside podman's
+ * namespace. Lines the developer must read at launch (a core.hooksPath
+ * inside the workspace) are added to warnings. st (initialised by the
+ * caller) gets the sandbox's container ID, a pidfd of the Network
+ * Sidecar's process, checked alive after its readiness (the caller
+ * watches it), the command lines to prepare the next start with
+ * (lz_domain_prepare) and lines for the log: a pair prepared when the
+ * Domain last ended is used when it passes the checks of
+ * core/sandbox-prep.h, and otherwise removed (and why logged) before the
+ * full start. podman writes the sandbox's own process ID to
+ * LZ_DOMAIN_SANDBOX_PID in the runtime directory.
+ */
 int lz_domain_up(const struct lz_client *c, const char *self,
-    const struct lz_domain_identity *id, char **container,
-    int *sidecar_pidfd, struct lz_buf *warnings, struct lz_err *err);
+    const struct lz_domain_identity *id, struct lz_sandbox_started *st,
+    struct lz_buf *warnings, struct lz_err *err);
+/*
+ * After a teardown that succeeded (the caller holds the lifecycle lock):
+ * empties this start's identity material in the runtime directory, then
+ * creates the next start's containers with next's command lines
+ * (lz_sandbox_prepare) and records them (LZ_SANDBOX_PREP_RECORD) for the
+ * next lz_domain_up, which takes the record (only one start can) and
+ * checks them before use. A line for the log goes to note. On failure
+ * nothing is prepared and nothing is left.
+ */
+int lz_domain_prepare(const struct lz_client *c, const char *self,
+    const struct lz_sandbox_plan *next, struct lz_buf *note,
+    struct lz_err *err);
 /* The runtime directories the mount plan binds (mailbox, terminfo,
  * identity), 0700, made when missing. */
 int lz_domain_dirs(const struct lz_client *c, struct lz_err *err);

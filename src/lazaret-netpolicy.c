@@ -1,13 +1,18 @@
 /*
  * lazaret-netpolicy.c: the Network Sidecar's only program, the only file
  * of its image. Run as "/lazaret-netpolicy POLICY" (POLICY: the canonical
- * text of core/netpolicy.h) under crun with NET_ADMIN only, in the
+ * text of core/netpolicy.h), or "/lazaret-netpolicy POLICY DOMAIN-ID" to
+ * attest its attachment (the key and component IDs from the file bound at
+ * LZ_NETPOLICY_KEY_PATH; a lazaret from before issue 19 passes
+ * "POLICY DOMAIN-ID SIDECAR-ID SANDBOX-ID" and a file with the key only,
+ * still accepted so that such a lazaret keeps working with this image),
+ * under crun with NET_ADMIN only, in the
  * slirp4netns netns the Agent Sandbox later joins. It installs the policy
  * as IPv4 routes of the main table over raw rtnetlink, checks that IPv6 is
  * disabled, verifies the result (a dump of the main table must hold
  * exactly the policy's routes, and an RTM_GETROUTE lookup of every probe
  * address must give the decision the table gives: no packet is sent),
- * prints "ready <sha-256 of POLICY>" and waits, holding the netns, until
+ * prints "ready <sha-256 of POLICY>[ <attachment MAC>]" and waits, holding the netns, until
  * it is killed. Any failure is one "lazaret-netpolicy: ..." line on stderr
  * and exit status 1, before "ready" is printed.
  *
@@ -445,29 +450,40 @@ verify_probes(struct nl *nl, const struct lz_netpolicy *np)
 }
 
 /*
- * The readiness MAC (network attachment, SR-9) with the per-start key the
- * coordinator bound at LZ_NETPOLICY_KEY_PATH.
+ * The readiness MAC (network attachment, SR-9) with this start's key and
+ * component IDs, which the coordinator wrote to the file bound at
+ * LZ_NETPOLICY_KEY_PATH just before the container started (nothing of a
+ * start is in the container's own configuration).
  */
 static void
-attest(const char *digest, const char *domain, const char *sidecar,
-    const char *sandbox, char mac[65])
+attest(const char *digest, const char *domain, const char *const *ids,
+    char mac[65])
 {
 	unsigned char key[LZ_NETPOLICY_KEY_BYTES];
 	struct lz_err err = LZ_ERR_INIT;
-	char text[2 * LZ_NETPOLICY_KEY_BYTES + 2];
+	char text[2 * LZ_NETPOLICY_KEY_BYTES + 2 * LZ_NETPOLICY_ID_LEN + 4];
+	char sidecar[LZ_NETPOLICY_ID_LEN + 1], sandbox[LZ_NETPOLICY_ID_LEN + 1];
 	ssize_t n;
-	int fd;
+	int fd, rc;
 
 	fd = open(LZ_NETPOLICY_KEY_PATH, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		die("no attachment key at '%s': %s", LZ_NETPOLICY_KEY_PATH,
+		die("no attachment file at '%s': %s", LZ_NETPOLICY_KEY_PATH,
 		    strerror(errno));
 	n = read(fd, text, sizeof text);
 	close(fd);
-	if (n < 0 || lz_netpolicy_key_parse(text, (size_t)n, key, &err) != 0)
-		die("%s", err.msg ? err.msg : "cannot read the attachment key");
-	lz_netpolicy_attach_mac(key, sizeof key, digest, domain, sidecar,
-	    sandbox, mac);
+	if (n < 0)
+		die("cannot read '%s': %s", LZ_NETPOLICY_KEY_PATH,
+		    strerror(errno));
+	/* An older lazaret passes the IDs and writes only the key. */
+	rc = ids != NULL ? lz_netpolicy_key_parse(text, (size_t)n, key, &err) :
+	    lz_netpolicy_attach_parse(text, (size_t)n, key, sidecar, sandbox,
+	    &err);
+	if (rc != 0)
+		die("%s", err.msg);
+	lz_netpolicy_attach_mac(key, sizeof key, digest, domain,
+	    ids != NULL ? ids[0] : sidecar, ids != NULL ? ids[1] : sandbox,
+	    mac);
 }
 
 int
@@ -482,9 +498,8 @@ main(int argc, char **argv)
 
 	signal(SIGTERM, on_term);
 	signal(SIGINT, on_term);
-	if (argc != 2 && argc != 5)
-		die("usage: " PROG " POLICY-TEXT [DOMAIN-ID SIDECAR-ID "
-		    "SANDBOX-ID]");
+	if (argc != 2 && argc != 3 && argc != 5)
+		die("usage: " PROG " POLICY-TEXT [DOMAIN-ID]");
 	len = strlen(argv[1]);
 	if (lz_netpolicy_parse(argv[1], len, &np, &err) != 0)
 		die("bad policy: %s", err.msg);
@@ -507,10 +522,11 @@ main(int argc, char **argv)
 	verify_probes(&nl, &np);
 	close(nl.fd);
 	lz_netpolicy_release(&np);
-	if (argc == 5)
-		attest(digest, argv[2], argv[3], argv[4], mac);
-	if (printf("ready %s%s%s\n", digest, argc == 5 ? " " : "",
-	    argc == 5 ? mac : "") < 0 || fflush(stdout) != 0)
+	if (argc > 2)
+		attest(digest, argv[2], argc == 5 ? (const char *const *)argv +
+		    3 : NULL, mac);
+	if (printf("ready %s%s%s\n", digest, argc > 2 ? " " : "",
+	    argc > 2 ? mac : "") < 0 || fflush(stdout) != 0)
 		die("cannot write to stdout: %s", strerror(errno));
 	for (;;)
 		pause();

@@ -5,7 +5,11 @@
  * drops the --tty conmon passes to "exec") and execs runsc in its place.
  * It is not a wrapper that stays around: after execv there is only runsc.
  *
- * On "create" it first mounts the State Anchors the bundle's config.json
+ * On "create" it first waits at the gate the bundle's config.json names
+ * in its "lazaret.gate" annotation until the coordinator says the
+ * sandbox's Network Sidecar is verified, and refuses a sandbox in any
+ * other network namespace than that sidecar's (core/gate.h). Then it
+ * mounts the State Anchors the bundle's config.json
  * names in its "lazaret.anchors" annotation (core/anchor-annot.h): podman
  * runs it inside its rootless user and mount namespace with the
  * container's root mounted, which is where and when the overlays must be
@@ -26,6 +30,7 @@
 #include <unistd.h>
 
 #include "core/anchor-annot.h"
+#include "core/gate.h"
 #include "core/mailbox-mount.h"
 #include "core/runsc-argv.h"
 
@@ -39,6 +44,12 @@ main(int argc, char **argv)
 	int saved;
 
 	bundle = lz_runsc_argv_bundle(argc, argv);
+	/* Nothing of the sandbox before its verified sidecar (gate.h). */
+	if (bundle != NULL && lz_gate_annot_wait(bundle, &err) != 0) {
+		fprintf(stderr, "lazaret-runsc: %s\n", err.msg);
+		lz_err_release(&err);
+		return 125;
+	}
 	if (bundle != NULL && lz_anchor_annot_mount(bundle, &n, &err) != 0) {
 		fprintf(stderr, "lazaret-runsc: State Anchors: %s\n", err.msg);
 		lz_err_release(&err);

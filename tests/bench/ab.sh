@@ -50,6 +50,8 @@ if [ $# -lt 3 ]; then
 	exit 2
 fi
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/containers.sh
+. "$ROOT/tests/lib/containers.sh"
 declare -A dirs=([A]=$(cd "$1" && pwd) [B]=$(cd "$2" && pwd))
 bench=$3
 shift 3
@@ -139,7 +141,8 @@ live() {
 		    ! flock -n "$d/lifecycle.lock" true &&
 		    printf 'lock held %s; ' "$d"
 	done
-	podman ps -aq --filter label=lazaret.domain | sed 's/^/container /'
+	# A Domain's pair prepared for its next start is not running.
+	lz_live_containers "" | sed 's/^/container /'
 }
 
 # end_domains: ends every Domain of the account and waits (120 s at most)

@@ -1,5 +1,8 @@
 # lib.sh: helpers the bench scripts share (bash).
 
+# shellcheck source=tests/lib/containers.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/containers.sh"
+
 # pane_src ROOT: the sources a bench program using ui/pane.h links (and
 # the version its answers give, which CMake passes otherwise).
 pane_src() {
@@ -61,14 +64,15 @@ warm_domain() {
 	done
 }
 # domain_absent DIR ID: waits (20 s at most) until the Domain ID of the
-# project DIR is gone: control socket removed, no container of it, its
-# teardown finished (the coordinator holds the lifecycle lock until it has
-# unmounted).
+# project DIR is gone: control socket removed, no container of it but the
+# pair prepared for its next start (tests/lib/containers.sh), its teardown
+# finished (the coordinator holds the lifecycle lock until it has
+# unmounted and prepared that pair).
 domain_absent() {
 	local i
 	for i in $(seq 1 200); do
 		[ ! -S "$XDG_RUNTIME_DIR/lazaret/$2/control.sock" ] &&
-		    [ -z "$(podman ps -aq --filter label=lazaret.domain=$2)" ] &&
+		    [ -z "$(lz_live_containers "$2")" ] &&
 		    flock -n "$XDG_RUNTIME_DIR/lazaret/$2/lifecycle.lock" true &&
 		    return 0
 		sleep 0.1
@@ -88,5 +92,17 @@ end_domain() {
 	wait "$keeper" 2>/dev/null || true
 	keeper=
 	domain_absent "$2" "$id" || return 1
-	podman unshare rm -rf "$HOME/.local/share/lazaret/domains/$id"
+	domain_forget "$id"
+}
+# domain_forget ID: a throwaway Domain's containers (the prepared pair:
+# the sandbox first, podman refuses to remove a sidecar it depends on)
+# and its Domain Root removed.
+domain_forget() {
+	local r
+	for r in sandbox sidecar; do
+		podman ps -aq --filter "label=lazaret.domain=$1" \
+		    --filter "label=lazaret.role=$r" |
+		    xargs -r podman rm -f -t 0 >/dev/null 2>&1 || true
+	done
+	podman unshare rm -rf "$HOME/.local/share/lazaret/domains/$1"
 }

@@ -26,6 +26,8 @@ while getopts n:b:B: o; do
 	*) exit 2 ;;
 	esac
 done
+# shellcheck source=tests/lib/containers.sh
+. "$(dirname "$0")/../lib/containers.sh"
 tmp=$(mktemp -d /tmp/lz-nbench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 mkproj() {
@@ -38,16 +40,23 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # cold DIR BINDIR: one "lazaret run -- true" in a fresh project, in ms;
 # then waits until that Domain's containers are gone.
 cold() {
-	local t0 t1 i id
+	local t0 t1 i id r
 	mkproj "$1"
 	id=$(cd "$1" && "$2/lazaret" domain show --json | jq -r .domain_id)
 	t0=$(ms)
 	(cd "$1" && "$2/lazaret" run -- true) >/dev/null 2>&1
 	t1=$(ms)
 	# This Domain's containers only: other Domains of the account may run.
+	# A fresh project's Domain is never started again: its prepared pair
+	# goes too.
 	for i in $(seq 1 100); do
-		[ -z "$(podman ps -a --filter "label=lazaret.domain=$id" --format '{{.ID}}' 2>/dev/null)" ] && break
+		[ -z "$(lz_live_containers "$id" 2>/dev/null)" ] && break
 		sleep 0.1
+	done
+	for r in sandbox sidecar; do
+		podman ps -aq --filter "label=lazaret.domain=$id" \
+		    --filter "label=lazaret.role=$r" |
+		    xargs -r podman rm -f -t 0 >/dev/null 2>&1 || true
 	done
 	echo $((t1 - t0))
 }

@@ -50,7 +50,8 @@ cleanup() {
 	[ -n "$keeper" ] && kill "$keeper" 2>/dev/null || true
 	podman rm -f -t 0 lz-bench-ref >/dev/null 2>&1 || true
 	sleep 2
-	podman unshare rm -rf "$HOME/.local/share/lazaret/domains/$id" "$tmp"
+	domain_forget "$id"
+	rm -rf "$tmp"
 }
 trap cleanup EXIT
 
@@ -69,7 +70,8 @@ new_domain() {
 	nid=$(cd "$p" && "$lz" domain show --json | jq -r .domain_id)
 	(cd "$p" && timeit "$lz" run -- true)
 	domain_absent "$p" "$nid"
-	podman unshare rm -rf "$HOME/.local/share/lazaret/domains/$nid" "$p"
+	domain_forget "$nid"
+	rm -rf "$p"
 }
 reference() {
 	timeit podman run --rm --pull=never \

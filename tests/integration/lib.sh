@@ -9,6 +9,8 @@
 LZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=tests/lib/account.sh
 . "$LZ_ROOT/tests/lib/account.sh"
+# shellcheck source=tests/lib/containers.sh
+. "$LZ_ROOT/tests/lib/containers.sh"
 LZ_BIN=$(realpath "${LZ_BIN:-$LZ_ROOT/build/asan}")
 LAZARET=$LZ_BIN/lazaret
 LZ_TEST_NAME=$(basename "$0" .sh)
@@ -23,9 +25,34 @@ LZ_RC=0
 LZ_TMP=$(mktemp -d "/tmp/lz-it-$LZ_TEST_NAME.XXXXXX")
 chmod 700 "$LZ_TMP"
 lz_cleanup_hooks=()
+# The pairs a clean end prepares for the next start (created, never run)
+# stay when their Domain Roots go with LZ_TMP: those this script's Domains
+# made are removed at its end, the account's others left alone (podman
+# of the account's own storage: lz_fresh_env moves XDG_DATA_HOME).
+lz_podman_env=(env HOME="$HOME" XDG_CONFIG_HOME="${XDG_CONFIG_HOME:-$HOME/.config}"
+    XDG_DATA_HOME="${XDG_DATA_HOME:-$HOME/.local/share}")
+lz_prepared_before=$(lz_prepared_containers "" "${lz_podman_env[@]}" |
+    awk '{ print $1 }')
 lz_cleanup() {
-	local h
+	local h c d n=0
 	for h in "${lz_cleanup_hooks[@]}"; do eval "$h" || true; done
+	# A teardown still under way makes its pair after the client
+	# returned: wait (30 s at most in all) for every lifecycle lock.
+	for d in "${XDG_RUNTIME_DIR:-/nonexistent}"/lazaret/*/; do
+		[ -e "$d/lifecycle.lock" ] || continue
+		while [ $n -lt 150 ] &&
+		    ! flock -n "$d/lifecycle.lock" true 2>/dev/null; do
+			sleep 0.2
+			n=$((n + 1))
+		done
+	done
+	for c in $(lz_prepared_containers "" "${lz_podman_env[@]}" |
+	    awk '{ print $1 }'); do
+		# --depend: a sidecar goes with the sandbox on its network.
+		grep -qx "$c" <<<"$lz_prepared_before" ||
+		    "${lz_podman_env[@]}" podman rm -f -t 0 --depend "$c" \
+		    >/dev/null 2>&1 || true
+	done
 	rm -rf "$LZ_TMP"
 }
 trap lz_cleanup EXIT
@@ -65,11 +92,13 @@ lz_make_project() {
 }
 
 # leftovers: what a Domain left behind, using the caller's $id (Domain ID),
-# $rt (runtime directory) and $droot (Domain Root): its containers, its
-# control socket, anchor mounts in podman's namespace. Silent when none.
+# $rt (runtime directory) and $droot (Domain Root): its containers (but
+# the pair prepared for its next start: created, never started; see
+# tests/lib/containers.sh), its control socket, anchor mounts in podman's
+# namespace. Silent when none.
 leftovers() {
 	local n
-	n=$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)
+	n=$(lz_live_containers "$id" | wc -l)
 	[ "$n" = 0 ] || { echo "containers: $n"; return 1; }
 	[ ! -S "$rt/control.sock" ] || { echo "socket left"; return 1; }
 	! podman unshare grep -Eq "$droot/(anchors|view)" /proc/self/mountinfo ||

@@ -16,12 +16,13 @@ lz_require podman runsc jq
 lz_domain_project
 cd "$proj" || exit 1
 
-# No container, socket or anchor overlay of the Domain (the test's own
-# tmpfs under anchors/opt is not one).
+# No container (but the pair prepared for the next start), socket or
+# anchor overlay of the Domain (the test's own tmpfs under anchors/opt is
+# not one).
 nothing_left() {
 	local i
 	for i in $(seq 1 150); do
-		[ -z "$(podman ps -aq --filter "label=lazaret.domain=$id")" ] &&
+		[ -z "$(lz_live_containers "$id")" ] &&
 		    [ ! -S "$rt/control.sock" ] &&
 		    ! podman unshare grep -q "$droot/anchors/[a-z-]*/merged" \
 		    /proc/self/mountinfo && return 0

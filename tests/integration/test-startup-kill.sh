@@ -20,6 +20,7 @@ stage() {
 	n=$(podman ps -a --filter "label=lazaret.domain=$id" --format '{{.Labels}}' 2>/dev/null)
 	[[ $n == *lazaret.role:sidecar* ]] && s+=" sidecar"
 	[[ $n == *lazaret.role:sandbox* ]] && s+=" sandbox"
+	[[ $n == *lazaret.prepared* ]] && s+=" (prepared)"
 	podman unshare grep -q "$droot/anchors" /proc/self/mountinfo 2>/dev/null && s+=" anchors"
 	echo "${s:- nothing yet}"
 }

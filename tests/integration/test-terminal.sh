@@ -103,9 +103,9 @@ wait_for '^mark-42' 15 && pass "the session survived its client's SIGTERM" ||
     fail "the session did not survive its client's SIGTERM"
 tm send-keys -t lz "exit" Enter
 for i in $(seq 1 100); do
-	[ "$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)" = 0 ] && break
+	[ -z "$(lz_live_containers "$id")" ] && break
 	sleep 0.2
 done
-[ "$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)" = 0 ] &&
+[ -z "$(lz_live_containers "$id")" ] &&
     pass "the Domain ends with its last session" || fail "container left"
 finish

@@ -134,7 +134,9 @@ wait_gone || fail "leftovers: $(leftovers)"
 # The ended start's key material is gone (the coordinator holds the lock
 # until its teardown is over).
 flock "$rt/lifecycle.lock" true
-left=$(find "$rt/identity" "$rt/sidecar.key" -type f 2>/dev/null | tr "\n" " ")
+# The attachment file stays, empty: the prepared sidecar binds it.
+left=$(find "$rt/identity" -type f 2>/dev/null; find "$rt/sidecar.key" -type f ! -empty 2>/dev/null)
+left=$(printf '%s' "$left" | tr "\n" " ")
 [ -z "$left" ] && pass "after the Domain ends, no key or certificate of its start is left in the runtime directory" ||
     fail "left after the end: $left"
 
@@ -146,6 +148,6 @@ podman ps -a --filter "label=lazaret.domain=$id" -q | grep -q . &&
     fail "containers left after the refused start" ||
     pass "nothing left after the refused start"
 flock "$rt/lifecycle.lock" true
-[ -z "$(find "$rt/identity" "$rt/sidecar.key" -type f 2>/dev/null)" ] &&
+[ -z "$(find "$rt/identity" -type f 2>/dev/null; find "$rt/sidecar.key" -type f ! -empty 2>/dev/null)" ] &&
     pass "nor its key material" || fail "key material left after the refused start"
 finish

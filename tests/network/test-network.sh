@@ -26,6 +26,8 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib/account.sh"
 . "$(dirname "$0")/../lib/netns.sh"
+# shellcheck source=tests/lib/containers.sh
+. "$(dirname "$0")/../lib/containers.sh"
 
 NAME=network
 USER_=${LZ_TEST_USER:-lazaret-test}
@@ -81,7 +83,7 @@ as_user() {
 	(cd / && lz_acct_run ${LZ_CFG:+XDG_CONFIG_HOME="$LZ_CFG"} \
 	    ${LZ_EXTRA_ENV:-} "$@")
 }
-for t in ip dnsmasq podman runsc crun slirp4netns nsenter setpriv; do
+for t in ip dnsmasq podman runsc crun slirp4netns nsenter setpriv jq; do
 	command -v "$t" >/dev/null || [ -x "/usr/sbin/$t" ] ||
 	    missing "'$t' not installed"
 done
@@ -199,8 +201,9 @@ down() {
 	as_user podman exec "$CTR" bash -c 'kill $(cat /tmp/lzt-session.pid)' \
 	    >/dev/null 2>&1 || kill "$UP_PID" 2>/dev/null
 	wait "$UP_PID" 2>/dev/null
+	# Down: nothing but the pair prepared for the next start.
 	for i in $(seq 1 150); do
-		[ -z "$(as_user podman ps -a --filter label=lazaret.domain --format '{{.Names}}' 2>/dev/null)" ] && return 0
+		[ -z "$(lz_live_containers "" as_user 2>/dev/null)" ] && return 0
 		sleep 0.1
 	done
 	fail "Domain not torn down: $(as_user podman ps -a --format '{{.Names}}' 2>/dev/null | tr '\n' ' ')"
@@ -271,10 +274,10 @@ if up default 0; then
 	    pass "killed sidecar: the attached session is told of the Domain failure" ||
 	    fail "killed sidecar: session not told: $(cat "$T/up-default.log")"
 	for i in $(seq 1 150); do
-		[ -z "$(as_user podman ps -a --filter label=lazaret.domain --format '{{.Names}}' 2>/dev/null)" ] && break
+		[ -z "$(lz_live_containers "" as_user 2>/dev/null)" ] && break
 		sleep 0.1
 	done
-	[ -z "$(as_user podman ps -a --filter label=lazaret.domain --format '{{.Names}}' 2>/dev/null)" ] &&
+	[ -z "$(lz_live_containers "" as_user 2>/dev/null)" ] &&
 	    pass "killed sidecar: sandbox and sidecar removed" ||
 	    fail "killed sidecar: containers left"
 fi
@@ -305,8 +308,13 @@ o=$(LZ_CFG=$T/bad2 as_user bash -c "cd '$T/proj' && '$BIN/lazaret' run -- true" 
 
 # 5. tampered policy: the start stops before the sandbox exists
 o=$(LZ_EXTRA_ENV=LAZARET_TEST_SIDECAR_TAMPER=1 as_user bash -c "cd '$T/proj' && '$BIN/lazaret' run -- true" 2>&1)
-left=$(as_user podman ps -a --filter label=lazaret.domain --format '{{.Names}}' 2>/dev/null)
-grep -q "policy changed" <<<"$o" && [ -z "$left" ] &&
+# Nothing of its Domain, prepared pair included (it was used and found
+# stale: the tampered policy is another fingerprint), and nothing live
+# of any other (their pairs prepared for their next start may stay).
+tid=$(as_user bash -c "cd '$T/proj' && '$BIN/lazaret' domain show --json" | jq -r .domain_id)
+left=$(as_user podman ps -a --filter "label=lazaret.domain=$tid" --format '{{.Names}}' 2>/dev/null
+    lz_live_containers "" as_user 2>/dev/null)
+grep -q "policy changed" <<<"$o" && [[ $tid =~ ^[0-9a-f]{16}$ ]] && [ -z "$left" ] &&
     pass "tamper: wrong digest stops the start, nothing left ($(head -1 <<<"$o" | cut -c1-100))" ||
     fail "tamper: $o / left: $left"
 

@@ -77,9 +77,9 @@ wait_for ' 1 session \|' 30 || fail "the first session did not end"
 tm send-keys -t lz C-c
 type_line 'exit'
 for i in $(seq 1 150); do
-	[ "$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)" = 0 ] && break
+	[ -z "$(lz_live_containers "$id")" ] && break
 	sleep 0.2
 done
-[ "$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)" = 0 ] &&
+[ -z "$(lz_live_containers "$id")" ] &&
     pass "the Domain ends with its last session" || fail "container left"
 finish

@@ -212,9 +212,9 @@ sleep 0.3
 [ "$(cat "$stty_before")" = "$(cat "$stty_after")" ] &&
     pass "the terminal mode is restored after the last session" || fail "stty differs after quit"
 for i in $(seq 1 100); do
-	[ "$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)" = 0 ] && break
+	[ -z "$(lz_live_containers "$id")" ] && break
 	sleep 0.2
 done
-[ "$(podman ps -a -q --filter "label=lazaret.domain=$id" | wc -l)" = 0 ] &&
+[ -z "$(lz_live_containers "$id")" ] &&
     pass "the Domain ends with its last session" || fail "container left"
 finish

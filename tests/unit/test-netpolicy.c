@@ -235,6 +235,72 @@ test_compile_refuses_denied_resolver(void **state)
 	lz_policy_release(&p);
 }
 
+/*
+ * The attachment file: the key and this start's component IDs, written
+ * by the coordinator when the sidecar starts; exactly that form is read
+ * back, anything else refused.
+ */
+static void
+test_attach_file(void **state)
+{
+#define KEY "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+	static const char key[] = KEY;
+	unsigned char k[LZ_NETPOLICY_KEY_BYTES];
+	char side[LZ_NETPOLICY_ID_LEN + 1], box[LZ_NETPOLICY_ID_LEN + 1];
+	struct lz_buf b = LZ_BUF_INIT;
+	struct lz_err err = LZ_ERR_INIT;
+	char *bad;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(lz_netpolicy_attach_format(key, "0123456789abcdef",
+	    "fedcba9876543210", &b, NULL), 0);
+	assert_string_equal(b.buf, KEY "\n0123456789abcdef fedcba9876543210\n");
+	assert_int_equal(lz_netpolicy_attach_parse(b.buf, b.len, k, side, box,
+	    NULL), 0);
+	assert_int_equal(k[0], 0x00);
+	assert_int_equal(k[1], 0x11);
+	assert_int_equal(k[31], 0xff);
+	assert_string_equal(side, "0123456789abcdef");
+	assert_string_equal(box, "fedcba9876543210");
+	/* The key alone (an older lazaret's file), one byte short or more,
+	 * a byte changed at each separator and in each ID. */
+	assert_int_equal(lz_netpolicy_attach_parse(key, 64, k, side, box,
+	    &err), LZ_EINVAL);
+	assert_non_null(strstr(err.msg, "scripts/setup.sh"));
+	lz_err_release(&err);
+	assert_int_equal(lz_netpolicy_attach_parse(b.buf, b.len - 1, k, side,
+	    box, NULL), LZ_EINVAL);
+	lz_buf_addch(&b, '\n');
+	assert_int_equal(lz_netpolicy_attach_parse(b.buf, b.len, k, side, box,
+	    NULL), LZ_EINVAL);
+	b.buf[--b.len] = '\0';
+	{
+		static const size_t at[] = { 64, 65, 80, 81, 96 };
+
+		for (i = 0; i < sizeof at / sizeof at[0]; i++) {
+			bad = lz_xstrdup(b.buf);
+			bad[at[i]] = bad[at[i]] == 'x' ? 'y' : 'x';
+			assert_int_equal(lz_netpolicy_attach_parse(bad,
+			    b.len, k, side, box, NULL), LZ_EINVAL);
+			bad[at[i]] = '\0';
+			assert_int_equal(lz_netpolicy_attach_parse(bad,
+			    b.len, k, side, box, NULL), LZ_EINVAL);
+			free(bad);
+		}
+	}
+	lz_buf_release(&b);
+	/* Nothing but lower-case hex of the right lengths is written. */
+	assert_int_equal(lz_netpolicy_attach_format(key, "0123456789ABCDEF",
+	    "fedcba9876543210", &b, NULL), LZ_EINVAL);
+	assert_int_equal(lz_netpolicy_attach_format(key, "0123",
+	    "fedcba9876543210", &b, NULL), LZ_EINVAL);
+	assert_int_equal(lz_netpolicy_attach_format("00", "0123456789abcdef",
+	    "fedcba9876543210", &b, NULL), LZ_EINVAL);
+	assert_int_equal(b.len, 0);
+	lz_buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -246,6 +312,7 @@ main(void)
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_probes),
 		cmocka_unit_test(test_compile_refuses_denied_resolver),
+		cmocka_unit_test(test_attach_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,15 +55,25 @@ teardown(void **state)
 	return 0;
 }
 
+/* s without its leading ESC, for a readable message ("" stays ""). */
+static const char *
+shown(const char *s)
+{
+	return s[0] == '\033' ? s + 1 : s;
+}
+
 /* Feeds in and checks the answer is exactly want. */
 static void
 ask(struct ctx *c, const char *in, const char *want)
 {
+	const char *got;
+
 	lz_buf_reset(&c->reply);
 	lz_pane_feed(c->p, in, strlen(in));
-	if (strcmp(c->reply.buf ? c->reply.buf : "", want) != 0)
-		fail_msg("'%s': answer '%s', want '%s'", in + 1,
-		    c->reply.buf ? c->reply.buf + 1 : "", want + 1);
+	got = c->reply.buf ? c->reply.buf : "";
+	if (strcmp(got, want) != 0)
+		fail_msg("'%s': answer '%s', want '%s'", shown(in), shown(got),
+		    shown(want));
 }
 
 static void

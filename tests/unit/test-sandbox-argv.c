@@ -112,6 +112,24 @@ test_run_flags(void **state)
 	assert_string_equal(t.v[10], "lazaret.anchors=W1tdXQ==");
 	assert_string_equal(t.v[11], "--runtime");
 	lz_tokens_release(&t);
+	/* Created ahead: "create", its label after the verb, the rest
+	 * the same; a label that is no fingerprint is refused. */
+	s.prepared = "00112233445566778899aabbccddeeff"
+	    "00112233445566778899aabbccddeeff";
+	assert_int_equal(lz_sandbox_argv_run("/usr/bin/podman", &s, &t, &e),
+	    0);
+	assert_string_equal(t.v[1], "create");
+	assert_string_equal(t.v[2], "--label");
+	assert_string_equal(t.v[3], "lazaret.prepared=00112233445566778899"
+	    "aabbccddeeff00112233445566778899aabbccddeeff");
+	assert_string_equal(t.v[4], "--name");
+	assert_string_equal(t.v[t.n - 1], "infinity");
+	lz_tokens_release(&t);
+	s.prepared = "0011";
+	assert_int_equal(lz_sandbox_argv_run("/usr/bin/podman", &s, &t, &e),
+	    LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(t.n, 0);
 	lz_tokens_release(&env);
 	lz_mountplan_release(&mp);
 }
@@ -316,11 +334,20 @@ test_list_parse(void **state)
 	const char *json = "[ { \"Id\": \"abc\", \"Names\": [ \"lz-" ID "\" ],"
 	    " \"State\": \"running\", \"Labels\": { \"lazaret.domain\": \""
 	    ID "\", \"lazaret.role\": \"sandbox\" } },"
-	    " { \"Id\": \"def\", \"State\": \"created\", \"Labels\": null } ]";
+	    " { \"Id\": \"def\", \"State\": \"created\", \"Labels\": null },"
+	    " { \"Id\": \"ghi\", \"State\": \"created\", \"Labels\": {"
+	    " \"lazaret.prepared\": \"ff\" } },"
+	    " { \"Id\": \"jkl\", \"State\": \"exited\", \"Labels\": {"
+	    " \"lazaret.prepared\": \"ff\" } } ]";
 
 	(void)state;
 	assert_int_equal(lz_sandbox_list_parse(json, &l, &e), 0);
-	assert_int_equal(l.n, 2);
+	assert_int_equal(l.n, 4);
+	/* Prepared for a next start: labelled so and never run. */
+	assert_false(lz_sandbox_entry_prepared(&l.v[0]));
+	assert_false(lz_sandbox_entry_prepared(&l.v[1]));
+	assert_true(lz_sandbox_entry_prepared(&l.v[2]));
+	assert_false(lz_sandbox_entry_prepared(&l.v[3]));
 	assert_string_equal(l.v[0].id, "abc");
 	assert_string_equal(l.v[0].name, "lz-" ID);
 	assert_string_equal(l.v[0].role, "sandbox");
@@ -407,7 +434,8 @@ test_sidecar(void **state)
 
 	(void)state;
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", NULL, NULL, NULL, &t, NULL), 0);
+	    "0123456789abcdef", NULL, "P\n", NULL, NULL, NULL, NULL, &t, NULL),
+	    0);
 	assert_int_equal(t.n, sizeof want / sizeof want[0]);
 	for (i = 0; i < t.n; i++)
 		assert_string_equal(t.v[i], want[i]);
@@ -418,7 +446,7 @@ test_sidecar(void **state)
 	 */
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
 	    "0123456789abcdef", NULL, "P\n", "/run/l/sidecar.log",
-	    "/run/l/sidecar.pid", NULL, &t, NULL), 0);
+	    "/run/l/sidecar.pid", NULL, NULL, &t, NULL), 0);
 	assert_int_equal(t.n, sizeof want / sizeof want[0] + 6);
 	assert_string_equal(t.v[4], "lz-0123456789abcdef-net");
 	assert_string_equal(t.v[5], "--log-driver");
@@ -430,27 +458,86 @@ test_sidecar(void **state)
 	assert_string_equal(t.v[11], want[5]);
 	lz_tokens_release(&t);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", NULL, "rel.pid", NULL, &t, &e),
-	    LZ_EINVAL);
+	    "0123456789abcdef", NULL, "P\n", NULL, "rel.pid", NULL, NULL, &t,
+	    &e), LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", "/run/a,b/log", NULL, NULL, &t, &e),
-	    LZ_EINVAL);
+	    "0123456789abcdef", NULL, "P\n", "/run/a,b/log", NULL, NULL, NULL,
+	    &t, &e), LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", "rel/log", NULL, NULL, &t, &e),
-	    LZ_EINVAL);
+	    "0123456789abcdef", NULL, "P\n", "rel/log", NULL, NULL, NULL, &t,
+	    &e), LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman", "../x",
-	    NULL, "P\n", NULL, NULL, NULL, &t, &e), LZ_EINVAL);
+	    NULL, "P\n", NULL, NULL, NULL, NULL, &t, &e), LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "", NULL, NULL, NULL, &t, &e), LZ_EINVAL);
+	    "0123456789abcdef", NULL, "", NULL, NULL, NULL, NULL, &t, &e),
+	    LZ_EINVAL);
 	lz_err_release(&e);
 	assert_int_equal(t.n, 0);
 	name = lz_sandbox_sidecar_name("0123456789abcdef");
 	assert_string_equal(name, "lz-0123456789abcdef-net");
 	free(name);
+}
+
+/*
+ * The attachment: only the file's path and the Domain ID on the command
+ * line (the key and this start's component IDs are in the file, so a
+ * container created ahead carries none); "create" with the prepared label.
+ */
+static void
+test_sidecar_attach_prepared(void **state)
+{
+	static const char fp[] = "00112233445566778899aabbccddeeff"
+	    "00112233445566778899aabbccddeeff";
+	struct lz_sidecar_attach a = { "/run/l/sidecar.key", "ab",
+	    "1111111111111111", "2222222222222222" };
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
+	    "0123456789abcdef", NULL, "P\n", NULL, NULL, &a, NULL, &t, NULL),
+	    0);
+	assert_string_equal(t.v[1], "run");
+	assert_string_equal(t.v[t.n - 2], "P\n");
+	assert_string_equal(t.v[t.n - 1], "0123456789abcdef");
+	for (i = 0; i < t.n; i++) {
+		assert_null(strstr(t.v[i], a.sidecar_id));
+		assert_null(strstr(t.v[i], a.sandbox_id));
+		if (strcmp(t.v[i], "-v") == 0)
+			assert_string_equal(t.v[i + 1], "/run/l/sidecar.key:"
+			    "/lazaret-attach.key:ro");
+	}
+	lz_tokens_release(&t);
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
+	    "0123456789abcdef", NULL, "P\n", NULL, NULL, &a, fp, &t, NULL), 0);
+	assert_string_equal(t.v[1], "create");
+	assert_string_equal(t.v[2], "--label");
+	assert_string_equal(t.v[3], "lazaret.prepared="
+	    "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff");
+	assert_string_equal(t.v[4], "--name");
+	lz_tokens_release(&t);
+	/* "" is create without the label (what the fingerprint hashes). */
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
+	    "0123456789abcdef", NULL, "P\n", NULL, NULL, &a, "", &t, NULL), 0);
+	assert_string_equal(t.v[1], "create");
+	assert_string_equal(t.v[2], "--name");
+	lz_tokens_release(&t);
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
+	    "0123456789abcdef", NULL, "P\n", NULL, NULL, &a, "x,y", &t, &e),
+	    LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "fingerprint"));
+	lz_err_release(&e);
+	a.keyfile = "/run/a,b/key";
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
+	    "0123456789abcdef", NULL, "P\n", NULL, NULL, &a, NULL, &t, &e),
+	    LZ_EINVAL);
+	lz_err_release(&e);
+	assert_int_equal(t.n, 0);
 }
 
 /* A session's direct runsc exec: the shim, runsc's root, the full ID. */
@@ -539,6 +626,7 @@ main(void)
 		cmocka_unit_test(test_list_parse),
 		cmocka_unit_test(test_list_select),
 		cmocka_unit_test(test_sidecar),
+		cmocka_unit_test(test_sidecar_attach_prepared),
 		cmocka_unit_test(test_log_split),
 		cmocka_unit_test(test_runsc_exec),
 	};

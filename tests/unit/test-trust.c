@@ -30,8 +30,9 @@ refused(const struct lz_trust *t, const struct lz_buf *pem, enum lz_role r,
 
 	assert_int_equal(lz_trust_verify(t, pem->buf, pem->len, r, comp, now,
 	    NULL, &e), LZ_EINVAL);
-	if (strstr(e.msg, needle) == NULL)
-		fail_msg("'%s' lacks '%s'", e.msg, needle);
+	if (e.msg == NULL || strstr(e.msg, needle) == NULL)
+		fail_msg("'%s' lacks '%s'", e.msg != NULL ? e.msg :
+		    "(no message)", needle);
 	lz_err_release(&e);
 }
 
