@@ -30,7 +30,7 @@ if(NOT LZ_LIBJANSSON_STATIC)
 		"lazaret-escalate is linked static")
 endif()
 set(LZ_ESC_CLIENT_SOURCES core/esc-client.c core/ids.c protocol/mailbox.c
-	protocol/jfield.c core/trust.c core/hmac.c core/util.c)
+	protocol/jfield.c core/trust.c core/hmac.c core/util.c core/visible.c)
 add_executable(lazaret-escalate src/lazaret-escalate.c
 	${LZ_ESC_CLIENT_SOURCES})
 target_include_directories(lazaret-escalate PRIVATE ${CMAKE_SOURCE_DIR})

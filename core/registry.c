@@ -76,6 +76,35 @@ lz_registry_init(struct lz_registry *r, const char *domain,
 }
 
 void
+lz_reg_adopt(struct lz_registry *r, const char *fingerprint)
+{
+	if (strcmp(fingerprint, r->fingerprint) == 0)
+		return;
+	if (r->nearlier == LZ_REG_EARLIER_MAX) {
+		memmove(r->earlier[0], r->earlier[1], (LZ_REG_EARLIER_MAX - 1) *
+		    sizeof r->earlier[0]);
+		r->nearlier--;
+	}
+	memcpy(r->earlier[r->nearlier++], r->fingerprint,
+	    sizeof r->earlier[0]);
+	snprintf(r->fingerprint, sizeof r->fingerprint, "%s", fingerprint);
+}
+
+/* The running configuration's fingerprint, or one it grew from. */
+static int
+known_fingerprint(const struct lz_registry *r, const char *fp)
+{
+	unsigned i;
+
+	if (strcmp(fp, r->fingerprint) == 0)
+		return 1;
+	for (i = 0; i < r->nearlier; i++)
+		if (strcmp(fp, r->earlier[i]) == 0)
+			return 1;
+	return 0;
+}
+
+void
 lz_reg_session_free(struct lz_reg_session *s)
 {
 	OPENSSL_cleanse(s->anchor, sizeof s->anchor);
@@ -158,7 +187,7 @@ lz_reg_hello(struct lz_registry *r, struct lz_reg_conn *c,
 	if (strcmp(m->domain, r->domain) != 0) {
 		send_error(a, c, "domain", "this coordinator serves another "
 		    "Domain");
-	} else if (strcmp(m->fingerprint, r->fingerprint) != 0) {
+	} else if (!known_fingerprint(r, m->fingerprint)) {
 		lz_buf_addf(&msg, "the running Domain %s was started with "
 		    "another configuration (fingerprint %.12s, yours %.12s); "
 		    "end its sessions ('lazaret ls' lists them) and run again "

@@ -103,11 +103,18 @@ struct lz_acts {
 /* Releases the actions' frames and empties the list. */
 void lz_acts_release(struct lz_acts *a);
 
+#define LZ_REG_EARLIER_MAX 64
+
 struct lz_registry {
 	struct lz_trust *trust;		/* borrowed; NULL: no certificates */
 	char domain[LZ_MSG_DOMAIN_HEX + 1];
 	char coordinator[LZ_MSG_COORD_HEX + 1];
 	char fingerprint[LZ_MSG_FINGERPRINT_HEX + 1];
+	/* The fingerprints it had before rules were adopted (lz_reg_adopt),
+	 * oldest first: a client started before a rule was saved (the TUI
+	 * that saved it, opening its next pane) still joins. */
+	char earlier[LZ_REG_EARLIER_MAX][LZ_MSG_FINGERPRINT_HEX + 1];
+	unsigned nearlier;
 	struct lz_reg_conn *conns;
 	struct lz_reg_session *sessions;
 	unsigned nsessions;
@@ -118,6 +125,13 @@ void lz_registry_init(struct lz_registry *r, const char *domain,
     const char *coordinator, const char *fingerprint);
 /* Frees every object (the glue must already be gone). */
 void lz_registry_release(struct lz_registry *r);
+/*
+ * The Domain adopted a rule saved from a prompt: fingerprint is its
+ * configuration now. Clients with the one before (their configuration
+ * lacks only rules the Domain adopted) are still let in; past
+ * LZ_REG_EARLIER_MAX adoptions the oldest is forgotten.
+ */
+void lz_reg_adopt(struct lz_registry *r, const char *fingerprint);
 
 /* A new connection with a fresh random Client CLI ID. */
 struct lz_reg_conn *lz_reg_conn_new(struct lz_registry *r, void *glue);

@@ -56,7 +56,7 @@ struct lz_tui_conf {
 	 * shell; empty when not set). */
 	int notify_osc;
 	struct lz_tokens notify;
-	int mouse;			/* take the host's mouse (ui: tui-mouse.c) */
+	int mouse;			/* take the host's mouse (tui-mouse.c) */
 };
 
 /* The built-in settings. */

@@ -48,6 +48,7 @@ enum lz_frame_type {
 	LZ_FRAME_SNAPSHOT = 0x1c,	/* s->c bytes: reset the mirror, feed */
 	LZ_FRAME_RESIZED = 0x1d,	/* s->c size: the pane resized here */
 	LZ_FRAME_HOST = 0x1e,		/* c->s JSON: the host terminal */
+	LZ_FRAME_REDRAW = 0x1f,		/* c->s empty: send me a SNAPSHOT */
 	LZ_FRAME_LIST = 0x20,		/* c->s empty */
 	LZ_FRAME_SESSIONS = 0x21,	/* s->c JSON: sessions array */
 	LZ_FRAME_TRUST = 0x22,		/* c->s empty */

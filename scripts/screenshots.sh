@@ -10,9 +10,13 @@
 #                                      # then runs as the 'lazaret' account
 #   scripts/screenshots.sh             # as the account that runs Lazaret
 #
-# Shots: single-pane.png (a coloured program), split.png (two sessions
+# Shots (100x30, the escalation ones 120x30): single-pane.png (a coloured program), split.png (two sessions
 # side by side, the status line), sessions.png (the session list, prefix
-# s), help.png (prefix ?).
+# s), help.png (prefix ?), escalation.png (a host command asked for with
+# lazaret-escalate: the modal over the pane that asked, a test run going
+# on beside it), escalation-edit.png (the argv editor, an element being
+# edited), escalation-waiting.png (the focus on the other pane: the asking
+# pane marked, the status line counting). The requests are denied after.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$ROOT/screenshots
@@ -100,7 +104,7 @@ shot() {
 	chromium --headless --no-sandbox --disable-gpu --no-first-run \
 	    --disable-background-networking --disable-component-update \
 	    --disable-sync --user-data-dir="$tmp/chromium" \
-	    --window-size=1000,900 --screenshot="$tmp/$name.raw.png" \
+	    --window-size=1240,900 --screenshot="$tmp/$name.raw.png" \
 	    "file://$html" >/dev/null 2>&1
 	convert "$tmp/$name.raw.png" -trim +repage "$OUT/$name.png"
 	echo "screenshots: $OUT/$name.png"
@@ -126,7 +130,34 @@ tm send-keys -t lz C-] '?'
 wait_for 'keys after the prefix' 10
 shot help
 tm send-keys -t lz q
-type_line 'exit'
+
+# Host Escalation: the right pane runs tests, the left one asks to push;
+# 120 columns, so that each pane's modal has room.
+tm resize-window -t lz -x 120 -y 30
+type_line 'clear; for i in $(seq 1 400); do printf "\033[32mPASS\033[0m test_%03d \033[2m(%d ms)\033[0m\n" $i $((i * 37 % 200)); sleep 0.25; done'
 tm send-keys -t lz C-] o
+type_line 'clear; git log --oneline -2; lazaret-escalate -j "Push add() so that CI runs the tests" -- git push origin HEAD:refs/heads/add-function'
+wait_for 'host command requested by pane 1' 30
+sleep 0.8	# past the half second in which keys are ignored
+shot escalation
+tm send-keys -t lz e Down Down Down Enter
+tm send-keys -t lz BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace \
+    BSpace BSpace BSpace BSpace
+tm send-keys -t lz -l 'review/add'
+wait_for 'escapes: ' 10
+shot escalation-edit
+tm send-keys -t lz Escape	# each Escape alone, or it reads as Alt
+sleep 0.3
+tm send-keys -t lz Escape
+wait_for 'a approve once' 10
+tm send-keys -t lz C-] o
+sleep 1
+shot escalation-waiting
+tm send-keys -t lz C-] o
+tm send-keys -t lz d Enter
+wait_for 'denied' 30
+tm send-keys -t lz C-] o
+tm send-keys -t lz C-c
+type_line 'exit'
 type_line 'exit'
 wait_for '^bash' 60

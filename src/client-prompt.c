@@ -90,6 +90,8 @@ lz_raw_prompt_frame(struct lz_raw_prompt *rp, const struct lz_frame *f)
 	}
 	for (i = 0; i < rp->n; i++)
 		if (strcmp(rp->q[i].req.id, m.id) == 0) {
+			/* Sent again: the number queued behind it now. */
+			rp->q[i].req.pending = m.pending;
 			lz_msg_prompt_release(&m);
 			return;
 		}

@@ -4,10 +4,10 @@
  * client draws the prompt itself over the whole terminal with the TUI's
  * drawing (ui/prompt.h, ui/render.h); while one is up the keys go to it
  * and the session's output is not written (the coordinator's pane keeps
- * it). Afterwards the screen comes back from the coordinator's pane: the
- * coordinator sends the connection a SNAPSHOT once the prompt is resolved
- * for it (after the DECISION, or with WITHDRAWN), which the client writes
- * as it writes any SNAPSHOT. A session without a terminal gets no
+ * it). Afterwards the screen comes back from the coordinator's pane: once
+ * the last prompt is gone (after the DECISION, or WITHDRAWN) the client
+ * sends REDRAW, and writes the SNAPSHOT that answers as it writes any
+ * SNAPSHOT. A session without a terminal gets no
  * prompt: the coordinator decides for it ("no-terminal").
  */
 #ifndef LZ_CLIENT_PROMPT_H
@@ -49,7 +49,8 @@ void lz_raw_prompt_resize(struct lz_raw_prompt *rp, unsigned rows,
 /*
  * Draws the shown prompt, or, when the last one just went, gives the
  * terminal back (pen, cursor, autowrap) and returns 1: the caller then
- * starts its output filter afresh for the SNAPSHOT that follows.
+ * sends REDRAW and starts its output filter afresh for the SNAPSHOT that
+ * answers.
  */
 int lz_raw_prompt_draw(struct lz_raw_prompt *rp);
 /* Milliseconds the caller's poll may sleep (-1: no limit). */

@@ -27,7 +27,8 @@ struct sink {
 };
 
 static void write_all(const char *buf, size_t len, void *user);
-static void fresh_filter(struct lz_vtfilter **f, struct sink *s);
+static void after_prompt(struct lz_conn_client *cc, struct lz_vtfilter **f,
+    struct sink *s);
 static void emit(struct lz_vtfilter *f, struct sink *s, const void *buf,
     size_t len);
 
@@ -51,12 +52,18 @@ write_all(const char *buf, size_t len, void *user)
 }
 
 /*
- * After a prompt: output starts again on a filter of its own, so no
- * sequence cut when the prompt came up joins the SNAPSHOT that follows.
+ * After a prompt: the session's screen is asked for (REDRAW), and output
+ * starts again on a filter of its own, so no sequence cut when the prompt
+ * came up joins the SNAPSHOT that answers.
  */
 static void
-fresh_filter(struct lz_vtfilter **f, struct sink *s)
+after_prompt(struct lz_conn_client *cc, struct lz_vtfilter **f,
+    struct sink *s)
 {
+	struct lz_buf b = LZ_BUF_INIT;
+
+	lz_frame_add(&b, LZ_FRAME_REDRAW, NULL, 0);
+	(void)lz_conn_send(cc, &b, NULL);
 	if (*f == NULL)
 		return;
 	lz_vtfilter_free(*f);
@@ -190,7 +197,7 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 	unsigned char sig;
 	char buf[65536], session[LZ_MSG_SESSION_HEX + 1] = "";
 	int status = -1, rc, sigfd, stdin_open = 1, eof, eof_sent = 0;
-	int peer_gone = 0, domain_failed = 0;
+	int peer_gone = 0, domain_failed = 0, buffered;
 	struct lz_escape esc = { 0 };
 	struct lz_raw_prompt rp;	/* escalation prompts (client-prompt.h) */
 	struct lz_frame_size sz;
@@ -230,6 +237,9 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 	/* The screen of a session attached to comes first. */
 	if (f.type == LZ_FRAME_ATTACHED)
 		emit(fout, &out, f.payload, f.len);
+	/* The same read may have brought more (the rest of the screen, a
+	 * waiting PROMPT): the socket will not wake poll for it. */
+	buffered = cc->in.len > 0;
 	for (;;) {
 		/*
 		 * stdin is read only while the input window has room: a
@@ -243,7 +253,8 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		pfd[1].events = POLLIN;
 		pfd[2].fd = sigfd;
 		pfd[2].events = POLLIN;
-		if (poll(pfd, 3, lz_raw_prompt_timeout(&rp)) < 0) {
+		if (poll(pfd, 3, buffered ? 0 : lz_raw_prompt_timeout(&rp)) <
+		    0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -315,15 +326,17 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		if (b.len > 0 && !peer_gone && lz_conn_send(cc, &b, NULL) != 0)
 			peer_gone = 1;
 		lz_buf_reset(&b);
-		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+		eof = 0;
+		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			if ((rc = lz_conn_fill(cc, &err)) < 0)
+				goto fail;
+			eof = rc == 0;
+		} else if (!buffered) {
 			if (lz_raw_prompt_draw(&rp) == 1)
-				fresh_filter(&fout, &out);
+				after_prompt(cc, &fout, &out);
 			continue;
 		}
-		rc = lz_conn_fill(cc, &err);
-		if (rc < 0)
-			goto fail;
-		eof = rc == 0;
+		buffered = 0;
 		while ((rc = lz_conn_next(cc, &f, &payload, &err)) == 1) {
 			switch (f.type) {
 			case LZ_FRAME_OUTPUT:
@@ -362,7 +375,7 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		if (rc < 0)
 			goto fail;
 		if (lz_raw_prompt_draw(&rp) == 1)
-			fresh_filter(&fout, &out);
+			after_prompt(cc, &fout, &out);
 		if (eof) {
 			lz_err_set(&err, LZ_ESYS, "the coordinator went away "
 			    "(its log is coordinator.log in the Domain's "

@@ -63,6 +63,7 @@ struct esc {
 	struct lz_hostcmd_output o_out, o_err;
 	int waited, wstatus, exited;
 	int64_t accepted, deadline;	/* ms of the monotonic clock */
+	unsigned told;			/* the "pending" its PROMPT said */
 	int cancel;			/* cancelled while it ran */
 	int timed_out;			/* timed out while it ran */
 	struct esc *next;
@@ -287,10 +288,6 @@ withdraw(struct esc *e, const char *why)
 	snprintf(w.id, sizeof w.id, "%s", e->id);
 	snprintf(w.why, sizeof w.why, "%s", why);
 	lz_msg_withdrawn_add(&b, &w);
-	/* A raw session's client drew the prompt over its screen and kept
-	 * the output back: the pane's screen, after it, puts it right. */
-	if (s->tty)
-		lz_session_screen(s->glue, 0, LZ_FRAME_SNAPSHOT, &b);
 	lz_coord_send(c, &b);
 }
 
@@ -330,7 +327,11 @@ finish(struct esc *e, enum lz_outcome o, const char *reason,
 	next_prompt(e->session);
 }
 
-/* Shows the session's oldest waiting request on its client, if any. */
+/*
+ * Shows the session's oldest waiting request on its client, if none is
+ * shown; one shown already is sent again with the number now queued
+ * behind it (its modal says "+N pending"; the client keeps the rest).
+ */
 static void
 next_prompt(const char *session)
 {
@@ -338,8 +339,8 @@ next_prompt(const char *session)
 	struct lz_conn *c = client_of(s);
 	struct lz_msg_prompt p;
 	struct lz_buf b = LZ_BUF_INIT, where = LZ_BUF_INIT;
-	struct esc *e, *first = NULL;
-	unsigned pending = 0;
+	struct esc *e, *first = NULL, *shown = NULL;
+	unsigned queued = 0, pending;
 
 	if (c == NULL)
 		return;
@@ -347,16 +348,22 @@ next_prompt(const char *session)
 		if (strcmp(e->session, session) != 0)
 			continue;
 		if (e->state == ESC_SHOWN)
-			return;		/* one modal at a time */
+			shown = e;	/* one modal at a time */
 		if (e->state != ESC_QUEUED)
 			continue;
 		/* The list is newest first: the last one found is oldest. */
-		if (first != NULL)
-			pending++;
+		queued++;
 		first = e;
 	}
-	if (first == NULL)
+	if (shown != NULL) {
+		if (queued == shown->told)
+			return;
+		first = shown;
+		pending = queued;
+	} else if (first == NULL)
 		return;
+	else
+		pending = queued - 1;
 	memset(&p, 0, sizeof p);
 	snprintf(p.id, sizeof p.id, "%s", first->id);
 	snprintf(p.session, sizeof p.session, "%s", session);
@@ -379,6 +386,7 @@ next_prompt(const char *session)
 	lz_buf_release(&where);
 	lz_coord_send(c, &b);
 	first->state = ESC_SHOWN;
+	first->told = pending;
 	snprintf(first->client, sizeof first->client, "%s",
 	    s->conn->client_id);
 }
@@ -699,8 +707,7 @@ save_rule(const struct esc *e, struct lz_err *err)
 	if (rc == 0) {
 		snprintf(lz_coord.cfg.fingerprint,
 		    sizeof lz_coord.cfg.fingerprint, "%s", fp);
-		snprintf(lz_coord.reg.fingerprint,
-		    sizeof lz_coord.reg.fingerprint, "%s", fp);
+		lz_reg_adopt(&lz_coord.reg, fp);
 		/* The profile may have been reallocated with its rules. */
 		lz_coord.cfg.profile = lz_config_profile(&lz_coord.cfg.cfg,
 		    lz_coord.cfg.domain.profile);
@@ -843,6 +850,7 @@ on_tick(uv_timer_t *t)
 		case ESC_QUEUED:
 		case ESC_SHOWN:
 			e->by = LZ_AUDIT_BY_TIMEOUT;
+			audit_decision(e, "timeout", NULL, NULL);
 			finish(e, LZ_OUTCOME_TIMED_OUT, "nobody decided in "
 			    "time", NULL);
 			break;

@@ -201,6 +201,14 @@ dispatch(struct lz_conn *c, const struct lz_frame *f)
 		lz_coord_trusted(&b);
 		lz_coord_send(c, &b);
 		break;
+	case LZ_FRAME_REDRAW:
+		/* A raw session's prompt drew over the client's screen. */
+		if (s != NULL) {
+			lz_session_screen(s, c->history, LZ_FRAME_SNAPSHOT,
+			    &b);
+			lz_coord_send(c, &b);
+		}
+		break;
 	case LZ_FRAME_DECISION:
 		lz_coord_decision(c, f);
 		break;

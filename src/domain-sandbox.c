@@ -194,12 +194,14 @@ lz_domain_notice(const struct lz_client *c, const struct lz_mountplan *mp,
  * identity/ (bound read-only at /run/lazaret/identity). Written anew at
  * every start: a restarted sandbox never sees the earlier start's.
  */
+static const char *const identity_files[] = { "ca.crt", "sandbox.crt",
+    "sandbox.key", "sandbox.id", "domain" };
+
 static int
 write_identity(const struct lz_client *c, const struct lz_domain_identity *id,
     char **keyfile, struct lz_err *err)
 {
-	static const char *const names[] = { "ca.crt", "sandbox.crt",
-	    "sandbox.key", "sandbox.id", "domain" };
+	const char *const *names = identity_files;
 	const char *data[5] = { id->ca_pem, id->cert_pem, id->key_pem,
 	    id->sandbox_id, c->domain.id };
 	char *p;
@@ -215,6 +217,29 @@ write_identity(const struct lz_client *c, const struct lz_domain_identity *id,
 		free(p);
 	}
 	return rc;
+}
+
+/*
+ * The start's key material goes with it (the sandbox and sidecar that read
+ * it are gone): nothing signed with it could be verified any more, but a
+ * private key is not left lying in the runtime directory.
+ */
+static void
+forget_identity(const struct lz_client *c)
+{
+	char *p;
+	size_t i;
+
+	p = lz_xasprintf("%s/sidecar.key", c->domain.runtime);
+	(void)unlink(p);
+	free(p);
+	for (i = 0; i < sizeof identity_files / sizeof identity_files[0];
+	    i++) {
+		p = lz_xasprintf("%s/identity/%s", c->domain.runtime,
+		    identity_files[i]);
+		(void)unlink(p);
+		free(p);
+	}
 }
 
 int
@@ -398,5 +423,7 @@ lz_domain_down(const struct lz_client *c, const char *self,
 	ctx.mailbox = lz_domain_mailbox(c);
 	rc = lz_sandbox_stop(&ctx, c->domain.id, c->domain.root, err);
 	lz_sandbox_ctx_release(&ctx);
+	if (rc == 0)
+		forget_identity(c);
 	return rc;
 }

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "core/esc-client.h"
+#include "core/visible.h"
 
 #define PROG "lazaret-escalate"
 
@@ -130,6 +131,7 @@ main(int argc, char **argv)
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_request req, c;
 	struct lz_result res;
+	struct lz_buf ran = LZ_BUF_INIT;
 	const char *why = "";
 	char cwd[PATH_MAX], *end;
 	unsigned long timeout = 0;
@@ -202,10 +204,15 @@ main(int argc, char **argv)
 	lz_request_release(&c);
 	lz_esc_identity_release(&id);
 	if (res.edited) {
-		fprintf(stderr, PROG ": the developer edited the command; ran:");
-		for (i = 0; i < (int)res.argv.n; i++)
-			fprintf(stderr, " %s", res.argv.v[i]);
-		fputc('\n', stderr);
+		/* Each element quoted and escaped: where one ends is plain. */
+		for (i = 0; i < (int)res.argv.n; i++) {
+			lz_buf_addch(&ran, ' ');
+			lz_visible_add(&ran, res.argv.v[i],
+			    strlen(res.argv.v[i]), LZ_VISIBLE_QUOTE);
+		}
+		fprintf(stderr, PROG ": the developer edited the command; "
+		    "ran:%s\n", ran.buf);
+		lz_buf_release(&ran);
 	}
 	if (res.ran) {
 		fwrite(res.out.buf, 1, res.out.len, stdout);

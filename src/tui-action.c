@@ -74,6 +74,7 @@ add_pane(struct tui *t, enum lz_dir dir, char **argv, int argc,
 	t->panes[t->npanes++] = p;
 	tui_focus(t, t->npanes - 1);
 	tui_layout(t);
+	tui_pane_buffered(t, p);
 	return p;
 }
 

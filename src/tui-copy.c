@@ -2,9 +2,10 @@
  * tui-copy.c: copy mode, tmux's vi keys: move with the arrows or h j k l,
  * PageUp/PageDown (C-b/C-f), g and G for the top and bottom of the
  * history, 0 and $ for a line's ends; / and ? search down and up, n and N
- * repeat; Space starts a selection, Enter copies it (or the cursor's line)
- * and leaves; u copies the URI of the hyperlink under the cursor (as the
- * host sees it) and leaves; q or Escape leaves. The mouse wheel scrolls
+ * repeat; Space starts a selection, Enter copies it (or the cursor's line;
+ * rows a line soft-wrapped over are joined) and leaves; u copies the URI
+ * of the hyperlink under the cursor (as the host sees it) and leaves; q or
+ * Escape leaves. The mouse wheel scrolls
  * and a drag selects (tui-mouse.c). The text goes to the paste buffer
  * (prefix ] types it) and, when the host terminal takes OSC 52, to its
  * clipboard.
@@ -236,7 +237,10 @@ copy(struct tui *t, struct tui_pane *p)
 		b = line == l1 ? off_of(text.buf, text.len, c1 + 1) : text.len;
 		if (b > a)
 			lz_buf_add(&t->paste, text.buf + a, b - a);
-		if (line != l1)
+		/* A soft-wrapped row goes on in the next: no line end. */
+		if (line != l1 && !(line < 0 ?
+		    lz_pane_scrollback_wrapped(p->pane, (size_t)(-1 - line)) :
+		    lz_pane_wrapped(p->pane, (int)line)))
 			lz_buf_addch(&t->paste, '\n');
 	}
 	lz_buf_release(&text);

@@ -104,6 +104,10 @@ status(struct tui *t)
 		    t->c->profile->name, t->c->domain.id);
 	else
 		lz_buf_adds(&left, " lazaret bench | ");
+	/* Right after the name: a cut never takes it, nor a message. */
+	if ((waiting_n = tui_prompts_waiting(t)) > 0)
+		lz_buf_addf(&left, "%zu request%s waiting | ", waiting_n,
+		    waiting_n == 1 ? "" : "s");
 	if (t->mode == TUI_CONFIRM)
 		lz_buf_adds(&left, t->question);
 	else if (t->mode == TUI_SEARCH)
@@ -127,16 +131,17 @@ status(struct tui *t)
 		t->clock_minute = now / 60;
 		strftime(t->clock, sizeof t->clock, "%H:%M", localtime(&now));
 	}
-	if ((waiting_n = tui_prompts_waiting(t)) > 0)
-		lz_buf_addf(&right, " %zu request%s waiting |", waiting_n,
-		    waiting_n == 1 ? "" : "s");
 	if (t->c != NULL) {
 		lz_buf_addf(&right, " %zu session%s", t->nlist,
 		    t->nlist == 1 ? "" : "s");
 		if (detached > 0)
 			lz_buf_addf(&right, " (%zu detached)", detached);
-		lz_buf_addf(&right, " | sandbox %s | %s ", t->failed ?
-		    "FAILED" : t->have_ctl ? "running" : "?", t->clock);
+		lz_buf_addf(&right, " | sandbox %s", t->failed ?
+		    "FAILED" : t->have_ctl ? "running" : "?");
+		/* The clock goes first when the tabs would be cut. */
+		if (left.len + right.len + 9 <= (size_t)t->cols)
+			lz_buf_addf(&right, " | %s", t->clock);
+		lz_buf_addch(&right, ' ');
 	} else
 		lz_buf_addf(&right, " %s ", t->clock);
 	/*
@@ -156,16 +161,6 @@ status(struct tui *t)
 	lz_buf_release(&right);
 }
 
-static long
-ms_since(const struct timespec *a)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - a->tv_sec) * 1000L +
-	    (now.tv_nsec - a->tv_nsec) / 1000000L;
-}
-
 void
 tui_sync_release(struct tui_pane *p)
 {
@@ -182,7 +177,7 @@ tui_sync_wait(struct tui *t)
 	for (i = 0; i < t->npanes; i++) {
 		if (t->panes[i]->hold == NULL)
 			continue;
-		left = TUI_SYNC_MS - ms_since(&t->panes[i]->hold_since);
+		left = TUI_SYNC_MS - tui_ms_since(&t->panes[i]->hold_since);
 		if (left < 0)
 			left = 0;
 		if (min < 0 || left < min)
@@ -212,7 +207,7 @@ hold(struct tui *t, struct tui_pane *p)
 		return 0;
 	}
 	if (p->hold != NULL && (memcmp(&p->hold_rect, &r, sizeof r) != 0 ||
-	    ms_since(&p->hold_since) >= TUI_SYNC_MS)) {
+	    tui_ms_since(&p->hold_since) >= TUI_SYNC_MS)) {
 		tui_sync_release(p);
 		p->sync_expired = 1;
 	}
@@ -221,12 +216,13 @@ hold(struct tui *t, struct tui_pane *p)
 	if (p->hold == NULL) {
 		if (t->r.rows < r.row + r.rows || t->r.cols < r.col + r.cols)
 			return 0;
-		p->hold = lz_xreallocarray(NULL, (size_t)r.rows * (size_t)r.cols,
-		    sizeof *p->hold);
+		p->hold = lz_xreallocarray(NULL,
+		    (size_t)r.rows * (size_t)r.cols, sizeof *p->hold);
 		for (y = 0; y < r.rows; y++)
 			memcpy(p->hold + (size_t)y * (size_t)r.cols,
-			    t->r.front + (size_t)(r.row + y) * (size_t)t->r.cols +
-			    (size_t)r.col, (size_t)r.cols * sizeof *p->hold);
+			    t->r.front + (size_t)(r.row + y) *
+			    (size_t)t->r.cols + (size_t)r.col,
+			    (size_t)r.cols * sizeof *p->hold);
 		p->hold_rect = r;
 		p->hold_crow = t->r.cur_row - r.row;
 		p->hold_ccol = t->r.cur_col - r.col;

@@ -181,14 +181,11 @@ answer(struct tui *t, const unsigned char *buf, size_t n)
 size_t
 tui_host_input(struct tui *t, const unsigned char *buf, size_t n)
 {
-	struct timespec now;
 	size_t used = 0, k;
 
 	if (!t->host_asking)
 		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if ((now.tv_sec - t->host_since.tv_sec) * 1000L + (now.tv_nsec -
-	    t->host_since.tv_nsec) / 1000000L > TUI_HOST_MS) {
+	if (tui_ms_since(&t->host_since) > TUI_HOST_MS) {
 		t->host_asking = 0;	/* no DA1 answer: keep what came */
 		apply(t);
 		return 0;

@@ -77,8 +77,8 @@ tui_init(struct tui *t, struct lz_client *c, const char *self,
 	lz_layout_init(&t->layout);
 }
 
-static long
-ms_since(const struct timespec *a)
+long
+tui_ms_since(const struct timespec *a)
 {
 	struct timespec now;
 
@@ -241,7 +241,7 @@ timeout(struct tui *t)
 	if (t->dirty && !t->flooding)
 		return 0;
 	if (t->dirty) {
-		left = TUI_FRAME_MS - ms_since(&t->last_frame);
+		left = TUI_FRAME_MS - tui_ms_since(&t->last_frame);
 		return left > 0 ? (int)left : 0;
 	}
 	if ((left = tui_sync_wait(t)) >= 0)
@@ -261,7 +261,7 @@ frame_due(struct tui *t)
 {
 	if (!t->dirty || t->bench_quiet)
 		return 0;
-	return !t->flooding || ms_since(&t->last_frame) >= TUI_FRAME_MS;
+	return !t->flooding || tui_ms_since(&t->last_frame) >= TUI_FRAME_MS;
 }
 
 static void
@@ -325,7 +325,7 @@ loop(struct tui *t)
 			t->output = 0;
 			t->dirty = 0;
 		} else if (!t->dirty &&
-		    ms_since(&t->last_frame) >= TUI_FRAME_MS)
+		    tui_ms_since(&t->last_frame) >= TUI_FRAME_MS)
 			t->flooding = 0;
 	}
 }
@@ -356,7 +356,8 @@ links_init(struct tui *t)
 		t->links.host = t->c->domain.workspace;
 	} else {
 		t->cwd = getcwd(NULL, 0);
-		t->links.sandbox = t->links.host = t->cwd ? t->cwd : "/nonexistent";
+		t->links.sandbox = t->links.host =
+		    t->cwd ? t->cwd : "/nonexistent";
 	}
 	lz_render_links(&t->r, link_policy, t);
 }

@@ -291,12 +291,38 @@ pane_frame(struct tui *t, struct tui_pane *p, const struct lz_frame *f)
 	lz_err_release(&err);
 }
 
+/* The whole frames read so far; lz_conn_next's last result. */
+static int
+frames(struct tui *t, struct tui_pane *p, struct lz_err *err)
+{
+	struct lz_buf payload = LZ_BUF_INIT;
+	struct lz_frame f;
+	int rc = 0;
+
+	while (!p->ended && (rc = lz_conn_next(&p->cc, &f, &payload,
+	    err)) == 1)
+		pane_frame(t, p, &f);
+	lz_buf_release(&payload);
+	return rc;
+}
+
+void
+tui_pane_buffered(struct tui *t, struct tui_pane *p)
+{
+	struct lz_err err = LZ_ERR_INIT;
+
+	if (!p->is_pty && frames(t, p, &err) < 0) {
+		tui_message(t, "pane %d: %s", tui_pane_number(t, p), err.msg);
+		p->ended = 1;
+	}
+	lz_err_release(&err);
+	t->dirty = 1;
+}
+
 int
 tui_pane_read(struct tui *t, struct tui_pane *p)
 {
 	struct lz_err err = LZ_ERR_INIT;
-	struct lz_buf payload = LZ_BUF_INIT;
-	struct lz_frame f;
 	int rc, eof;
 
 	if (p->is_pty)
@@ -305,9 +331,8 @@ tui_pane_read(struct tui *t, struct tui_pane *p)
 	if (rc < 0 && errno == EAGAIN)
 		rc = 1;
 	eof = rc == 0;
-	while (rc >= 0 && !p->ended && (rc = lz_conn_next(&p->cc, &f,
-	    &payload, &err)) == 1)
-		pane_frame(t, p, &f);
+	if (rc >= 0)
+		rc = frames(t, p, &err);
 	if (rc < 0 || eof) {
 		if (!p->ended)
 			tui_message(t, "pane %d: %s", tui_pane_number(t, p), rc < 0 && err.msg ?
@@ -316,7 +341,6 @@ tui_pane_read(struct tui *t, struct tui_pane *p)
 			    "directory)");
 		p->ended = 1;
 	}
-	lz_buf_release(&payload);
 	lz_err_release(&err);
 	return p->ended ? -1 : 0;
 }

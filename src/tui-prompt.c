@@ -34,14 +34,21 @@ tui_prompt_up(const struct tui_pane *p)
 	return p->nprompts > 0;
 }
 
+/* Shown here, or queued in the coordinator behind a pane's modal. */
 size_t
 tui_prompts_waiting(const struct tui *t)
 {
-	size_t n = 0;
+	const struct tui_pane *p;
+	size_t n = 0, behind;
 	int i;
 
-	for (i = 0; i < t->npanes; i++)
-		n += t->panes[i]->nprompts;
+	for (i = 0; i < t->npanes; i++) {
+		p = t->panes[i];
+		if (p->nprompts == 0)
+			continue;
+		behind = p->prompts[0].req.pending;
+		n += p->nprompts > behind + 1 ? p->nprompts : behind + 1;
+	}
 	return n;
 }
 
@@ -73,9 +80,12 @@ tui_prompt_add(struct tui *t, struct tui_pane *p, const struct lz_frame *f)
 	}
 	for (i = 0; i < p->nprompts; i++) {
 		if (strcmp(p->prompts[i].req.id, m.id) == 0) {
-			/* Shown again (a reattach): the newest counts. */
-			p->prompts[i].pending = m.pending;
+			/* Sent again with the number queued behind it now
+			 * (more asked, or one of those went): the newest
+			 * counts. */
+			p->prompts[i].req.pending = m.pending;
 			lz_msg_prompt_release(&m);
+			t->dirty = 1;
 			return;
 		}
 	}
@@ -229,20 +239,29 @@ tui_prompt_fit(struct tui *t)
 	}
 }
 
-/* Milliseconds until a prompt's look changes (its guard ends), or -1. */
+/*
+ * Milliseconds until a prompt's look changes (its guard ends), or -1. A
+ * prompt drawn in its guard whose guard is over makes the TUI dirty: its
+ * footer must stop saying that keys are ignored.
+ */
 int
 tui_prompt_wake(struct tui *t)
 {
 	int64_t now = lz_spawn_now_ms(), left;
 	int i, best = lz_attention_tick(&t->attention);
+	struct tui_pane *p;
 
 	for (i = 0; i < t->npanes; i++) {
-		if (!tui_prompt_up(t->panes[i]))
+		p = t->panes[i];
+		if (!tui_prompt_up(p))
 			continue;
-		left = t->panes[i]->prompts[0].shown + LZ_PROMPT_GUARD_MS -
-		    now;
+		left = p->prompts[0].shown + LZ_PROMPT_GUARD_MS - now;
 		if (left > 0 && (best < 0 || left < best))
 			best = (int)left;
+		if (left <= 0 && p->guard_drawn) {
+			p->guard_drawn = 0;
+			t->dirty = 1;
+		}
 	}
 	return best;
 }
@@ -252,6 +271,7 @@ tui_prompt_draw(struct tui *t, struct tui_pane *p)
 {
 	struct lz_prompt_pens pens;
 	struct lz_prompt *h = head(p);
+	int64_t now;
 	int row, col;
 
 	if (h == NULL || p->rect.rows < 1)
@@ -263,8 +283,9 @@ tui_prompt_draw(struct tui *t, struct tui_pane *p)
 	pens.warn.fg = t->conf->color[LZ_TUI_WAITING_FG];
 	h->pending = (unsigned)(p->nprompts - 1) > h->req.pending ?
 	    (unsigned)(p->nprompts - 1) : h->req.pending;
-	lz_prompt_draw(h, &t->r, p->rect, &pens, lz_spawn_now_ms(), &row,
-	    &col);
+	now = lz_spawn_now_ms();
+	p->guard_drawn = now < h->shown + LZ_PROMPT_GUARD_MS;
+	lz_prompt_draw(h, &t->r, p->rect, &pens, now, &row, &col);
 	if (p == tui_active(t))
 		lz_render_cursor(&t->r, row < 0 ? 0 : row, col < 0 ? 0 : col,
 		    row >= 0);

@@ -61,7 +61,7 @@ struct tui_pane {
 	char session[33];
 	char *command;			/* for the status line and list */
 	struct lz_pane *pane;		/* mirror of the session's screen */
-	int restoring;			/* taking a snapshot (tui_pane_snapshot) */
+	int restoring;			/* in a snapshot (tui_pane_snapshot) */
 	struct lz_rect rect;
 	struct lz_buf inq;		/* keys waiting for the window */
 	struct lz_buf sendq;		/* frames (bytes) not yet written */
@@ -89,6 +89,7 @@ struct tui_pane {
 	struct lz_prompt *prompts;
 	size_t nprompts;
 	int wheel;			/* copy mode came from the mouse */
+	int guard_drawn;		/* the head was drawn in its guard */
 };
 
 struct tui_listent {
@@ -182,6 +183,8 @@ int lz_tui_bench(char **argv, int argc, int quiet, unsigned rows,
 void tui_message(struct tui *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void tui_layout(struct tui *t);
+/* Milliseconds since a (CLOCK_MONOTONIC). */
+long tui_ms_since(const struct timespec *a);
 
 /* tui-pane.c */
 struct tui_pane *tui_pane_open(struct tui *t, char **argv, int argc,
@@ -195,6 +198,12 @@ struct tui_pane *tui_pane_spawn(struct tui *t, char **argv, unsigned rows,
  */
 void tui_pane_snapshot(struct tui_pane *p, const void *buf, size_t len);
 void tui_pane_output(struct tui_pane *p, const void *buf, size_t len);
+/*
+ * The frames that came in the same read as the answer to OPEN or ATTACH
+ * (the rest of an attached screen, a waiting escalation PROMPT): handled
+ * once the pane is in t->panes, as its socket will not wake poll for them.
+ */
+void tui_pane_buffered(struct tui *t, struct tui_pane *p);
 /* Reads what the pane's source has; 0, or -1 when the pane ended. */
 int tui_pane_read(struct tui *t, struct tui_pane *p);
 /* Keys for the pane's program, queued (bounded) and sent without blocking. */

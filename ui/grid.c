@@ -10,44 +10,7 @@
 #include "core/util.h"
 #include "core/utf8.h"
 #include "ui/grid.h"
-
-/*
- * Scrollback encoding: text as UTF-8, and tags in bytes UTF-8 never uses
- * (lz_utf8_put writes no lead byte above 0xf4). A pen record comes only where
- * the pen changes and names only what changed, so a line with a colour per
- * character costs about three bytes a cell, a line of runs about one.
- */
-#define SB_PEN 0xff		/* a mask byte (SB_M_*), then its fields */
-#define SB_COMB 0xfe		/* a combining code point follows */
-#define SB_WIDE 0xfd		/* the next character is a wide head */
-#define SB_BLANK 0xfc		/* a blank cell */
-#define SB_BLANKS 0xfb		/* a count byte (2-255): as many blanks */
-#define SB_FG 0xfa		/* an index byte: only fg changed, indexed */
-/*
- * Pen mask: three bits for fg (bits 0-2) and for bg (bits 3-5), one for
- * attr (bit 6, two bytes LE follow). Colour fields, in that order: none
- * (unchanged), none (default), one byte (indexed), three bytes (RGB, R
- * first), four bytes LE (anything else, kept as it is).
- */
-#define SB_C_SAME 0
-#define SB_C_DEFAULT 1
-#define SB_C_INDEXED 2
-#define SB_C_RGB 3
-#define SB_C_RAW 4
-#define SB_M_BG_SHIFT 3
-#define SB_M_ATTR 0x40
-#define SB_PEN_MAX (2 + 4 + 4 + 2)
-/* The most one cell can take: pen, wide mark, base, three combining. */
-#define SB_CELL_MAX (SB_PEN_MAX + 1 + 4 + (LZ_CELL_CHARS - 1) * 5)
-
-struct lz_sbline {
-	uint32_t len;		/* bytes of data */
-	uint32_t ncells;	/* cells encoded, continuation cells included */
-	unsigned char data[];
-};
-/* In ncells: the line was soft-wrapped into the next one. */
-#define SB_WRAPPED 0x80000000u
-#define SB_NCELLS(l) ((l)->ncells & ~SB_WRAPPED)
+#include "ui/grid-int.h"
 
 /*
  * Scrollback lines live in blocks, one after the other in the order they
@@ -86,8 +49,8 @@ lz_cell_blank(struct lz_cell *c, uint32_t bg)
 }
 
 /* A plain blank is all zero but for its width. */
-static void
-blank_plain(struct lz_cell *c, int n)
+void
+lz_sbi_blank_plain(struct lz_cell *c, int n)
 {
 	int i;
 
@@ -100,7 +63,7 @@ row_new(int cols)
 {
 	struct lz_cell *r = lz_xreallocarray(NULL, (size_t)cols, sizeof *r);
 
-	blank_plain(r, cols);
+	lz_sbi_blank_plain(r, cols);
 	return r;
 }
 
@@ -256,7 +219,7 @@ lz_grid_erase(struct lz_grid *g, int r0, int r1, int c0, int c1, uint32_t bg,
 			}
 		} else if (bg == LZ_COLOR_DEFAULT) {
 			if (c0 < end)
-				blank_plain(r + c0, end - c0);
+				lz_sbi_blank_plain(r + c0, end - c0);
 		} else {
 			for (x = c0; x < end; x++)
 				lz_cell_blank(&r[x], bg);
@@ -417,7 +380,7 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 		if (cols != g->cols) {
 			r = lz_xreallocarray(r, (size_t)cols, sizeof *r);
 			if (cols > g->cols)
-				blank_plain(r + g->cols, cols - g->cols);
+				lz_sbi_blank_plain(r + g->cols, cols - g->cols);
 			fix_pair(r, cols, cols);
 			if (nlen[i] > cols)
 				nlen[i] = cols;
@@ -439,8 +402,8 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 /* Scrollback. */
 
 /* Decodes what lz_utf8_put wrote; *pos moves past it. */
-static uint32_t
-get_utf8(const unsigned char *p, size_t len, size_t *pos)
+uint32_t
+lz_sbi_get_utf8(const unsigned char *p, size_t len, size_t *pos)
 {
 	uint32_t cp = p[*pos];
 	size_t n, i;
@@ -523,8 +486,8 @@ put_color(unsigned char *p, unsigned kind, uint32_t c)
  * its size. The pen is passed by value so that the caller keeps it in
  * registers: stores into the byte buffer could alias anything in memory.
  */
-static size_t
-put_pen(unsigned char *p, uint32_t fg, uint32_t bg, uint16_t attr,
+size_t
+lz_sbi_put_pen(unsigned char *p, uint32_t fg, uint32_t bg, uint16_t attr,
     const struct lz_cell *c)
 {
 	unsigned mask, fk = SB_C_SAME, bk = SB_C_SAME;
@@ -567,8 +530,8 @@ is_blank(const struct lz_cell *c)
  * Encodes cells[0..ncols) into *buf (grown as needed); returns the size
  * and sets *ncells to the cells it covers (trailing plain blanks dropped).
  */
-static size_t
-sb_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
+size_t
+lz_sbi_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
     size_t *bufalloc, int *ncells)
 {
 	const struct lz_cell *c;
@@ -590,7 +553,7 @@ sb_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
 		c = &cells[i];
 		ch = c->ch[0];
 		if (c->fg != fg || c->bg != bg || c->attr != attr) {
-			n += put_pen(p + n, fg, bg, attr, c);
+			n += lz_sbi_put_pen(p + n, fg, bg, attr, c);
 			fg = c->fg;
 			bg = c->bg;
 			attr = c->attr;
@@ -662,8 +625,9 @@ get_color(const unsigned char *p, size_t len, size_t *pos, unsigned k,
 }
 
 /* Reads the pen record at p[*pos] (past its tag); -1 when cut short. */
-static int
-get_pen(const unsigned char *p, size_t len, size_t *pos, struct lz_pen *pen)
+int
+lz_sbi_get_pen(const unsigned char *p, size_t len, size_t *pos,
+    struct lz_pen *pen)
 {
 	unsigned mask;
 
@@ -683,8 +647,8 @@ get_pen(const unsigned char *p, size_t len, size_t *pos, struct lz_pen *pen)
 }
 
 /* Decodes the line p[0..len) into out[0..ncols); the rest is blank. */
-static void
-sb_decode_bytes(const unsigned char *p, size_t len, struct lz_cell *out,
+void
+lz_sbi_decode(const unsigned char *p, size_t len, struct lz_cell *out,
     int ncols)
 {
 	struct lz_cell *c;
@@ -696,7 +660,7 @@ sb_decode_bytes(const unsigned char *p, size_t len, struct lz_cell *out,
 		switch (p[pos]) {
 		case SB_PEN:
 			pos++;
-			if (get_pen(p, len, &pos, &pen) != 0)
+			if (lz_sbi_get_pen(p, len, &pos, &pen) != 0)
 				goto out;
 			continue;
 		case SB_FG:
@@ -739,15 +703,15 @@ sb_decode_bytes(const unsigned char *p, size_t len, struct lz_cell *out,
 			pos++;
 		if (pos >= len)
 			break;
-		c->ch[0] = get_utf8(p, len, &pos);
+		c->ch[0] = lz_sbi_get_utf8(p, len, &pos);
 		for (k = 1; pos < len && p[pos] == SB_COMB; k++) {
 			pos++;
 			if (pos >= len)
 				break;
 			if (k < LZ_CELL_CHARS)
-				c->ch[k] = get_utf8(p, len, &pos);
+				c->ch[k] = lz_sbi_get_utf8(p, len, &pos);
 			else
-				(void)get_utf8(p, len, &pos);
+				(void)lz_sbi_get_utf8(p, len, &pos);
 		}
 		col++;
 		if (wide) {
@@ -772,7 +736,7 @@ out:
 static void
 sb_decode(const struct lz_sbline *l, struct lz_cell *out, int ncols)
 {
-	sb_decode_bytes(l->data, l->len, out, ncols);
+	lz_sbi_decode(l->data, l->len, out, ncols);
 }
 
 void
@@ -839,8 +803,8 @@ sb_alloc(struct lz_sb *sb, size_t sz)
 	return (struct lz_sbline *)(void *)(b->data + b->used - sz);
 }
 
-static void
-sb_drop_oldest(struct lz_sb *sb)
+void
+lz_sbi_drop_oldest(struct lz_sb *sb)
 {
 	struct lz_sbline *l = sb->ring[sb->head];
 	struct lz_sbblock *b = sb->first;
@@ -879,8 +843,8 @@ sb_slot(const struct lz_sb *sb, size_t i)
 }
 
 /* Appends an encoded line (n bytes at data) as the newest. */
-static void
-sb_push_enc(struct lz_sb *sb, const unsigned char *data, size_t n,
+void
+lz_sbi_push(struct lz_sb *sb, const unsigned char *data, size_t n,
     int ncells, int wrapped)
 {
 	struct lz_sbline *l, **nring;
@@ -889,7 +853,7 @@ sb_push_enc(struct lz_sb *sb, const unsigned char *data, size_t n,
 	if (sb->max_lines == 0)
 		return;
 	if (sb->count == sb->max_lines)
-		sb_drop_oldest(sb);
+		lz_sbi_drop_oldest(sb);
 	if (sb->count == sb->alloc) {
 		/* Grow by doubling up to the bound, unwrapping the ring. */
 		nalloc = sb->alloc == 0 ? 64 : sb->alloc * 2;
@@ -913,7 +877,7 @@ sb_push_enc(struct lz_sb *sb, const unsigned char *data, size_t n,
 	sb->pushed++;
 	sb->bytes += sizeof *l + l->len;
 	while (sb->bytes > sb->max_bytes && sb->count > 1)
-		sb_drop_oldest(sb);
+		lz_sbi_drop_oldest(sb);
 }
 
 void
@@ -925,8 +889,8 @@ lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols,
 
 	if (sb->max_lines == 0)
 		return;
-	n = sb_encode(cells, ncols, &sb->enc, &sb->encalloc, &ncells);
-	sb_push_enc(sb, sb->enc, n, ncells, wrapped);
+	n = lz_sbi_encode(cells, ncols, &sb->enc, &sb->encalloc, &ncells);
+	lz_sbi_push(sb, sb->enc, n, ncells, wrapped);
 }
 
 int
@@ -1007,441 +971,4 @@ lz_sb_cell(struct lz_sb *sb, size_t idx, int col)
 	if (col >= (int)SB_NCELLS(l))
 		return &blank_cell;
 	return &sb->scratch[col];
-}
-
-/*
- * Reflow (lz_grid_reflow). Lines are rewrapped as they are stored, in the
- * scrollback's encoding: text is copied in runs, a pen record is written
- * where a row starts in the middle of a coloured run or a joined row
- * starts with another pen, and nothing is decoded but the screen's rows at
- * the end. A line that needs no change is copied as it is.
- */
-
-/* A row of the new layout. */
-struct rf_row {
-	unsigned char *buf;
-	size_t len, alloc;
-	int ncells, wrap;
-};
-
-/* A point being moved: its offset in its line, then its new place. */
-struct rf_pt {
-	long line;		/* the logical line it is on, -1: not yet seen */
-	long off;		/* cells from the line's start */
-	long row;		/* its row in the new layout, -1: not yet */
-	int col, phantom;
-};
-
-struct rf {
-	struct lz_sb *sb;	/* the new scrollback */
-	int cols, rows;
-	/* The last rows made: a ring of the screen's height. */
-	struct rf_row *q;
-	int qhead, qcount;
-	long base;		/* row number of q[qhead] */
-	long nout;		/* rows made so far (dropped ones too) */
-	long keep;		/* the cursor's row: it stays on the screen */
-	struct rf_row cur;	/* the row being made */
-	struct lz_pen opn;	/* cur's pen so far */
-	struct lz_pen spn;	/* the source line's pen so far */
-	int last_w;		/* width of cur's last character */
-	/* cur's trailing plain blanks: from byte tail, tailn cells. */
-	size_t tail;
-	int tailn;
-	long line;		/* the logical line being made */
-	long cum;		/* its cells in rows already made */
-	struct rf_pt *pt;
-	int npt;
-};
-
-static void
-rf_room(struct rf_row *r, size_t n)
-{
-	if (r->alloc - r->len >= n)
-		return;
-	r->alloc = r->alloc * 2 > r->len + n ? r->alloc * 2 : r->len + n + 64;
-	r->buf = lz_xrealloc(r->buf, r->alloc);
-}
-
-/* Before a character of cur: the pen record to the source's pen. */
-static void
-rf_pen(struct rf *f)
-{
-	struct lz_cell c;
-
-	if (f->opn.fg == f->spn.fg && f->opn.bg == f->spn.bg &&
-	    f->opn.attr == f->spn.attr)
-		return;
-	c.fg = f->spn.fg;
-	c.bg = f->spn.bg;
-	c.attr = f->spn.attr;
-	rf_room(&f->cur, SB_PEN_MAX);
-	f->cur.len += put_pen(f->cur.buf + f->cur.len, f->opn.fg, f->opn.bg,
-	    f->opn.attr, &c);
-	f->opn = f->spn;
-}
-
-/* The points of the line being made that row n (cur) holds. */
-static void
-rf_place(struct rf *f, int last)
-{
-	struct rf_pt *t;
-	long col;
-	int i;
-
-	for (i = 0; i < f->npt; i++) {
-		t = &f->pt[i];
-		if (t->line != f->line || t->row >= 0)
-			continue;
-		col = t->off - f->cum;
-		if (col < f->cur.ncells) {
-			t->row = f->nout;
-			t->col = (int)col;
-			t->phantom = 0;
-		} else if (last) {
-			t->row = f->nout;
-			t->phantom = i == 0 && col == f->cur.ncells &&
-			    col == f->cols && f->last_w > 0;
-			if (t->phantom)
-				col -= f->last_w;
-			t->col = (int)(col < f->cols ? col : f->cols - 1);
-		}
-	}
-}
-
-/* cur is made (wrap: its line goes on in the next row). */
-static void
-rf_emit(struct rf *f, int wrap)
-{
-	struct rf_row *slot, tmp;
-
-	/*
-	 * Trailing plain blanks are no text: left out, as a row of the
-	 * screen leaves them out when it scrolls into the scrollback.
-	 */
-	if (f->tailn > 0) {
-		f->cur.len = f->tail;
-		f->cur.ncells -= f->tailn;
-	}
-	f->cur.wrap = wrap;
-	rf_place(f, !wrap);
-	if (f->pt[0].row == f->nout)
-		f->keep = f->nout;
-	f->cum += f->cur.ncells;
-	if (f->qcount < f->rows) {
-		slot = &f->q[(f->qhead + f->qcount) % f->rows];
-		f->qcount++;
-	} else if (f->base < f->keep) {
-		/* The oldest waiting row goes to the scrollback. */
-		slot = &f->q[f->qhead];
-		sb_push_enc(f->sb, slot->buf, slot->len, slot->ncells,
-		    slot->wrap);
-		f->qhead = (f->qhead + 1) % f->rows;
-		f->base++;
-	} else
-		slot = NULL;	/* below a screen the cursor tops: dropped */
-	if (slot != NULL) {
-		tmp = *slot;
-		*slot = f->cur;
-		f->cur = tmp;
-	}
-	f->nout++;
-	f->cur.len = 0;
-	f->cur.ncells = 0;
-	f->cur.wrap = 0;
-	memset(&f->opn, 0, sizeof f->opn);
-	f->last_w = 0;
-	f->tailn = 0;
-}
-
-/* Room in cur for a character of width w, wrapping if it is full. */
-static void
-rf_fit(struct rf *f, int w)
-{
-	if (f->cur.ncells + w > f->cols && f->cur.ncells > 0)
-		rf_emit(f, 1);
-}
-
-/* Appends bytes s[0..n) holding k cells, the last one w wide. */
-static void
-rf_add(struct rf *f, const unsigned char *s, size_t n, int k, int w)
-{
-	if (n == 0)
-		return;
-	rf_pen(f);
-	rf_room(&f->cur, n);
-	memcpy(f->cur.buf + f->cur.len, s, n);
-	f->cur.len += n;
-	f->cur.ncells += k;
-	f->last_w = w;
-	f->tailn = 0;
-}
-
-/* A whole line that fits, as it is (its pen records start from none). */
-static void
-rf_whole(struct rf *f, const unsigned char *s, size_t n, int k, int w)
-{
-	memset(&f->spn, 0, sizeof f->spn);
-	rf_add(f, s, n, k, w);
-}
-
-/* Appends k blanks (at most 255): no character to wrap after. */
-static void
-rf_blanks(struct rf *f, int k)
-{
-	unsigned char b[2] = { SB_BLANKS, (unsigned char)k };
-	size_t at;
-	int n;
-
-	if (k == 1)
-		b[0] = SB_BLANK;
-	rf_pen(f);
-	at = f->cur.len;
-	n = f->tailn;
-	rf_add(f, b, k == 1 ? 1 : 2, k, 0);
-	if (f->opn.fg == 0 && f->opn.bg == 0 && f->opn.attr == 0) {
-		f->tail = n > 0 ? f->tail : at;
-		f->tailn = n + k;
-	}
-}
-
-/* Skips a code point and the combining ones after it. */
-static size_t
-rf_char_end(const unsigned char *p, size_t len, size_t pos)
-{
-	(void)get_utf8(p, len, &pos);
-	while (pos < len && p[pos] == SB_COMB) {
-		pos++;
-		if (pos < len)
-			(void)get_utf8(p, len, &pos);
-	}
-	return pos;
-}
-
-/* Adds one source row's encoding p[0..len) to the line being made. */
-static void
-rf_source(struct rf *f, const unsigned char *p, size_t len)
-{
-	struct lz_pen keep;
-	size_t pos = 0, e, n;
-	int room, k, w;
-
-	memset(&f->spn, 0, sizeof f->spn);
-	while (pos < len) {
-		if (p[pos] < 0x80) {
-			/* A run of plain ASCII: as much as fits. */
-			for (e = pos; e < len && p[e] < 0x80; e++)
-				;
-			if (e < len && p[e] == SB_COMB)
-				e--;	/* the last one has marks */
-			if (e > pos) {
-				rf_fit(f, 1);
-				room = f->cols - f->cur.ncells;
-				n = e - pos < (size_t)room ? e - pos :
-				    (size_t)room;
-				rf_add(f, p + pos, n, (int)n, 1);
-				pos += n;
-				continue;
-			}
-		}
-		switch (p[pos]) {
-		case SB_PEN:
-			pos++;
-			if (get_pen(p, len, &pos, &f->spn) != 0)
-				return;
-			continue;
-		case SB_FG:
-			if (len - pos < 2)
-				return;
-			f->spn.fg = LZ_COLOR_INDEXED(p[pos + 1]);
-			pos += 2;
-			continue;
-		case SB_BLANK:
-			rf_fit(f, 1);
-			rf_blanks(f, 1);
-			pos++;
-			continue;
-		case SB_BLANKS:
-			if (len - pos < 2)
-				return;
-			for (k = p[pos + 1]; k > 0; k -= n) {
-				rf_fit(f, 1);
-				room = f->cols - f->cur.ncells;
-				n = k < room ? (size_t)k : (size_t)room;
-				rf_blanks(f, (int)n);
-			}
-			pos += 2;
-			continue;
-		case SB_COMB:
-			/* Cannot start a character: skipped. */
-			pos = rf_char_end(p, len, pos + 1);
-			continue;
-		case SB_WIDE:
-			w = 2;
-			e = rf_char_end(p, len, pos + 1);
-			break;
-		default:
-			w = 1;
-			e = rf_char_end(p, len, pos);
-			break;
-		}
-		if (w > f->cols) {
-			/* A wide character in one column: a blank (as erased). */
-			keep = f->spn;
-			f->spn.fg = 0;
-			f->spn.attr = 0;
-			rf_fit(f, 1);
-			rf_blanks(f, 1);
-			f->spn = keep;
-		} else {
-			rf_fit(f, w);
-			rf_add(f, p + pos, e - pos, w, w);
-		}
-		pos = e;
-	}
-}
-
-/* The width of the character ending at cells[n - 1]; 0 for a blank. */
-static int
-last_width(const struct lz_cell *cells, int n)
-{
-	if (n == 0)
-		return 0;
-	if (cells[n - 1].ch[0] == LZ_CELL_CONT)
-		return n > 1 && cells[n - 2].width == 2 ? 2 : 0;
-	return cells[n - 1].ch[0] != 0;
-}
-
-/*
- * The points on a source row of ncells cells, which the line being made
- * reached after cum cells: their offsets in the line.
- */
-static void
-rf_points(struct rf *f, const struct lz_reflow_pt *in, int npt, int row,
-    const struct lz_cell *cells, int ncells, int wrap, long cum)
-{
-	long off;
-	int i, col;
-
-	for (i = 0; i < npt; i++) {
-		if (in[i].row != row)
-			continue;
-		col = in[i].col;
-		off = col;
-		if (i == 0 && in[i].phantom)
-			off += cells[col].width == 2 ? 2 : 1;
-		if (wrap && off > ncells)
-			off = ncells;
-		f->pt[i].line = f->line;
-		f->pt[i].off = cum + off;
-	}
-}
-
-void
-lz_grid_reflow(struct lz_grid *g, struct lz_sb *sb, int cols,
-    struct lz_reflow_pt *pt, int npt)
-{
-	struct lz_sb old = *sb;
-	struct lz_sbline *l;
-	struct rf f;
-	struct rf_row *r;
-	unsigned char *enc = NULL;
-	size_t encalloc = 0, n;
-	long cum = 0;
-	int y, i, ncells, wrap = 0;
-
-	if (cols < 1 || npt < 1)
-		LZ_BUG("reflow to %d columns, %d points", cols, npt);
-	memset(&f, 0, sizeof f);
-	lz_sb_init(sb, old.max_lines, old.max_bytes);
-	f.sb = sb;
-	f.cols = cols;
-	f.rows = g->rows;
-	f.q = lz_xcalloc((size_t)g->rows, sizeof *f.q);
-	f.keep = LONG_MAX;
-	f.pt = lz_xcalloc((size_t)npt, sizeof *f.pt);
-	f.npt = npt;
-	for (i = 0; i < npt; i++) {
-		f.pt[i].line = -1;
-		f.pt[i].row = -1;
-	}
-	/* The scrollback, oldest first, each line freed once read. */
-	while (old.count > 0) {
-		l = old.ring[old.head];
-		if (!wrap)
-			cum = 0;
-		if (!wrap && !(l->ncells & SB_WRAPPED) &&
-		    (int)SB_NCELLS(l) <= cols)
-			/* A line that fits as it is. */
-			rf_whole(&f, l->data, l->len, (int)SB_NCELLS(l), 1);
-		else
-			rf_source(&f, l->data, l->len);
-		cum += SB_NCELLS(l);
-		wrap = (l->ncells & SB_WRAPPED) != 0;
-		if (!wrap) {
-			rf_emit(&f, 0);
-			f.line++;
-			f.cum = 0;
-		}
-		sb_drop_oldest(&old);
-	}
-	/* Then the screen. */
-	for (y = 0; y < g->rows; y++) {
-		if (!wrap)
-			cum = 0;
-		n = sb_encode(g->row[y], g->len[y], &enc, &encalloc, &ncells);
-		rf_points(&f, pt, npt, y, g->row[y], ncells, g->wrap[y], cum);
-		if (!wrap && !g->wrap[y] && ncells <= cols)
-			rf_whole(&f, enc, n, ncells, last_width(g->row[y],
-			    ncells));
-		else
-			rf_source(&f, enc, n);
-		cum += ncells;
-		wrap = g->wrap[y] && y + 1 < g->rows;
-		if (!wrap) {
-			rf_emit(&f, 0);
-			f.line++;
-			f.cum = 0;
-		}
-	}
-	/* The screen: the rows waiting, then blank ones. */
-	for (y = 0; y < g->rows; y++) {
-		g->row[y] = lz_xreallocarray(g->row[y], (size_t)cols,
-		    sizeof **g->row);
-		if (y < f.qcount) {
-			r = &f.q[(f.qhead + y) % f.rows];
-			sb_decode_bytes(r->buf, r->len, g->row[y], cols);
-			g->len[y] = r->ncells;
-			g->wrap[y] = r->wrap && y + 1 < f.qcount;
-		} else {
-			blank_plain(g->row[y], cols);
-			g->len[y] = 0;
-			g->wrap[y] = 0;
-		}
-	}
-	g->cols = cols;
-	for (i = 0; i < npt; i++) {
-		pt[i].gone = f.pt[i].row < f.base ||
-		    f.pt[i].row >= f.base + g->rows;
-		if (f.pt[i].row < 0 || f.pt[i].row < f.base) {
-			pt[i].row = 0;
-			pt[i].col = 0;
-			pt[i].phantom = 0;
-		} else if (f.pt[i].row >= f.base + g->rows) {
-			pt[i].row = g->rows - 1;
-			pt[i].col = f.pt[i].col;
-			pt[i].phantom = 0;
-		} else {
-			pt[i].row = (int)(f.pt[i].row - f.base);
-			pt[i].col = f.pt[i].col;
-			pt[i].phantom = f.pt[i].phantom;
-		}
-	}
-	for (i = 0; i < g->rows; i++)
-		free(f.q[i].buf);
-	free(f.q);
-	free(f.cur.buf);
-	free(f.pt);
-	free(enc);
-	lz_sb_free(&old);
 }

@@ -4,19 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/util.h"
 #include "ui/hyperlink.h"
-
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* Percent-decodes s into out: -1 on a bad escape, NUL or control byte. */
 static int
@@ -27,7 +16,8 @@ decode(const char *s, struct lz_buf *out)
 	for (; *s != '\0'; s++) {
 		c = (unsigned char)*s;
 		if (c == '%') {
-			if ((hi = hexval(s[1])) < 0 || (lo = hexval(s[2])) < 0)
+			if ((hi = lz_hex_digit(s[1])) < 0 ||
+			    (lo = lz_hex_digit(s[2])) < 0)
 				return -1;
 			c = hi << 4 | lo;
 			s += 2;

@@ -67,20 +67,20 @@ struct g_glyph {
 	int row, col;
 	int16_t width, nch;		/* nch: code points kept in ch */
 	/*
+	 * Since this glyph (the glyph fast path stores 0 with width and
+	 * nch, one constant): up-scrolls (low byte, G_SINCE_SCROLLS) and,
+	 * from a cursor move on, G_SINCE_MOVED (the scrolls counted from
+	 * there): what tells a glyph that libvterm wrapped to put it from
+	 * one that was put there (pane.c soft_wrap).
+	 */
+	uint32_t since;
+	/*
 	 * libvterm's pending wrap (at_phantom), which only a glyph sets: 0
 	 * none, 2 set, 1 set if col >= g_term.wrapcol (what the glyph fast
-	 * path stores: one constant with width and nch). lz_pane_wrap reads
+	 * path stores, not knowing wrapcol). lz_pane_wrap reads
 	 * it; glyph_mode makes it 0 or 2 before wrapcol changes.
 	 */
 	int32_t wrap;
-	/*
-	 * Since this glyph (the glyph fast path stores 0 with wrap, in one
-	 * store): up-scrolls (low byte, G_SINCE_SCROLLS) and, from a cursor
-	 * move on, G_SINCE_MOVED (the scrolls counted from there): what tells
-	 * a glyph that libvterm wrapped to put it from one that was put there
-	 * (pane.c soft_wrap).
-	 */
-	uint32_t since;
 	uint32_t ch[G_GLYPH_CHARS];	/* as libvterm has them: no base */
 };
 
@@ -144,7 +144,7 @@ struct lz_pane {
 	struct lz_pen pen;
 	struct lz_pane_props props;
 	char title[LZ_PANE_TITLE_MAX + 1];
-	int saved_row, saved_col;	/* primary cursor when alt was entered */
+	int saved_row, saved_col;	/* primary cursor while alt is on */
 	VTermPos resize_delta;
 	struct lz_buf reply;
 	struct g_term t;
@@ -171,13 +171,13 @@ struct lz_pane {
 	int str_long;
 
 	/* UTF-8 of the text, so partial characters can be held or cut. */
-	unsigned char u8held[8];	/* a partial character from earlier feeds */
+	unsigned char u8held[8];	/* part of a character fed before */
 	int u8nheld;
 	int u8need, u8total;
 	uint32_t u8cp;
 	size_t u8start;			/* its first byte in this feed's buf */
 	int decaln;			/* putglyph calls come from DECALN */
-	int restoring;			/* lz_pane_restore: private strings on */
+	int restoring;			/* lz_pane_restore: private strings */
 	int hidden;			/* callbacks leave the grid alone */
 
 	/* The feed in progress: buf[seg..] not yet written to libvterm. */
@@ -207,6 +207,15 @@ struct lz_pane {
 
 #define G_SINCE_SCROLLS 0xffu
 #define G_SINCE_MOVED 0x100u
+
+/* Argument k of the CSI the guard holds, as libvterm's CSI_ARG_OR. */
+static inline long
+lz_pane_csi_arg(const struct lz_pane *p, int k, long def)
+{
+	if (k > p->csi_argi || p->csi_args[k] < 0)
+		return def;
+	return p->csi_args[k];
+}
 
 /* Whether libvterm has a pending wrap (see struct g_glyph). */
 static inline int

@@ -120,14 +120,6 @@ st(struct lz_pane *p, int bel)
 		lz_buf_adds(&p->reply, p->t.s8c1t ? "\x9c" : "\033\\");
 }
 
-static long
-arg(const struct lz_pane *p, int k, long def)
-{
-	if (k > p->csi_argi || p->csi_args[k] < 0)
-		return def;
-	return p->csi_args[k];
-}
-
 /* DECRQM: 1 set, 2 reset, 0 not recognised. */
 static int
 dec_mode_state(const struct lz_pane *p, long m)
@@ -190,7 +182,7 @@ ansi_mode_state(const struct lz_pane *p, long m)
 static void
 decrqm(struct lz_pane *p, int dec)
 {
-	long m = arg(p, 0, 0);
+	long m = lz_pane_csi_arg(p, 0, 0);
 	int v = dec ? dec_mode_state(p, m) : ansi_mode_state(p, m);
 
 	csi(p);
@@ -242,7 +234,7 @@ winop(struct lz_pane *p, long op)
 int
 lz_pane_query_csi(const struct lz_pane *p, unsigned char c)
 {
-	long op = arg(p, 0, 0);
+	long op = lz_pane_csi_arg(p, 0, 0);
 
 	if (p->csi_nleader == 0 && p->csi_ninter == 0) {
 		if (c == 'n')
@@ -276,7 +268,7 @@ lz_pane_answer_csi(struct lz_pane *p, unsigned char c)
 		cpr(p, dec);
 		break;
 	case 't':
-		winop(p, arg(p, 0, 0));
+		winop(p, lz_pane_csi_arg(p, 0, 0));
 		break;
 	case 'q':
 		dcs(p);
@@ -300,18 +292,14 @@ hex_field(const char *s, size_t n, unsigned *v)
 {
 	unsigned x = 0;
 	size_t i;
+	int d;
 
 	if (n < 1 || n > 4)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (s[i] >= '0' && s[i] <= '9')
-			x = x * 16 + (unsigned)(s[i] - '0');
-		else if (s[i] >= 'a' && s[i] <= 'f')
-			x = x * 16 + (unsigned)(s[i] - 'a' + 10);
-		else if (s[i] >= 'A' && s[i] <= 'F')
-			x = x * 16 + (unsigned)(s[i] - 'A' + 10);
-		else
+		if ((d = lz_hex_digit(s[i])) < 0)
 			return -1;
+		x = x * 16 + (unsigned)d;
 	}
 	*v = x;
 	return 0;

@@ -292,13 +292,27 @@ save_slot(const struct lz_pane *p, struct lz_buf *out)
 {
 	const struct g_saved *s = &p->t.saved;
 
+	int row = s->row < p->rows ? s->row : p->rows - 1;
+	int col = s->col < p->cols ? s->col : p->cols - 1;
+	char real = line_size(p, row);
+
 	if (!s->valid)
 		return;
-	cup(out, s->row < p->rows ? s->row : p->rows - 1,
-	    s->col < p->cols ? s->col : p->cols - 1);
+	/*
+	 * CUP stops at the middle of a double-width line: a slot past it
+	 * (the line made double after DECSC, or a reflow) is saved on the
+	 * line made single for a moment, as place_cursor does.
+	 */
+	if (real != '5' && col >= p->cols / 2) {
+		cup(out, row, 0);
+		lz_buf_adds(out, "\033#5");
+	}
+	cup(out, row, col);
 	lz_pane_sgr(out, s->pen.fg, s->pen.bg, s->pen.attr);
 	cursor_look(out, s->shape, s->blink, s->visible);
 	lz_buf_adds(out, "\0337");
+	if (real != '5' && col >= p->cols / 2)
+		lz_buf_addf(out, "\033#%c", real);
 }
 
 static void

@@ -291,8 +291,12 @@ soft_wrap(struct lz_pane *p, VTermPos pos, int w)
 			prow = p->t.vrow;
 			pcol = p->t.vcol;
 		} else {
+			/* libvterm's cursor stays on a glyph at the end. */
 			prow = g->row;
 			pcol = g->col + g->width;
+			if (prow >= 0 && prow < p->rows &&
+			    pcol >= lz_pane_row_width(p, prow))
+				pcol = g->col;
 		}
 		if (prow < 0 || prow >= p->rows ||
 		    pcol + 2 <= lz_pane_row_width(p, prow))
@@ -741,6 +745,14 @@ clamp_cursor(struct lz_pane *p)
 	int top = 0, bot = p->rows - 1, left = 0, right = p->cols - 1, r, c;
 
 	vt_cursor(p, &pos);
+	/*
+	 * libvterm 0.1.4 ends each CSI by stopping the cursor at the middle
+	 * of a double-width line, after the restore of ?1048l / ?1049l told
+	 * where the save slot was: back where the CSI started, it calls no
+	 * movecursor. The pane follows libvterm's cursor, not the callback.
+	 */
+	if (pos.row != p->t.vrow || pos.col != p->t.vcol)
+		lz_pane_cb_movecursor(pos, pos, 1, p);
 	if (p->t.origin) {
 		top = p->t.top;
 		bot = (p->t.bottom > -1 ? p->t.bottom : p->rows) - 1;
@@ -1022,7 +1034,8 @@ private_glyph(struct lz_pane *p, const char *s, size_t len)
 		i += (size_t)neg;
 		base = n < 3 ? 10 : 16;
 		if (i >= len || !(base == 10 ? s[i] >= '0' && s[i] <= '9' :
-		    (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+		    (s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] >= 'a' && s[i] <= 'f')))
 			return -1;
 		for (v[n] = 0; i < len && s[i] != ';' && v[n] < 0x110000; i++) {
 			if (s[i] >= '0' && s[i] <= '9')
@@ -1300,7 +1313,7 @@ u8_done(struct lz_pane *p, size_t i, uint32_t cp)
 		p->fseg = i + 1;
 	} else {
 		if (p->u8nheld > 0) {
-			/* Its first bytes came in an earlier feed: they go first. */
+			/* Its first bytes came in an earlier feed: first. */
 			lz_pane_vwrite(p, (const char *)p->u8held,
 			    (size_t)p->u8nheld);
 		}
@@ -1314,6 +1327,20 @@ u8_done(struct lz_pane *p, size_t i, uint32_t cp)
 static void
 ground_byte(struct lz_pane *p, size_t i, unsigned char c)
 {
+	if (c >= 0x80 && p->u8need == 0 && p->t.ss != 0 &&
+	    p->t.gset[p->t.ss] != 'u') {
+		/*
+		 * A single shift decodes the next byte through its set, not
+		 * as UTF-8: 0xa0-0xfe as 0x20-0x7e, one glyph; 0x80-0x9f and
+		 * 0xff decode to nothing, and libvterm skips them with the
+		 * shift still pending.
+		 */
+		if (c >= 0xa0 && c != 0xff) {
+			p->seg_move = 0;
+			p->t.ss = 0;
+		}
+		return;
+	}
 	if (c >= 0x80 && c < 0xc0) {
 		if (p->u8need == 0) {
 			p->seg_move = 0;	/* libvterm shows U+FFFD */
@@ -1355,15 +1382,6 @@ ground_byte(struct lz_pane *p, size_t i, unsigned char c)
 		return;
 	}
 	p->u8total = p->u8need + 1;
-}
-
-/* Argument k of the CSI as libvterm's CSI_ARG_OR(args[k], def). */
-static long
-csi_arg(const struct lz_pane *p, int k, long def)
-{
-	if (k > p->csi_argi || p->csi_args[k] < 0)
-		return def;
-	return p->csi_args[k];
 }
 
 /* libvterm's cursor after everything before byte i. */
@@ -1494,7 +1512,7 @@ ansi_modes(struct lz_pane *p, size_t i, int set)
 static void
 set_tb_margins(struct lz_pane *p, size_t i)
 {
-	long top = csi_arg(p, 0, 1) - 1, bottom;
+	long top = lz_pane_csi_arg(p, 0, 1) - 1, bottom;
 
 	flush_to(p, i + 1);
 	bottom = p->csi_argi < 1 || p->csi_args[1] < 0 ? -1 : p->csi_args[1];
@@ -1521,7 +1539,7 @@ set_tb_margins(struct lz_pane *p, size_t i)
 static void
 set_lr_margins(struct lz_pane *p, size_t i)
 {
-	long left = csi_arg(p, 0, 1) - 1, right;
+	long left = lz_pane_csi_arg(p, 0, 1) - 1, right;
 
 	flush_to(p, i + 1);
 	right = p->csi_argi < 1 || p->csi_args[1] < 0 ? -1 : p->csi_args[1];
@@ -1548,7 +1566,7 @@ set_lr_margins(struct lz_pane *p, size_t i)
 static void
 clear_tabs(struct lz_pane *p, size_t i)
 {
-	long v = csi_arg(p, 0, 0);
+	long v = lz_pane_csi_arg(p, 0, 0);
 	int col;
 
 	cursor_at(p, i);
@@ -1580,7 +1598,7 @@ rep(struct lz_pane *p, size_t i)
 {
 	const struct g_glyph *g = &p->t.lg;
 	unsigned char u[4 * G_GLYPH_CHARS];
-	long n = csi_arg(p, 0, 1);
+	long n = lz_pane_csi_arg(p, 0, 1);
 	size_t len = 0;
 	int k;
 
@@ -1699,7 +1717,7 @@ cr_col(const struct lz_pane *p, int col)
 static void
 xterm_move(struct lz_pane *p, size_t i, unsigned char c)
 {
-	long n = csi_arg(p, 0, 1);
+	long n = lz_pane_csi_arg(p, 0, 1);
 	int row, col, top = p->t.top;
 	int bot = (p->t.bottom > -1 ? p->t.bottom : p->rows) - 1;
 	int left = p->t.lrmm ? p->t.left : 0;
@@ -1805,7 +1823,7 @@ csi_final(struct lz_pane *p, size_t i, unsigned char c)
 			decstr(p, i);
 		else if (p->csi_inter == '"' && c == 'q') {
 			/* DECSCA */
-			long v = csi_arg(p, 0, 0);
+			long v = lz_pane_csi_arg(p, 0, 0);
 
 			if (v == 0 || v == 2)
 				p->t.protect = 0;
@@ -2266,12 +2284,13 @@ ground_run(struct lz_pane *p, const unsigned char *u, size_t i, size_t len)
 		if (kind != K_PLAIN) {
 			if (text)
 				p->t.ss = 0;
-			if (text && p->cols <= 4) {
+			if (p->cols <= 4) {
 				/*
 				 * Rows of two columns can have a pending
 				 * wrap at column 0, where a move that does
 				 * not move clears it unseen: soft_wrap must
-				 * know before the next text.
+				 * know before the next text (which may come
+				 * through the guard, as UTF-8 does).
 				 */
 				p->seg_move = 1;
 				flush_to(p, j);

@@ -287,10 +287,12 @@ void lz_pane_clear_dirty(struct lz_pane *p);
  * the same size (or one reset with lz_pane_restore_begin) to the same
  * state, so that feeding both the same bytes afterwards keeps them the
  * same. It carries the cells of the primary screen and, if it is shown,
- * of the alternate one; line sizes (DECDWL/DECDHL), tab stops, the title,
- * the colours the program set, the save slot (DECSC), scroll region and left/right margins, the last
- * glyph (what REP repeats and a combining mark joins) and the pending
- * wrap, origin mode, the cursor, every mode (insert, newline, autowrap,
+ * of the alternate one and which rows were soft-wrapped; line sizes
+ * (DECDWL/DECDHL), tab stops, the title, the colours the program set, the
+ * save slot (DECSC), scroll region and left/right margins, the last glyph
+ * (what REP repeats and a combining mark joins) and the pending wrap,
+ * what tells the next wrap from a line feed (soft wraps), origin mode,
+ * the cursor, every mode (insert, newline, autowrap,
  * cursor keys, keypad, reverse screen, bracketed paste, mouse tracking and
  * encoding, focus events, synchronized output, left/right margin mode),
  * the cursor's look, DECSCA protection, S8C1T, the pen, the character

@@ -71,43 +71,46 @@ lz_prompt_draw(struct lz_prompt *p, struct lz_render *r, struct lz_rect area,
 {
 	struct lz_prompt_text t;
 	struct lz_rect b, in;
-	int cols, body_rows = 0, rows, i, pass, max;
+	int cols, body_rows = 0, rows, i, pass, max, fit, scroll;
 
 	*cursor_row = *cursor_col = -1;
 	if (area.rows < 3 || area.cols < 6)
 		return;
 	cols = area.cols < LZ_PROMPT_MAX_COLS ? area.cols : LZ_PROMPT_MAX_COLS;
 	/*
-	 * The footer says how much of the body is shown, which can make it
-	 * a line longer: lay out again until the sizes agree.
+	 * The footer says which body lines are shown, which can make it a
+	 * line longer: lay out again until the rows and the scroll (kept in
+	 * range, the editor's cursor in sight) agree with what it says.
 	 */
 	memset(&t, 0, sizeof t);
-	for (pass = 0; pass < 3; pass++) {
+	for (pass = 0; pass < 4; pass++) {
 		lz_prompt_text_release(&t);
 		lz_prompt_text(p, cols - 4, body_rows, now, &t);
 		max = area.rows - 2 - (int)t.foot.n;
 		if (max < 1)
 			max = 1;
-		if ((int)t.body.n <= max || body_rows == max)
+		fit = (int)t.body.n < max ? (int)t.body.n : max;
+		scroll = p->scroll;
+		if (t.cursor_line >= 0 && t.cursor_line < scroll)
+			scroll = t.cursor_line;
+		if (t.cursor_line >= scroll + fit)
+			scroll = t.cursor_line - fit + 1;
+		if (scroll > (int)t.body.n - fit)
+			scroll = (int)t.body.n - fit;
+		if (scroll < 0)
+			scroll = 0;
+		if (fit == body_rows && scroll == p->scroll)
 			break;
-		body_rows = max;
+		body_rows = fit;
+		p->scroll = scroll;
 	}
-	body_rows = (int)t.body.n < max ? (int)t.body.n : max;
+	body_rows = fit;
 	rows = 2 + body_rows + (int)t.foot.n;
 	if (rows > area.rows)
 		rows = area.rows;
 	b = (struct lz_rect){ area.row + (area.rows - rows) / 2,
 	    area.col + (area.cols - cols) / 2, rows, cols };
 	in = (struct lz_rect){ b.row + 1, b.col + 2, b.rows - 2, b.cols - 4 };
-	/* Keep the scroll in range, and the editor's cursor in sight. */
-	if (t.cursor_line >= 0 && t.cursor_line < p->scroll)
-		p->scroll = t.cursor_line;
-	if (t.cursor_line >= p->scroll + body_rows)
-		p->scroll = t.cursor_line - body_rows + 1;
-	if (p->scroll > (int)t.body.n - body_rows)
-		p->scroll = (int)t.body.n - body_rows;
-	if (p->scroll < 0)
-		p->scroll = 0;
 	p->page = body_rows;
 	frame(r, b, t.title, &pens->frame);
 	for (i = 0; i < body_rows && p->scroll + i < (int)t.body.n; i++)

@@ -418,6 +418,9 @@ wrap(struct lz_tokens *t, int **style, int st, const char *first,
 		}
 		push(t, style, st, line.buf, line.len);
 		prefix = cont;
+		/* Prose goes on after the spaces it broke at. */
+		while (vis_flags == PROSE && i < e.len && e.buf[i] == ' ')
+			i++;
 	} while (i < e.len);
 	lz_buf_release(&e);
 	lz_buf_release(&line);

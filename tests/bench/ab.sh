@@ -24,6 +24,16 @@
 # otherwise; a summary table last. Each run's whole output is kept in DIR
 # (default: a new directory under /tmp, named at the start). Run as the
 # account that runs Lazaret, like the benchmarks; not a test.
+#
+# The Network Sidecar: a coordinator runs the image
+# localhost/lazaret/netpolicy:<its version>, and two builds of one version
+# may need different sidecars (the Trust Anchor changed its arguments).
+# When a build's directory has a lazaret-netpolicy, it is imported once as
+# localhost/lazaret/netpolicy:ab-<its SHA-256, 16 digits> and given that
+# version's tag before each run of the build; when ab.sh exits (at the
+# end, on an interrupt or a failure) the tag goes back to the image it
+# named at the start and the ab- images are removed. A build without one
+# uses the account's image.
 set -euo pipefail
 rounds=9
 out=
@@ -58,6 +68,61 @@ figs=$out/figures	# round build name value unit better, one a line
 : >"$figs"
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+sidecar=localhost/lazaret/netpolicy
+declare -A side=() ver=() orig=()
+# sidecar_import BUILD: the ab- image of BUILD's lazaret-netpolicy, made
+# the way scripts/setup-image.sh makes the account's (one file, root's,
+# its SHA-256 as a label); side[BUILD] empty when it has none.
+sidecar_import() {
+	local b=$1 np=${dirs[$1]}/lazaret-netpolicy sum d err
+	ver[$b]=$("${dirs[$b]}/lazaret" --version |
+	    sed -n 's/^lazaret \([0-9][0-9.]*\).*/\1/p')
+	[ -n "${ver[$b]}" ] ||
+	    { echo "ab: no version from ${dirs[$b]}/lazaret" >&2; exit 2; }
+	[ -z "${orig[${ver[$b]}]+set}" ] &&
+	    orig[${ver[$b]}]=$(podman image inspect --format '{{.Id}}' \
+	    "$sidecar:${ver[$b]}" 2>/dev/null || true)
+	side[$b]=
+	[ -x "$np" ] || return 0
+	sum=$(sha256sum "$np" | cut -c1-64)
+	side[$b]=$sidecar:ab-${sum:0:16}
+	podman image exists "${side[$b]}" && return 0
+	d=$(mktemp -d "${TMPDIR:-/tmp}/lz-ab-sidecar.XXXXXX")
+	install -m 0755 "$np" "$d/lazaret-netpolicy"
+	tar --numeric-owner --owner=0 --group=0 -C "$d" -cf "$d/np.tar" \
+	    lazaret-netpolicy
+	# podman's progress on stderr is kept to say why when it fails.
+	err=$(podman import --change "LABEL org.lazaret.binary-sha256=$sum" \
+	    --change 'ENTRYPOINT ["/lazaret-netpolicy"]' \
+	    --message "ab.sh: the sidecar of ${dirs[$b]}" \
+	    "$d/np.tar" "${side[$b]}" 2>&1 >/dev/null) || {
+		rm -rf "$d"
+		echo "ab: cannot import $np as ${side[$b]}: $err" >&2
+		exit 1
+	}
+	rm -rf "$d"
+}
+# sidecar_use BUILD: BUILD's sidecar becomes its version's image.
+sidecar_use() {
+	[ -z "${side[$1]}" ] || podman tag "${side[$1]}" "$sidecar:${ver[$1]}"
+}
+# sidecar_restore: each version's tag back where it was, the ab- images
+# gone.
+sidecar_restore() {
+	local v b
+	for v in "${!orig[@]}"; do
+		if [ -n "${orig[$v]}" ]; then
+			podman tag "${orig[$v]}" "$sidecar:$v"
+		else
+			podman untag "$sidecar:$v" 2>/dev/null || true
+		fi
+	done
+	for b in A B; do
+		[ -z "${side[$b]:-}" ] ||
+		    podman rmi "${side[$b]}" >/dev/null 2>&1 || true
+	done
+}
 
 # live: what is left of the account's Domains, empty when nothing is.
 live() {
@@ -101,6 +166,7 @@ run() {
 	local r=$1 b=$2 log=$out/round$1-$2.log l0 t0 rc=0 secs line
 	shift 2
 	end_domains
+	sidecar_use "$b"
 	l0=$(load)
 	t0=$(date +%s)
 	# In a process group of its own, so that an interrupted A/B ends it.
@@ -130,8 +196,18 @@ interrupted() {
 }
 trap interrupted INT TERM
 
+trap sidecar_restore EXIT
+sidecar_import A
+sidecar_import B
 echo "ab: $(basename "$bench") $*; A=${dirs[A]} B=${dirs[B]}; $rounds rounds;" \
     "$(nproc) CPUs; load $(load); logs in $out"
+for b in A B; do
+	if [ -n "${side[$b]}" ]; then
+		echo "ab: $b is lazaret ${ver[$b]}, sidecar ${side[$b]}"
+	else
+		echo "ab: $b is lazaret ${ver[$b]}, the account's sidecar"
+	fi
+done
 for r in $(seq 1 "$rounds"); do
 	if [ $((r % 2)) = 1 ]; then
 		run "$r" A "$@"; run "$r" B "$@"

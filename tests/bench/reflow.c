@@ -71,6 +71,17 @@ stream(struct lz_buf *b)
 	}
 }
 
+/* Resizes p to cols columns: the wall and CPU seconds it took. */
+static void
+resize(struct lz_pane *p, unsigned cols, double *wall, double *cpu)
+{
+	double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+
+	lz_pane_resize(p, 50, cols);
+	*wall = now(CLOCK_MONOTONIC) - t0;
+	*cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+}
+
 static long
 peak_kb(void)
 {
@@ -92,7 +103,7 @@ main(int argc, char **argv)
 {
 	struct lz_buf b = LZ_BUF_INIT;
 	struct lz_pane *p;
-	double t0, c0, t80, t200, c80, c200;
+	double t80, t200, c80, c200;
 	size_t i, n, before, mid, after;
 	long hwm;
 	int runs = argc > 1 ? atoi(argv[1]) : 3, r;
@@ -114,17 +125,9 @@ main(int argc, char **argv)
 		}
 		before = lz_pane_scrollback_lines(p);
 		hwm = peak_kb();
-		t0 = now(CLOCK_MONOTONIC);
-		c0 = now(CLOCK_PROCESS_CPUTIME_ID);
-		lz_pane_resize(p, 50, 80);
-		t80 = now(CLOCK_MONOTONIC) - t0;
-		c80 = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+		resize(p, 80, &t80, &c80);
 		mid = lz_pane_scrollback_lines(p);
-		t0 = now(CLOCK_MONOTONIC);
-		c0 = now(CLOCK_PROCESS_CPUTIME_ID);
-		lz_pane_resize(p, 50, 200);
-		t200 = now(CLOCK_MONOTONIC) - t0;
-		c200 = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+		resize(p, 200, &t200, &c200);
 		after = lz_pane_scrollback_lines(p);
 		printf("run %d  200->80 %.1f ms (CPU %.1f)  80->200 %.1f ms "
 		    "(CPU %.1f)  scrollback %zu -> %zu -> %zu lines (%zu KiB "

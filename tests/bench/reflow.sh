@@ -45,6 +45,15 @@ cpu() {	# utime + stime of the server, in ms
 	awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' \
 	    "/proc/$1/stat"
 }
+# resize COLS: wall ms (less the no-op's) and the server's CPU ms.
+resize() {
+	local c t
+	c=$(cpu "$pid")
+	t=$(date +%s%N)
+	tm resize-window -t b -x "$1"
+	tm display -p -t b x >/dev/null
+	echo "$(( $(ms "$t") - 2 * noop )) $(( $(cpu "$pid") - c ))"
+}
 echo "tmux $(tmux -V | cut -d' ' -f2) (resize-window):"
 for r in $(seq "$runs"); do
 	tm new-session -d -s b -x 200 -y 50 \
@@ -55,19 +64,9 @@ for r in $(seq "$runs"); do
 	t=$(date +%s%N)
 	tm display -p -t b x >/dev/null
 	noop=$(ms "$t")
-	c=$(cpu "$pid")
-	t=$(date +%s%N)
-	tm resize-window -t b -x 80
-	tm display -p -t b x >/dev/null
-	w80=$(( $(ms "$t") - 2 * noop ))
-	c80=$(( $(cpu "$pid") - c ))
+	read -r w80 c80 < <(resize 80)
 	mid=$(tm display -p -t b '#{history_size}')
-	c=$(cpu "$pid")
-	t=$(date +%s%N)
-	tm resize-window -t b -x 200
-	tm display -p -t b x >/dev/null
-	w200=$(( $(ms "$t") - 2 * noop ))
-	c200=$(( $(cpu "$pid") - c ))
+	read -r w200 c200 < <(resize 200)
 	after=$(tm display -p -t b '#{history_size}')
 	rss=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status")
 	echo "  run $r  200->80 $w80 ms (CPU $c80)  80->200 $w200 ms (CPU $c200)  history $hist -> $mid -> $after lines  server peak RSS $rss KiB"

@@ -3,7 +3,7 @@
 # printed side by side (issue 4 figures). Run as the unprivileged account
 # that has the default image, in no particular directory:
 #
-#   tests/bench/startup.sh [-n RUNS] [-b BINDIR]
+#   tests/bench/startup.sh [-w] [-n RUNS] [-b BINDIR]
 #
 # cold, new Domain: "lazaret run -- true" in a fresh project (no Domain
 #       Root yet: coordinator start, sidecar, sandbox with its anchors,
@@ -13,14 +13,17 @@
 #       both against "podman run --rm" of the same image and runtime with
 #       the workspace and .git binds, the three alternated in each round
 #       so load changes hit them alike.
-# warm: "lazaret run -- true" joining a running Domain vs "podman exec".
+# warm: "lazaret run -- true" joining a running Domain vs "podman exec";
+#       -w: the warm figures alone (more RUNS for the same time).
 # Prints medians (ms) and the ratio, then the medians as lib.sh's figure
 # lines (for ab.sh). Not a test: run it on purpose.
 set -euo pipefail
 runs=5
 bindir=/usr/local/bin
-while getopts n:b: o; do
+warm_only=0
+while getopts wn:b: o; do
 	case $o in
+	w) warm_only=1 ;;
 	n) runs=$OPTARG ;;
 	b) bindir=$OPTARG ;;
 	*) exit 2 ;;
@@ -79,35 +82,45 @@ reference() {
 "$lz" run -- true >/dev/null	# warms the image and page cache
 domain_absent "$proj" "$id"
 new=() known=() ref=()
-for i in $(seq 1 "$runs"); do
-	new+=("$(new_domain "$i")")
-	ref+=("$(reference)")
-	known+=("$(timeit "$lz" run -- true)")
-	domain_absent "$proj" "$id"
-done
-cold_new=$(printf '%s\n' "${new[@]}" | median)
-cold_known=$(printf '%s\n' "${known[@]}" | median)
-cold_pm=$(printf '%s\n' "${ref[@]}" | median)
+if [ "$warm_only" = 0 ]; then
+	for i in $(seq 1 "$runs"); do
+		new+=("$(new_domain "$i")")
+		ref+=("$(reference)")
+		known+=("$(timeit "$lz" run -- true)")
+		domain_absent "$proj" "$id"
+	done
+	cold_new=$(printf '%s\n' "${new[@]}" | median)
+	cold_known=$(printf '%s\n' "${known[@]}" | median)
+	cold_pm=$(printf '%s\n' "${ref[@]}" | median)
+fi
 
 "$lz" run -- sleep 600 </dev/null >/dev/null 2>&1 &
 keeper=$!
 for i in $(seq 1 200); do [ -S "$rt/control.sock" ] && break; sleep 0.1; done
 sleep 1
-warm_lz=$(for i in $(seq 1 "$runs"); do timeit "$lz" run -- true; done | median)
-warm_pm=$(for i in $(seq 1 "$runs"); do timeit podman exec "lz-$id" true; done | median)
+warm_lz_all=$(for i in $(seq 1 "$runs"); do timeit "$lz" run -- true; done)
+warm_pm_all=$(for i in $(seq 1 "$runs"); do timeit podman exec "lz-$id" true; done)
+warm_lz=$(median <<<"$warm_lz_all")
+warm_pm=$(median <<<"$warm_pm_all")
 
 row() {
 	printf '%-20s %12s %12s %7s\n' "$1" "$2" "$3" \
 	    "$(awk "BEGIN {printf \"%.2f\", $2 / $3}")"
 }
 printf '%-20s %12s %12s %7s\n' "" "lazaret ms" "podman ms" "ratio"
-row "cold, new Domain" "$cold_new" "$cold_pm"
-row "cold, known Domain" "$cold_known" "$cold_pm"
+if [ "$warm_only" = 0 ]; then
+	row "cold, new Domain" "$cold_new" "$cold_pm"
+	row "cold, known Domain" "$cold_known" "$cold_pm"
+fi
 row warm "$warm_lz" "$warm_pm"
-echo "cold rounds (new / known / podman run --rm): ${new[*]} / ${known[*]} / ${ref[*]}"
+[ "$warm_only" = 1 ] ||
+    echo "cold rounds (new / known / podman run --rm): ${new[*]} / ${known[*]} / ${ref[*]}"
+echo "warm rounds (lazaret / podman exec): $(tr '\n' ' ' <<<"$warm_lz_all")/ $(tr '\n' ' ' <<<"$warm_pm_all")"
 echo "(medians of $runs; lazaret from $bindir; podman run --rm with the workspace and Git Sentry binds, no anchors)"
-figure cold.new "$cold_new" ms lower
-figure cold.known "$cold_known" ms lower
-figure cold.podman-run "$cold_pm" ms lower
+if [ "$warm_only" = 0 ]; then
+	figure cold.new "$cold_new" ms lower
+	figure cold.known "$cold_known" ms lower
+	figure cold.podman-run "$cold_pm" ms lower
+fi
 figure warm.lazaret "$warm_lz" ms lower
 figure warm.podman-exec "$warm_pm" ms lower

@@ -8,7 +8,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-lz_require podman runsc python3 jq
+lz_require podman runsc python3 jq openssl
 lz_domain_project
 cd "$proj" || exit 1
 lz_keep_domain || fail "the Domain did not start"
@@ -22,17 +22,14 @@ alive=$!
 lz_cleanup_hooks+=("kill $alive 2>/dev/null")
 
 cat >"$LZ_TMP/frames.py" <<'EOF'
-import base64, json, socket, struct, sys, time
-sock, dom, fp = sys.argv[1], sys.argv[2], sys.argv[3]
+import json, socket, struct, sys, time
+sock, dom, fp, key = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 V = 3
-# A valid Ed25519 public key (the base point's encoding): HELLO needs one;
-# these clients never sign.
-KEY = base64.b64encode(bytes.fromhex("58" + "66" * 31)).decode()
 def frame(t, payload, version=V, flags=0):
     return b"LZ" + bytes([version, t]) + struct.pack(">HI", flags, len(payload)) + payload
 def hello(**over):
     h = {"version": V, "domain": dom, "profile": "default", "fingerprint": fp,
-         "key": KEY}
+         "key": key}
     h.update(over)
     return frame(0x01, json.dumps(h).encode())
 def exchange(data, read_all=True):
@@ -64,8 +61,8 @@ cases = {
  "HELLO twice": hello() + hello(),
  "HELLO with a number for a string": hello(domain=12),
  "HELLO missing its fingerprint": frame(0x01, json.dumps({"version": V, "domain": dom, "profile": "default"}).encode()),
- "HELLO with duplicate keys": frame(0x01, b'{"version":2,"version":2,"domain":"%s","profile":"default","fingerprint":"%s"}' % (dom.encode(), fp.encode())),
- "HELLO with invalid UTF-8": frame(0x01, b'{"version":2,"domain":"%s","profile":"\xff\xfe","fingerprint":"%s"}' % (dom.encode(), fp.encode())),
+ "HELLO with duplicate keys": frame(0x01, b'{"version":3,"version":3,"domain":"%s","profile":"default","fingerprint":"%s"}' % (dom.encode(), fp.encode())),
+ "HELLO with invalid UTF-8": frame(0x01, b'{"version":3,"domain":"%s","profile":"\xff\xfe","fingerprint":"%s"}' % (dom.encode(), fp.encode())),
  "OPEN with rows out of range": hello() + frame(0x10, json.dumps({"tty": True, "rows": 0, "cols": 80}).encode()),
  "OPEN with a huge cwd": hello() + frame(0x10, json.dumps({"cwd": "a" * 100000}).encode()),
  "OPEN with argv not strings": hello() + frame(0x10, json.dumps({"argv": ["sh", {"x": 1}]}).encode()),
@@ -89,7 +86,10 @@ got, closed = exchange(hello() + frame(0x20, b""))
 print("after 1000 dropped HELLOs|%s|%s" % ("SESSIONS" if got and got.find(bytes([V, 0x21])) >= 0 else "-", closed))
 EOF
 rss0=$(awk '/^VmRSS/ {print $2}' "/proc/$coord/status")
-python3 "$LZ_TMP/frames.py" "$rt/control.sock" "$id" "$fp" >"$LZ_TMP/cases" 2>"$LZ_TMP/py.err"
+# A client's Ed25519 public key for HELLO (base64 of its 32 raw bytes).
+key=$(openssl genpkey -algorithm ed25519 | openssl pkey -pubout -outform DER |
+    tail -c 32 | base64)
+python3 "$LZ_TMP/frames.py" "$rt/control.sock" "$id" "$fp" "$key" >"$LZ_TMP/cases" 2>"$LZ_TMP/py.err"
 [ "$(wc -l <"$LZ_TMP/cases")" = 18 ] ||
     { LZ_ERR=$(cat "$LZ_TMP/py.err"); fail "the frame script stopped after $(wc -l <"$LZ_TMP/cases") of 18 cases"; }
 while IFS='|' read -r name codes state; do

@@ -129,6 +129,12 @@ fi
 kill "$keeper" 2>/dev/null
 wait "$keeper" 2>/dev/null
 wait_gone || fail "leftovers: $(leftovers)"
+# The ended start's key material is gone (the coordinator holds the lock
+# until its teardown is over).
+flock "$rt/lifecycle.lock" true
+left=$(find "$rt/identity" "$rt/sidecar.key" -type f 2>/dev/null | tr "\n" " ")
+[ -z "$left" ] && pass "after the Domain ends, no key or certificate of its start is left in the runtime directory" ||
+    fail "left after the end: $left"
 
 # A readiness report made with another key: the start stops, nothing left.
 run env LAZARET_TEST_SIDECAR_TAMPER=attach "$LAZARET" run -- true
@@ -137,4 +143,7 @@ expect "a sidecar readiness report of another start stops the start" 1 \
 podman ps -a --filter "label=lazaret.domain=$id" -q | grep -q . &&
     fail "containers left after the refused start" ||
     pass "nothing left after the refused start"
+flock "$rt/lifecycle.lock" true
+[ -z "$(find "$rt/identity" "$rt/sidecar.key" -type f 2>/dev/null)" ] &&
+    pass "nor its key material" || fail "key material left after the refused start"
 finish

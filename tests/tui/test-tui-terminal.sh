@@ -40,10 +40,11 @@ mapfile -t a < "$LZ_TMP/answers"
 [ "${a[6]%$'\r'}" = 'E[?2026;2$y' ] &&
     pass "DECRQM says synchronized output is known (and off)" ||
     fail "DECRQM 2026: ${a[6]}"
-tm kill-session -t t
 
-# Synchronized output: half a frame, a pause, the rest, inside ?2026.
-tm new-session -d -s t -x 100 -y 30 "$bench"
+# Synchronized output: half a frame, a pause, the rest, inside ?2026. (A
+# new TUI in the same session: a new server right after the last
+# session's end may find the old one still exiting.)
+tm respawn-pane -k -t t "$bench"
 wait_for '^bash-' 20 || fail "no shell"
 cat > "$LZ_TMP/frame.sh" <<'EOF'
 #!/bin/bash
@@ -84,10 +85,9 @@ wait_for '^held-open' 3 &&
     fail "?2026 held open froze the pane"
 wait_for '^held-done' 10 || fail "the frame script did not end"
 type_line 'clear'
-tm kill-session -t t
 
 # The mouse: the wheel scrolls back in copy mode and out again.
-tm new-session -d -s t -x 100 -y 30 "$bench"
+tm respawn-pane -k -t t "$bench"
 wait_for '^bash-' 20 || fail "no shell"
 type_line 'for i in $(seq 60); do echo line-$i; done'
 wait_for '^line-60' 10 || fail "no lines"

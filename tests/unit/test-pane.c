@@ -291,6 +291,32 @@ test_altscreen(void **state)
 	done(p, &c);
 }
 
+/*
+ * ?1049l restoring a slot past the middle of a double-width line: libvterm
+ * 0.1.4 stops the cursor at the middle when the CSI ends, and calls no
+ * movecursor when that is where it started. The pane says where libvterm
+ * is (a fuzz-snapshot finding).
+ */
+static void
+test_restore_onto_double_width(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p = mk(3, 10, 100, &c);
+
+	(void)state;
+	feed(p, "1234567\033[?1049h\033#6\033[?1049l");
+	assert_int_equal(lz_pane_props(p)->cursor_col, 4);
+	feed(p, "\033[?1049l");
+	assert_int_equal(lz_pane_props(p)->cursor_col, 4);
+	/* A restore on a single-width line goes where it was saved. */
+	feed(p, "\033#5\033[?1049l");
+	assert_int_equal(lz_pane_props(p)->cursor_col, 7);
+	/* X now goes where the cursor is said to be. */
+	feed(p, "\033#6\033[?1049lX");
+	check_line(p, 0, "1234X67");
+	done(p, &c);
+}
+
 static void
 test_scroll_region(void **state)
 {
@@ -796,6 +822,7 @@ main(void)
 		cmocka_unit_test(test_combining),
 		cmocka_unit_test(test_combining_flood),
 		cmocka_unit_test(test_altscreen),
+		cmocka_unit_test(test_restore_onto_double_width),
 		cmocka_unit_test(test_scroll_region),
 		cmocka_unit_test(test_scrollback),
 		cmocka_unit_test(test_scrollback_exact),

@@ -244,7 +244,7 @@ test_text_complete(void **state)
 	struct lz_prompt_text t;
 	struct lz_prompt p;
 	size_t l;
-	int why = 0;
+	int why = 0, i;
 
 	(void)state;
 	request(&p, 1, 0);
@@ -280,6 +280,15 @@ test_text_complete(void **state)
 	assert_complete(&p, 2, 76);
 	assert_complete(&p, 3, 76);
 	assert_complete(&p, 3, 13);
+	/* Our own prose, wrapped: no line starts with the spaces it broke
+	 * at (the keys line at 40 columns broke after "session" once). */
+	for (i = 30; i < 80; i++) {
+		lz_prompt_text(&p, i, 10, 100, &t);
+		for (l = 0; l < t.foot.n; l++)
+			if (t.foot.v[l][0] == ' ')
+				fail_msg("%d columns: '%s'", i, t.foot.v[l]);
+		lz_prompt_text_release(&t);
+	}
 	lz_prompt_release(&p);
 }
 
@@ -309,6 +318,25 @@ row_text(struct lz_render *r, int row, struct lz_buf *out)
 	}
 }
 
+/* The footer's "lines A-B of N" on the screen; 0 when there is none. */
+static int
+footer_lines(struct lz_render *r, int rows, int *first, int *last,
+    int *total)
+{
+	struct lz_buf row = LZ_BUF_INIT;
+	const char *s;
+	int i, found = 0;
+
+	for (i = 0; i < rows && !found; i++) {
+		row_text(r, i, &row);
+		if ((s = strstr(row.buf, "lines ")) != NULL)
+			found = sscanf(s, "lines %d-%d of %d", first, last,
+			    total) == 3;
+	}
+	lz_buf_release(&row);
+	return found;
+}
+
 static void
 test_draw(void **state)
 {
@@ -317,7 +345,7 @@ test_draw(void **state)
 	struct lz_term term;
 	struct lz_prompt p;
 	struct lz_buf row = LZ_BUF_INIT, all = LZ_BUF_INIT;
-	int i, col, crow, ccol, seen_end = 0, pages;
+	int i, col, crow, ccol, seen_end = 0, pages, first, last, total;
 
 	(void)state;
 	load(&term);
@@ -356,6 +384,23 @@ test_draw(void **state)
 	}
 	assert_true(seen_end);
 	assert_true(pages > 10);	/* 100 KB escaped is many pages */
+	/* End, then PageDown past it: the footer names lines that exist,
+	 * in the very frame drawn after the key. */
+	for (i = 0; i < 2; i++) {
+		type(&p, i == 0 ? "G" : "\033[6~", 1000, NULL);
+		lz_render_clear(&r, (struct lz_rect){ 0, 0, 30, 90 }, 0);
+		lz_prompt_draw(&p, &r, (struct lz_rect){ 0, 0, 30, 90 },
+		    &pens, 1000, &crow, &ccol);
+		assert_true(footer_lines(&r, 30, &first, &last, &total));
+		assert_int_equal(last, total);
+		assert_true(first >= 1 && first <= last);
+	}
+	type(&p, "g", 1000, NULL);
+	lz_render_clear(&r, (struct lz_rect){ 0, 0, 30, 90 }, 0);
+	lz_prompt_draw(&p, &r, (struct lz_rect){ 0, 0, 30, 90 }, &pens, 1000,
+	    &crow, &ccol);
+	assert_true(footer_lines(&r, 30, &first, &last, &total));
+	assert_int_equal(first, 1);
 	/* A tiny area: still a frame, nothing drawn outside it. */
 	lz_render_clear(&r, (struct lz_rect){ 0, 0, 30, 90 }, 0);
 	lz_prompt_draw(&p, &r, (struct lz_rect){ 5, 5, 6, 20 }, &pens, 1000,

@@ -141,6 +141,61 @@ test_hello_and_order(void **state)
 	lz_registry_release(&r);
 }
 
+/* The first frame the registry answers a HELLO with fingerprint fp. */
+static unsigned
+hello_answer(struct lz_registry *r, const char *fp)
+{
+	struct lz_reg_conn *c = lz_reg_conn_new(r, &glue_b);
+	struct lz_acts a = LZ_ACTS_INIT;
+	struct lz_msg_hello h;
+	unsigned t;
+
+	memset(&h, 0, sizeof h);
+	h.version = LZ_FRAME_VERSION;
+	strcpy(h.domain, DOMAIN);
+	strcpy(h.profile, "default");
+	strcpy(h.fingerprint, fp);
+	hello_key(h.key);
+	lz_reg_hello(r, c, &h, &a);
+	t = sent_type(&a, 0);
+	lz_acts_release(&a);
+	return t;
+}
+
+/* A rule saved from a prompt: the new fingerprint and the ones it grew
+ * from are let in, nothing else; the oldest is forgotten past the bound. */
+static void
+test_adopt(void **state)
+{
+	struct lz_registry r;
+	char fp[LZ_MSG_FINGERPRINT_HEX + 1];
+	unsigned i;
+
+	(void)state;
+	lz_registry_init(&r, DOMAIN, COORD, FP);
+	strcpy(fp, FP);
+	fp[0] = fp[0] == 'a' ? 'b' : 'a';
+	lz_reg_adopt(&r, fp);
+	assert_string_equal(r.fingerprint, fp);
+	assert_int_equal(hello_answer(&r, fp), LZ_FRAME_WELCOME);
+	assert_int_equal(hello_answer(&r, FP), LZ_FRAME_WELCOME);
+	fp[0] = 'f';
+	fp[1] = 'f';
+	assert_int_equal(hello_answer(&r, fp), LZ_FRAME_ERROR);
+	/* Adopting the running one again changes nothing. */
+	lz_reg_adopt(&r, r.fingerprint);
+	assert_int_equal(r.nearlier, 1);
+	for (i = 0; i < LZ_REG_EARLIER_MAX; i++) {
+		snprintf(fp, sizeof fp, "%064x", i + 1);
+		lz_reg_adopt(&r, fp);
+	}
+	assert_int_equal(r.nearlier, LZ_REG_EARLIER_MAX);
+	assert_int_equal(hello_answer(&r, FP), LZ_FRAME_ERROR);
+	snprintf(fp, sizeof fp, "%064x", 1);
+	assert_int_equal(hello_answer(&r, fp), LZ_FRAME_WELCOME);
+	lz_registry_release(&r);
+}
+
 static void
 test_one_client_and_takeover(void **state)
 {
@@ -454,6 +509,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hello_and_order),
+		cmocka_unit_test(test_adopt),
 		cmocka_unit_test(test_one_client_and_takeover),
 		cmocka_unit_test(test_detach_and_end),
 		cmocka_unit_test(test_input_window),
