@@ -2626,9 +2626,14 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 	track_modes(p);
 	vterm_set_size(p->vt, rows, cols);
 	p->resize_delta.row = 0;
-	/* Only where the glyph still is (a reflow blanks a wide one in 1). */
+	/*
+	 * Only where the glyph still is (a reflow blanks a wide one in 1),
+	 * and whole within its row: one past a double-width line's half
+	 * would wrap, a line feed libvterm makes under its margins of the
+	 * old size (reset below), scrolling its line sizes unseen.
+	 */
 	if (glyph.row >= 0 && glyph.row < rows && glyph.col >= 0 &&
-	    glyph.col < cols &&
+	    glyph.col + p->t.lg.width <= lz_pane_row_width(p, glyph.row) &&
 	    p->scr[0].row[glyph.row][glyph.col].ch[0] != 0 &&
 	    p->scr[0].row[glyph.row][glyph.col].width == p->t.lg.width)
 		reput(p, glyph.row, glyph.col, p->t.lg.width, p->t.lg);
