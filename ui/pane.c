@@ -1886,6 +1886,15 @@ esc_final(struct lz_pane *p, size_t i, unsigned char c)
 			else if (p->cols < 2 && (c == '3' || c == '4' ||
 			    c == '6'))
 				cancel_at(p, i);	/* a line of width 0 */
+			else if (c >= '3' && c <= '6') {
+				/*
+				 * A line size: a move before it cleared the
+				 * pending wrap (seg_move) before text after
+				 * it, which a narrower line wraps, reads it
+				 * (soft_wrap); the text would clear the mark.
+				 */
+				flush_to(p, i);
+			}
 			break;
 		case '(':
 		case ')':
