@@ -199,29 +199,47 @@ glyph(struct lz_pane *p, struct fpos *f, const uint32_t *chars, int w)
 	put(p, f, chars, w);
 }
 
-/* A printable ASCII character: glyph(), with the callback's fast case. */
-static inline void
-ascii(struct lz_pane *p, struct fpos *f, uint32_t c)
+/*
+ * A run of printable ASCII from u[i]: glyph() for each, with the
+ * callback's fast case. The cursor stays in registers (f is written only
+ * around calls that take it: a store and a wider load of it would stall
+ * each character). Returns the index past the run.
+ */
+static size_t
+ascii_run(struct lz_pane *p, struct fpos *f, const unsigned char *u,
+    size_t i, size_t len)
 {
+	struct lz_grid *g = &p->scr[p->alt];
+	int row = f->row, col = f->col, cols = p->cols;
 	uint32_t ch[2];
 	VTermPos pos;
+	unsigned char b = u[i];
 
-	if (lz_pane_wrap(p)) {
-		linefeed(p, f);
-		f->col = 0;
-	}
-	pos.row = f->row;
-	pos.col = f->col;
-	if (f->col == 0 ||
-	    !lz_grid_put1(&p->scr[p->alt], f->row, f->col, c, &p->pen)) {
-		ch[0] = c;
-		ch[1] = 0;
-		put(p, f, ch, 1);
-		return;
-	}
-	lz_pane_fast_glyph(p, c, pos);
-	if (f->col + 1 < p->cols)
-		f->col++;
+	do {
+		if (lz_pane_wrap(p)) {
+			f->row = row;
+			linefeed(p, f);
+			row = f->row;
+			col = 0;
+		}
+		pos.row = row;
+		pos.col = col;
+		if (col == 0 || !lz_grid_put1(g, row, col, b, &p->pen)) {
+			ch[0] = b;
+			ch[1] = 0;
+			f->row = row;
+			f->col = col;
+			put(p, f, ch, 1);
+			col = f->col;
+			continue;
+		}
+		lz_pane_fast_glyph(p, b, pos);
+		if (col + 1 < cols)
+			col++;
+	} while (++i < len && (b = u[i]) >= 0x20 && b < 0x7f);
+	f->row = row;
+	f->col = col;
+	return i;
 }
 
 /*
@@ -732,9 +750,7 @@ lz_pane_fast(struct lz_pane *p, const unsigned char *u, size_t i, size_t len)
 	while (i < len) {
 		b = u[i];
 		if (b >= 0x20 && b < 0x7f) {
-			do
-				ascii(p, &f, b);
-			while (++i < len && (b = u[i]) >= 0x20 && b < 0x7f);
+			i = ascii_run(p, &f, u, i, len);
 			p->vstale |= G_STALE_GLYPH;
 			continue;
 		}
