@@ -10,6 +10,7 @@
 
 #include "core/anchor-annot.h"
 #include "core/anchor-mount.h"
+#include "core/bundle.h"
 #include "core/ws-view.h"
 
 #define CONFIG_MAX (16 * 1024 * 1024)	/* config.json larger: refused */
@@ -180,22 +181,18 @@ int
 lz_anchor_annot_mount(const char *bundle, size_t *n, struct lz_err *err)
 {
 	struct lz_tokens fields = LZ_TOKENS_INIT;
-	json_error_t je;
 	json_t *cfg;
 	const char *root, *value;
-	char *path = lz_xasprintf("%s/config.json", bundle);
+	char *path;
 	size_t i;
 	int rc = 0;
 
 	*n = 0;
-	cfg = json_load_file(path, 0, &je);
-	if (cfg == NULL) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot read '%s': %s", path,
-		    je.text);
+	if ((cfg = lz_bundle_load(bundle, &path, err)) == NULL) {
+		rc = LZ_ESYS;
 		goto out;
 	}
-	value = json_string_value(json_object_get(json_object_get(cfg,
-	    "annotations"), LZ_ANCHOR_ANNOTATION));
+	value = lz_bundle_annotation(cfg, LZ_ANCHOR_ANNOTATION);
 	if (value == NULL)
 		goto view;
 	root = json_string_value(json_object_get(json_object_get(cfg, "root"),
@@ -214,8 +211,7 @@ lz_anchor_annot_mount(const char *bundle, size_t *n, struct lz_err *err)
 		(*n)++;
 	}
 view:
-	value = json_string_value(json_object_get(json_object_get(cfg,
-	    "annotations"), LZ_VIEW_ANNOTATION));
+	value = lz_bundle_annotation(cfg, LZ_VIEW_ANNOTATION);
 	if (value != NULL)
 		rc = mount_view(value, err);
 out:

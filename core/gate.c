@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "core/bundle.h"
 #include "core/gate.h"
 
 static void	 on_alarm(int sig);
@@ -175,21 +176,17 @@ config_netns(json_t *cfg)
 int
 lz_gate_annot_wait(const char *bundle, struct lz_err *err)
 {
-	char *path = lz_xasprintf("%s/config.json", bundle);
 	char line[LZ_GATE_LINE_MAX];
 	const char *gate;
-	json_error_t je;
+	char *path;
 	json_t *cfg;
 	int rc = 0;
 
-	if ((cfg = json_load_file(path, 0, &je)) == NULL) {
-		rc = lz_err_set(err, LZ_ESYS, "cannot read '%s': %s", path,
-		    je.text);
+	if ((cfg = lz_bundle_load(bundle, &path, err)) == NULL) {
+		rc = LZ_ESYS;
 		goto out;
 	}
-	gate = json_string_value(json_object_get(json_object_get(cfg,
-	    "annotations"), LZ_GATE_ANNOTATION));
-	if (gate == NULL)
+	if ((gate = lz_bundle_annotation(cfg, LZ_GATE_ANNOTATION)) == NULL)
 		goto out;
 	if (gate[0] != '/') {
 		rc = lz_err_set(err, LZ_EINVAL, "the gate '%s' is not an "

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "core/anchor-mount.h"
+#include "core/bundle.h"
 #include "core/mailbox-mount.h"
 
 /* 1 when the top mount at dir is a mailbox tmpfs, 0 when there is none,
@@ -81,17 +82,15 @@ lz_mailbox_mount(const char *dir, struct lz_err *err)
 int
 lz_mailbox_annot_mount(const char *bundle, struct lz_err *err)
 {
-	char *path = lz_xasprintf("%s/config.json", bundle);
 	const char *dir;
-	json_error_t je;
+	char *path;
 	json_t *cfg;
 	int rc = 0;
 
-	if ((cfg = json_load_file(path, 0, &je)) == NULL)
-		rc = lz_err_set(err, LZ_ESYS, "cannot read '%s': %s", path,
-		    je.text);
-	else if ((dir = json_string_value(json_object_get(json_object_get(cfg,
-	    "annotations"), LZ_MAILBOX_ANNOTATION))) != NULL)
+	if ((cfg = lz_bundle_load(bundle, &path, err)) == NULL)
+		rc = LZ_ESYS;
+	else if ((dir = lz_bundle_annotation(cfg, LZ_MAILBOX_ANNOTATION)) !=
+	    NULL)
 		rc = lz_mailbox_mount(dir, err);
 	json_decref(cfg);
 	free(path);
