@@ -532,7 +532,9 @@ lz_tmux_target=lz
 # The end: both panes' sessions end, the TUI and the Domain with them.
 tm select-window -t lz:0
 type_line 'exit'
-wait_for '1 session \|' 30 || fail "the first pane did not close"
+# The pane gone, not only the status line's count (a LIST on another
+# connection, which can come before the pane closes).
+wait_for '1 session \|' 30 && gone '│' 30 || fail "the first pane did not close"
 type_line 'exit'
 for i in $(seq 1 150); do [ -s "$LZ_TMP/rc2" ] && break; sleep 0.2; done
 [ "$(cat "$LZ_TMP/rc2" 2>/dev/null)" = tui-rc2=0 ] &&

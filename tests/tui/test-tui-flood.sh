@@ -72,8 +72,11 @@ c2=$(rss_kb "$coord")
     fail "coordinator RSS ${c2} kB after the long line"
 
 # End both sessions; the Domain goes.
+# Wait for the pane to close, not for the status line's count: that
+# comes from a LIST on another connection and can say "1 session" while
+# the ended pane still has the focus (keys typed then go nowhere).
 type_line 'exit'
-wait_for ' 1 session \|' 30 || fail "the first session did not end"
+wait_for ' 1 session \|' 30 && gone '│' 30 || fail "the first session did not end"
 tm send-keys -t lz C-c
 type_line 'exit'
 for i in $(seq 1 150); do
@@ -81,5 +84,6 @@ for i in $(seq 1 150); do
 	sleep 0.2
 done
 [ -z "$(lz_live_containers "$id")" ] &&
-    pass "the Domain ends with its last session" || fail "container left"
+    pass "the Domain ends with its last session" ||
+    fail "container left: $(lz_live_containers "$id" | tr '\n' ' ')$(tm capture-pane -p -t lz 2>/dev/null | sed 's/^/  | /')"
 finish
