@@ -63,8 +63,8 @@ option_uses(const char *opts, const char *dir)
 }
 
 /*
- * dir's place within its file system (the root field a bind of it would
- * show), and that file system's device in *dev; NULL when no mount holds
+ * dir's place within its file system: the root field a bind of it would
+ * show; and that file system's device in *dev; NULL when no mount holds
  * dir.
  */
 static char *
