@@ -324,8 +324,21 @@ set_pen(struct lz_render *r, const struct lz_cell *c, struct lz_buf *out)
 	r->pen_known = 1;
 }
 
+/*
+ * Writes the cell's glyph, taking exactly w columns on the terminal.
+ * The pane gives a glyph libvterm 0.1.4's width; the terminal outside
+ * goes by its own tables, which the C library's wcwidth stands for (as
+ * it does for tmux). Where the two disagree (about 1,500 code points
+ * libvterm makes narrow that are wide since Unicode 9, unassigned ones
+ * the terminal may not draw at all), writing the glyph would move the
+ * terminal's cursor off the column every later cell of the row is drawn
+ * at, and the row's last glyph over the border beside the pane: such a
+ * glyph is drawn as U+FFFD in its w columns, and a combining mark the
+ * terminal would not join is left out.
+ */
 static void
-put_cell(struct lz_render *r, const struct lz_cell *c, struct lz_buf *out)
+put_cell(struct lz_render *r, const struct lz_cell *c, int w,
+    struct lz_buf *out)
 {
 	int i;
 
@@ -339,8 +352,16 @@ put_cell(struct lz_render *r, const struct lz_cell *c, struct lz_buf *out)
 		lz_buf_addch(out, '?');
 		return;
 	}
-	for (i = 0; i < LZ_CELL_CHARS && c->ch[i] != 0; i++) {
-		if (c->ch[i] <= 0x10ffff && c->ch[i] >= 0x20)
+	if (c->ch[0] >= 0x80 && wcwidth((wchar_t)c->ch[0]) != w) {
+		lz_buf_add_utf8(out, 0xfffd);
+		if (w == 2)
+			lz_buf_addch(out, ' ');
+		return;
+	}
+	lz_buf_add_utf8(out, c->ch[0]);
+	for (i = 1; i < LZ_CELL_CHARS && c->ch[i] != 0; i++) {
+		if (c->ch[i] <= 0x10ffff && c->ch[i] >= 0x20 &&
+		    wcwidth((wchar_t)c->ch[i]) == 0)
 			lz_buf_add_utf8(out, c->ch[i]);
 	}
 }
@@ -383,7 +404,7 @@ lz_render_flush(struct lz_render *r, struct lz_buf *out)
 				lz_term_goto(t, out, row, col);
 			set_pen(r, b, out);
 			set_link(r, b, out);
-			put_cell(r, b, out);
+			put_cell(r, b, w, out);
 			if (w == 2 && !r->t->utf8)
 				lz_buf_addch(out, ' ');	/* '?' was one column */
 			r->at_row = row;

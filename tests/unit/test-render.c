@@ -2,13 +2,17 @@
  * test-render.c: the frame diff, checked by the project's own emulator:
  * what lz_render_flush writes for xterm-256color, fed into a fresh pane,
  * must give back the cells that were drawn; a second frame writes only
- * what changed; colours degrade to the nearest the terminal has.
+ * what changed; colours degrade to the nearest the terminal has; a glyph
+ * whose width the terminal's tables (wcwidth) and libvterm's disagree on
+ * is drawn as U+FFFD in the pane's columns.
  */
+#include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include <cmocka.h>
 
@@ -218,6 +222,63 @@ test_links(void **state)
 	lz_pane_free(b);
 }
 
+/*
+ * Glyphs whose width libvterm 0.1.4 and the C library disagree on: each
+ * is drawn as U+FFFD in the pane's columns, so the rest of the row stays
+ * where the pane has it (a random-byte flood put the row's last glyph
+ * over the border beside the pane, seen in the TUI flood test).
+ */
+static void
+test_width_disagreement(void **state)
+{
+	static const char src_text[] =
+	    "a\xf0\x96\xbf\xa1"	/* U+16FE1: narrow here, wide in C lib */
+	    "b\xcd\xb8"		/* U+0378: unassigned, -1 in the C lib */
+	    "c\xf0\x9f\xa4\xbb"	/* U+1F93B: wide here, narrow in C lib */
+	    "d\xd8\x80"		/* U+0600: joined here, not in C lib */
+	    "e\xe6\xbc\xa2" "f";	/* U+6F22: wide in both, drawn as is */
+	static const struct { int col; uint32_t ch; } want[] = {
+		{ 0, 'a' }, { 1, 0xfffd }, { 2, 'b' }, { 3, 0xfffd },
+		{ 4, 'c' }, { 5, 0xfffd }, { 7, 'd' }, { 8, 'e' },
+		{ 9, 0x6f22 }, { 11, 'f' },
+	};
+	struct lz_pane *src = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+	struct lz_pane *dst = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+	struct lz_buf out = LZ_BUF_INIT;
+	struct lz_render r;
+	struct lz_term t;
+	size_t i;
+
+	(void)state;
+	/* The premise: the C library's tables say what the comments say. */
+	assert_int_equal(wcwidth(0x16fe1), 2);
+	assert_int_equal(wcwidth(0x378), -1);
+	assert_int_equal(wcwidth(0x1f93b), 1);
+	assert_int_equal(wcwidth(0x600), 1);
+	load(&t);
+	lz_render_init(&r, &t, ROWS, COLS);
+	lz_pane_feed(src, src_text, sizeof src_text - 1);
+	assert_int_equal(lz_pane_cell(src, 0, 11)->ch[0], 'f');
+	lz_render_pane(&r, src, (struct lz_rect){ 0, 0, ROWS, COLS }, 0);
+	lz_render_flush(&r, &out);
+	assert_null(memmem(out.buf, out.len, "\xf0\x96\xbf\xa1", 4));
+	assert_null(memmem(out.buf, out.len, "\xcd\xb8", 2));
+	assert_null(memmem(out.buf, out.len, "\xf0\x9f\xa4\xbb", 4));
+	assert_null(memmem(out.buf, out.len, "\xd8\x80", 2));
+	assert_non_null(memmem(out.buf, out.len, "\xe6\xbc\xa2", 3));
+	lz_pane_feed(dst, out.buf, out.len);
+	for (i = 0; i < sizeof want / sizeof want[0]; i++)
+		if (lz_pane_cell(dst, 0, want[i].col)->ch[0] != want[i].ch)
+			fail_msg("column %d: %x, not %x", want[i].col,
+			    lz_pane_cell(dst, 0, want[i].col)->ch[0],
+			    want[i].ch);
+	lz_buf_release(&out);
+	lz_render_free(&r);
+	lz_term_release(&t);
+	lz_pane_free(src);
+	lz_pane_free(dst);
+}
+
 int
 main(void)
 {
@@ -226,7 +287,12 @@ main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_colour_degrade),
 		cmocka_unit_test(test_text_and_edges),
+		cmocka_unit_test(test_width_disagreement),
 	};
+
+	/* wcwidth, as the TUI's locale gives it (src/tui-main.c). */
+	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
+		return 1;
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
