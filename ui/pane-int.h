@@ -189,7 +189,21 @@ struct lz_pane {
 	 * where the cursor does not move, which no callback shows.
 	 */
 	int seg_move;
+
+	/*
+	 * The fast path (pane-fast.c): on unless lz_pane_set_fast turned it
+	 * off; what libvterm has not seen of its work (G_STALE_*), brought
+	 * up to date by lz_pane_vt_sync before libvterm reads a byte.
+	 */
+	int fast_off;
+	unsigned vstale;
+	int font;		/* SGR 10-19 as libvterm has it (0: none) */
 };
+
+#define G_STALE_POS 1u		/* the cursor and the pending wrap */
+#define G_STALE_GLYPH 2u	/* the last glyph (libvterm's combine state) */
+#define G_STALE_PEN 4u
+#define G_STALE_VISIBLE 8u	/* the cursor's visibility (?25) */
 
 #define G_SINCE_SCROLLS 0xffu
 #define G_SINCE_MOVED 0x100u
@@ -211,8 +225,72 @@ lz_pane_wrap(const struct lz_pane *p)
 	    (p->t.lg.wrap == 1 && p->t.lg.col >= p->t.wrapcol);
 }
 
+static inline void
+lz_pane_mark(struct lz_pane *p, unsigned bits)
+{
+	p->dirty |= bits;
+}
+
+/*
+ * Marks one row dirty: the per-glyph case, kept small to inline. No test
+ * of r: a row out of range (none is) would set a bit in the bitmap's
+ * unused tail, which lz_pane_row_dirty never reads.
+ */
+static inline void
+lz_pane_mark_row(struct lz_pane *p, int r)
+{
+	p->dirty |= LZ_PANE_DIRTY_CELLS;
+	p->rowdirty[((unsigned)r >> 6) % G_DIRTY_WORDS] |= 1ull << (r & 63);
+}
+
+/* What the glyph fast path keeps of a glyph (the grid has it). */
+static inline void
+lz_pane_fast_glyph(struct lz_pane *p, uint32_t c, VTermPos pos)
+{
+	p->t.lg.row = pos.row;
+	p->t.lg.col = pos.col;
+	p->t.lg.width = 1;
+	p->t.lg.nch = 1;
+	p->t.lg.wrap = 1;
+	p->t.lg.since = 0;
+	p->t.lg.ch[0] = c;
+	lz_pane_mark_row(p, pos.row);
+}
+
 /* pane.c */
 void lz_pane_vwrite(struct lz_pane *p, const char *s, size_t n);
+/* Tells libvterm what the fast path did (G_STALE_*), if anything. */
+void lz_pane_vt_sync(struct lz_pane *p);
+/*
+ * libvterm's state callbacks, which the fast path calls as libvterm
+ * would (their arguments are libvterm's).
+ */
+int lz_pane_cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user);
+int lz_pane_cb_movecursor(VTermPos pos, VTermPos oldpos, int visible,
+    void *user);
+int lz_pane_cb_scrollrect(VTermRect rect, int downward, int rightward,
+    void *user);
+int lz_pane_cb_moverect(VTermRect dest, VTermRect src, void *user);
+int lz_pane_cb_erase(VTermRect rect, int selective, void *user);
+int lz_pane_cb_settermprop(VTermProp prop, VTermValue *val, void *user);
+int lz_pane_cb_bell(void *user);
+/*
+ * Puts a glyph (chars[0..n), base first) at (row, col) with the current
+ * pen, as libvterm gives one (width 0: marks alone, a space as base).
+ */
+void lz_pane_put_chars(struct lz_pane *p, const uint32_t *chars, int n,
+    int width, int row, int col, int protect);
+
+/* pane-fast.c */
+/* Whether the fast path may take the ground state's bytes now. */
+int lz_pane_fast_ok(const struct lz_pane *p);
+/*
+ * Takes bytes from u[i] on (the guard in its ground state, libvterm's
+ * pending bytes written): returns the index of the first it leaves to
+ * the guard and libvterm, len when it took them all.
+ */
+size_t lz_pane_fast(struct lz_pane *p, const unsigned char *u, size_t i,
+    size_t len);
 int lz_pane_tab_at(const struct lz_pane *p, int col);
 /* Row width libvterm wraps at: half on a double-width line. */
 int lz_pane_row_width(const struct lz_pane *p, int row);

@@ -21,22 +21,16 @@
 #include "ui/pane.h"
 #include "ui/vtchar.h"
 
-static int cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user);
-static int cb_movecursor(VTermPos pos, VTermPos oldpos, int visible,
-    void *user);
-static int cb_scrollrect(VTermRect rect, int downward, int rightward,
-    void *user);
-static int cb_moverect(VTermRect dest, VTermRect src, void *user);
-static int cb_erase(VTermRect rect, int selective, void *user);
 static int cb_initpen(void *user);
 static int cb_setpenattr(VTermAttr attr, VTermValue *val, void *user);
-static int cb_settermprop(VTermProp prop, VTermValue *val, void *user);
-static int cb_bell(void *user);
 static int cb_resize(int rows, int cols, VTermPos *delta, void *user);
 static int cb_setlineinfo(int row, const VTermLineInfo *newinfo,
     const VTermLineInfo *oldinfo, void *user);
 static int hcb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user);
 static void save_slot(struct lz_pane *p);
+static void vt_write(struct lz_pane *p, const char *s, size_t n);
+static void vt_cursor(struct lz_pane *p, VTermPos *pos);
+static void set_hidden(struct lz_pane *p, int on);
 static void move_to(struct lz_pane *p, int row, int col);
 static int hcb_scrollrect(VTermRect rect, int downward, int rightward,
     void *user);
@@ -46,15 +40,15 @@ static int hcb_initpen(void *user);
 static int hcb_bell(void *user);
 
 static const VTermStateCallbacks pane_callbacks = {
-	.putglyph = cb_putglyph,
-	.movecursor = cb_movecursor,
-	.scrollrect = cb_scrollrect,
-	.moverect = cb_moverect,
-	.erase = cb_erase,
+	.putglyph = lz_pane_cb_putglyph,
+	.movecursor = lz_pane_cb_movecursor,
+	.scrollrect = lz_pane_cb_scrollrect,
+	.moverect = lz_pane_cb_moverect,
+	.erase = lz_pane_cb_erase,
 	.initpen = cb_initpen,
 	.setpenattr = cb_setpenattr,
-	.settermprop = cb_settermprop,
-	.bell = cb_bell,
+	.settermprop = lz_pane_cb_settermprop,
+	.bell = lz_pane_cb_bell,
 	.resize = cb_resize,
 	.setlineinfo = cb_setlineinfo,
 };
@@ -66,13 +60,13 @@ static const VTermStateCallbacks pane_callbacks = {
  */
 static const VTermStateCallbacks hidden_callbacks = {
 	.putglyph = hcb_putglyph,
-	.movecursor = cb_movecursor,
+	.movecursor = lz_pane_cb_movecursor,
 	.scrollrect = hcb_scrollrect,
 	.moverect = hcb_moverect,
 	.erase = hcb_erase,
 	.initpen = hcb_initpen,
 	.setpenattr = cb_setpenattr,
-	.settermprop = cb_settermprop,
+	.settermprop = lz_pane_cb_settermprop,
 	.bell = hcb_bell,
 	.resize = cb_resize,
 	.setlineinfo = cb_setlineinfo,
@@ -82,12 +76,6 @@ static struct lz_grid *
 cur(struct lz_pane *p)
 {
 	return &p->scr[p->alt];
-}
-
-static void
-mark(struct lz_pane *p, unsigned bits)
-{
-	p->dirty |= bits;
 }
 
 /* Marks rows [r0, r1) dirty, a word at a time. */
@@ -110,18 +98,6 @@ mark_rows(struct lz_pane *p, int r0, int r1)
 		m = hi == 64 ? ~0ull : (1ull << hi) - 1;
 		p->rowdirty[w] |= m & ~((1ull << lo) - 1);
 	}
-}
-
-/*
- * Marks one row dirty: the per-glyph case, kept small to inline. No test
- * of r: a row out of range (none is) would set a bit in the bitmap's
- * unused tail, which lz_pane_row_dirty never reads.
- */
-static inline void
-mark_row(struct lz_pane *p, int r)
-{
-	p->dirty |= LZ_PANE_DIRTY_CELLS;
-	p->rowdirty[((unsigned)r >> 6) % G_DIRTY_WORDS] |= 1ull << (r & 63);
 }
 
 static void
@@ -368,8 +344,8 @@ track_glyph(struct lz_pane *p, const VTermGlyphInfo *info, VTermPos pos)
  * no base (after a cursor move), and gets a space as base, as a terminal
  * shows it; more than LZ_CELL_CHARS code points are cut.
  */
-static void
-put_chars(struct lz_pane *p, const uint32_t *chars, int n, int width,
+void
+lz_pane_put_chars(struct lz_pane *p, const uint32_t *chars, int n, int width,
     int row, int col, int protect)
 {
 	struct lz_pen pen = p->pen;
@@ -390,10 +366,10 @@ put_chars(struct lz_pane *p, const uint32_t *chars, int n, int width,
 	if (protect)
 		pen.attr |= LZ_ATTR_PROTECTED;
 	lz_grid_put(cur(p), row, col, ch, m, width, &pen);
-	mark_row(p, row);
+	lz_pane_mark_row(p, row);
 }
 
-/* A glyph with marks, wide or protected: the rest of cb_putglyph. */
+/* A glyph with marks, wide or protected: the rest of lz_pane_cb_putglyph. */
 static int __attribute__((noinline))
 putglyph_full(struct lz_pane *p, const VTermGlyphInfo *info, VTermPos pos)
 {
@@ -401,7 +377,7 @@ putglyph_full(struct lz_pane *p, const VTermGlyphInfo *info, VTermPos pos)
 
 	for (n = 0; info->chars[n] != 0; n++)
 		;
-	put_chars(p, info->chars, n, info->width, pos.row, pos.col,
+	lz_pane_put_chars(p, info->chars, n, info->width, pos.row, pos.col,
 	    info->protected_cell);
 	if (pos.col == 0)
 		soft_wrap(p, pos, info->width);
@@ -409,31 +385,17 @@ putglyph_full(struct lz_pane *p, const VTermGlyphInfo *info, VTermPos pos)
 	return 1;
 }
 
-/* What the glyph fast path keeps of a glyph (the grid has it). */
-static inline void
-fast_glyph(struct lz_pane *p, uint32_t c, VTermPos pos)
-{
-	p->t.lg.row = pos.row;
-	p->t.lg.col = pos.col;
-	p->t.lg.width = 1;
-	p->t.lg.nch = 1;
-	p->t.lg.wrap = 1;
-	p->t.lg.since = 0;
-	p->t.lg.ch[0] = c;
-	mark_row(p, pos.row);
-}
-
 /* The glyph fast path at column 0, out of line: a wrap to put it there? */
 static int __attribute__((noinline))
 putglyph_col0(struct lz_pane *p, uint32_t c, VTermPos pos)
 {
 	soft_wrap(p, pos, 1);
-	fast_glyph(p, c, pos);
+	lz_pane_fast_glyph(p, c, pos);
 	return 1;
 }
 
-static int
-cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
+int
+lz_pane_cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 {
 	struct lz_pane *p = user;
 	const uint32_t *chars = info->chars;
@@ -451,7 +413,7 @@ cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 		return putglyph_full(p, info, pos);
 	if (pos.col == 0)
 		return putglyph_col0(p, c, pos);	/* a tail call */
-	fast_glyph(p, c, pos);
+	lz_pane_fast_glyph(p, c, pos);
 	return 1;
 }
 
@@ -462,8 +424,20 @@ hcb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	return 1;
 }
 
+/* Whether pos is where libvterm's text left the cursor after the last glyph. */
 static int
-cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
+after_glyph(const struct lz_pane *p, VTermPos pos)
+{
+	const struct g_glyph *g = &p->t.lg;
+
+	if (pos.row != g->row)
+		return 0;
+	return pos.col == (g->col + g->width < lz_pane_row_width(p, g->row) ?
+	    g->col + g->width : g->col);
+}
+
+int
+lz_pane_cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
 {
 	struct lz_pane *p = user;
 
@@ -476,7 +450,13 @@ cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
 	 */
 	if (p->t.lg.wrap && (pos.row != p->t.lg.row || pos.col != p->t.lg.col))
 		p->t.lg.wrap = 0;
-	p->t.lg.since = G_SINCE_MOVED;
+	/*
+	 * libvterm reports the cursor at the end of each write, wherever its
+	 * writes are cut (and the fast path where it stops): where the last
+	 * glyph left it is no move.
+	 */
+	if (!after_glyph(p, pos))
+		p->t.lg.since = G_SINCE_MOVED;
 	p->t.vrow = pos.row;
 	p->t.vcol = pos.col;
 	if (pos.row < 0)
@@ -488,7 +468,7 @@ cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
 	if (pos.col >= p->cols)
 		pos.col = p->cols - 1;
 	if (pos.row != p->props.cursor_row || pos.col != p->props.cursor_col)
-		mark(p, LZ_PANE_DIRTY_CURSOR);
+		lz_pane_mark(p, LZ_PANE_DIRTY_CURSOR);
 	p->props.cursor_row = pos.row;
 	p->props.cursor_col = pos.col;
 	return 1;
@@ -502,8 +482,8 @@ sb_out(const struct lz_cell *row, int cols, int wrapped, void *user)
 	lz_sb_push(&p->sb, row, cols, wrapped);
 }
 
-static int
-cb_scrollrect(VTermRect rect, int downward, int rightward, void *user)
+int
+lz_pane_cb_scrollrect(VTermRect rect, int downward, int rightward, void *user)
 {
 	struct lz_pane *p = user;
 	int full;
@@ -522,8 +502,8 @@ cb_scrollrect(VTermRect rect, int downward, int rightward, void *user)
 	return 1;
 }
 
-static int
-cb_moverect(VTermRect dest, VTermRect src, void *user)
+int
+lz_pane_cb_moverect(VTermRect dest, VTermRect src, void *user)
 {
 	struct lz_pane *p = user;
 
@@ -534,8 +514,8 @@ cb_moverect(VTermRect dest, VTermRect src, void *user)
 	return 1;
 }
 
-static int
-cb_erase(VTermRect rect, int selective, void *user)
+int
+lz_pane_cb_erase(VTermRect rect, int selective, void *user)
 {
 	struct lz_pane *p = user;
 
@@ -639,6 +619,9 @@ cb_setpenattr(VTermAttr attr, VTermValue *val, void *user)
 	case VTERM_ATTR_BACKGROUND:
 		p->pen.bg = conv_color(&val->color, 1);
 		break;
+	case VTERM_ATTR_FONT:
+		p->font = val->number;
+		break;
 	default:
 		break;
 	}
@@ -659,28 +642,28 @@ switch_screen(struct lz_pane *p, int alt)
 	p->alt = alt;
 	p->props.altscreen = alt;
 	mark_rows(p, 0, p->rows);
-	mark(p, LZ_PANE_DIRTY_PROPS);
+	lz_pane_mark(p, LZ_PANE_DIRTY_PROPS);
 }
 
-static int
-cb_settermprop(VTermProp prop, VTermValue *val, void *user)
+int
+lz_pane_cb_settermprop(VTermProp prop, VTermValue *val, void *user)
 {
 	struct lz_pane *p = user;
 
 	switch (prop) {
 	case VTERM_PROP_CURSORVISIBLE:
 		p->props.cursor_visible = val->boolean;
-		mark(p, LZ_PANE_DIRTY_CURSOR);
+		lz_pane_mark(p, LZ_PANE_DIRTY_CURSOR);
 		break;
 	case VTERM_PROP_CURSORBLINK:
 		p->props.cursor_blink = val->boolean;
-		mark(p, LZ_PANE_DIRTY_CURSOR);
+		lz_pane_mark(p, LZ_PANE_DIRTY_CURSOR);
 		break;
 	case VTERM_PROP_CURSORSHAPE:
 		if (val->number >= LZ_CURSOR_BLOCK &&
 		    val->number <= LZ_CURSOR_BAR)
 			p->props.cursor_shape = val->number;
-		mark(p, LZ_PANE_DIRTY_CURSOR);
+		lz_pane_mark(p, LZ_PANE_DIRTY_CURSOR);
 		break;
 	case VTERM_PROP_ALTSCREEN:
 		if (p->hidden)
@@ -690,7 +673,7 @@ cb_settermprop(VTermProp prop, VTermValue *val, void *user)
 	case VTERM_PROP_REVERSE:
 		p->props.reverse = val->boolean;
 		mark_rows(p, 0, p->rows);
-		mark(p, LZ_PANE_DIRTY_PROPS);
+		lz_pane_mark(p, LZ_PANE_DIRTY_PROPS);
 		break;
 	default:
 		/* Title: the guard takes OSC. Mouse: the guard tracks it. */
@@ -699,13 +682,13 @@ cb_settermprop(VTermProp prop, VTermValue *val, void *user)
 	return 1;
 }
 
-static int
-cb_bell(void *user)
+int
+lz_pane_cb_bell(void *user)
 {
 	struct lz_pane *p = user;
 
 	p->props.bells++;
-	mark(p, LZ_PANE_DIRTY_BELL);
+	lz_pane_mark(p, LZ_PANE_DIRTY_BELL);
 	return 1;
 }
 
@@ -761,7 +744,7 @@ clamp_cursor(struct lz_pane *p)
 	VTermPos pos;
 	int top = 0, bot = p->rows - 1, left = 0, right = p->cols - 1, r, c;
 
-	vterm_state_get_cursorpos(p->vts, &pos);
+	vt_cursor(p, &pos);
 	/*
 	 * libvterm 0.1.4 ends each CSI by stopping the cursor at the middle
 	 * of a double-width line, after the restore of ?1048l / ?1049l told
@@ -769,7 +752,7 @@ clamp_cursor(struct lz_pane *p)
 	 * movecursor. The pane follows libvterm's cursor, not the callback.
 	 */
 	if (pos.row != p->t.vrow || pos.col != p->t.vcol)
-		cb_movecursor(pos, pos, 1, p);
+		lz_pane_cb_movecursor(pos, pos, 1, p);
 	if (p->t.origin) {
 		top = p->t.top;
 		bot = (p->t.bottom > -1 ? p->t.bottom : p->rows) - 1;
@@ -789,6 +772,7 @@ lz_pane_vwrite(struct lz_pane *p, const char *s, size_t n)
 {
 	size_t k;
 
+	lz_pane_vt_sync(p);
 	while (n > 0) {
 		k = n < LZ_PANE_WRITE_MAX ? n : LZ_PANE_WRITE_MAX;
 		vterm_input_write(p->vt, s, k);
@@ -801,6 +785,75 @@ static void
 vwrites(struct lz_pane *p, const char *s)
 {
 	lz_pane_vwrite(p, s, strlen(s));
+}
+
+/* Writes to libvterm, which first learns what the fast path did. */
+static void
+vt_write(struct lz_pane *p, const char *s, size_t n)
+{
+	lz_pane_vt_sync(p);
+	vterm_input_write(p->vt, s, n);
+}
+
+/* libvterm's cursor, once it learnt what the fast path did. */
+static void
+vt_cursor(struct lz_pane *p, VTermPos *pos)
+{
+	lz_pane_vt_sync(p);
+	vterm_state_get_cursorpos(p->vts, pos);
+}
+
+/*
+ * Tells libvterm what the fast path (pane-fast.c) did without it, so
+ * that it takes the next byte as if it had done it itself: the pen (an
+ * SGR, the font too), the cursor's visibility, its last glyph (where it
+ * joins marks: the glyph is put again in hidden mode, which also sets a
+ * pending wrap) and the cursor (CUP, unless a pending wrap keeps it on
+ * the glyph). The pane's own state is left as it was: only libvterm
+ * moves.
+ */
+void
+lz_pane_vt_sync(struct lz_pane *p)
+{
+	struct g_glyph g = p->t.lg;
+	struct lz_buf b = LZ_BUF_INIT;
+	unsigned st = p->vstale, dirty = p->dirty;
+	int wrap = lz_pane_wrap(p), row = p->t.vrow, col = p->t.vcol;
+	int crow = p->props.cursor_row, ccol = p->props.cursor_col;
+
+	if (st == 0)
+		return;
+	p->vstale = 0;
+	if (st & G_STALE_PEN) {
+		lz_pane_sgr(&b, p->pen.fg, p->pen.bg, p->pen.attr);
+		if (p->font != 0) {
+			b.len--;	/* before the 'm' */
+			lz_buf_addf(&b, ";%dm", 10 + p->font);
+		}
+	}
+	if (st & G_STALE_VISIBLE)
+		lz_buf_adds(&b, p->props.cursor_visible ? "\033[?25h" :
+		    "\033[?25l");
+	if (b.len > 0)
+		vterm_input_write(p->vt, b.buf, b.len);
+	if ((st & G_STALE_GLYPH) && g.width > 0) {
+		lz_buf_reset(&b);
+		lz_buf_addf(&b, "\033[%d;%dH%s", g.row + 1, g.col + 1,
+		    g.width == 2 ? "\xe4\xb8\x80" : "\xc2\xa1");
+		set_hidden(p, 1);
+		vterm_input_write(p->vt, b.buf, b.len);
+		set_hidden(p, 0);
+	}
+	if ((st & (G_STALE_POS | G_STALE_GLYPH)) && !wrap) {
+		lz_buf_reset(&b);
+		lz_buf_addf(&b, "\033[%d;%dH", row + 1, col + 1);
+		vterm_input_write(p->vt, b.buf, b.len);
+	}
+	lz_buf_release(&b);
+	p->t.lg = g;
+	p->props.cursor_row = crow;
+	p->props.cursor_col = ccol;
+	p->dirty = dirty;
 }
 
 /* Writes the pending segment up to (not including) end. */
@@ -838,7 +891,7 @@ static void
 cancel_at(struct lz_pane *p, size_t i)
 {
 	skip_byte(p, i);
-	vterm_input_write(p->vt, "\030", 1);
+	vt_write(p, "\030", 1);
 }
 
 /* The guard. */
@@ -933,7 +986,7 @@ title_set(struct lz_pane *p, const char *s, size_t len)
 		o += k;
 	}
 	p->title[o] = '\0';
-	mark(p, LZ_PANE_DIRTY_PROPS);
+	lz_pane_mark(p, LZ_PANE_DIRTY_PROPS);
 }
 
 static int
@@ -1141,7 +1194,7 @@ string_done(struct lz_pane *p, size_t i, int bel)
 		memcpy(dcs + 2, p->str, p->str_len);
 		dcs[p->str_len + 2] = '\033';
 		dcs[p->str_len + 3] = '\\';
-		vterm_input_write(p->vt, dcs, p->str_len + 4);
+		vt_write(p, dcs, p->str_len + 4);
 		break;
 	case G_STR_IGNORE:
 		private_string(p);
@@ -1199,7 +1252,7 @@ u8_mark(struct lz_pane *p, size_t i, uint32_t cp)
 	if (g->nch < G_GLYPH_CHARS)
 		g->ch[g->nch++] = cp;
 	if (!p->hidden)
-		put_chars(p, g->ch, g->nch, g->width, g->row, g->col,
+		lz_pane_put_chars(p, g->ch, g->nch, g->width, g->row, g->col,
 		    p->t.protect);
 	return 1;
 }
@@ -1344,7 +1397,7 @@ save_slot(struct lz_pane *p)
 {
 	VTermPos pos;
 
-	vterm_state_get_cursorpos(p->vts, &pos);
+	vt_cursor(p, &pos);
 	p->t.saved.valid = 1;
 	p->t.saved.row = pos.row;
 	p->t.saved.col = pos.col;
@@ -1368,7 +1421,7 @@ dec_mode(struct lz_pane *p, long m, int set)
 	if (set && (m == 1048 || m == 1049))
 		save_slot(p);
 	n = snprintf(seq, sizeof seq, "\033[?%ld%c", m, set ? 'h' : 'l');
-	vterm_input_write(p->vt, seq, (size_t)n);
+	vt_write(p, seq, (size_t)n);
 	switch (m) {
 	case 1:
 		p->props.app_cursor = set;
@@ -1410,7 +1463,7 @@ dec_mode(struct lz_pane *p, long m, int set)
 	default:
 		return;
 	}
-	mark(p, LZ_PANE_DIRTY_PROPS);
+	lz_pane_mark(p, LZ_PANE_DIRTY_PROPS);
 }
 
 /*
@@ -1447,7 +1500,7 @@ ansi_modes(struct lz_pane *p, size_t i, int set)
 		if (m < 0)
 			continue;
 		n = snprintf(seq, sizeof seq, "\033[%ld%c", m, set ? 'h' : 'l');
-		vterm_input_write(p->vt, seq, (size_t)n);
+		vt_write(p, seq, (size_t)n);
 		if (m == 4)
 			p->t.insert = set;
 		else if (m == 20)
@@ -1581,11 +1634,13 @@ decstr(struct lz_pane *p, size_t i)
 {
 	const struct g_glyph *g = &p->t.lg;
 	struct lz_buf b = LZ_BUF_INIT;
-	int phantom = lz_pane_wrap(p), k;
+	int phantom, k;
 	VTermPos pos;
 
+	/* Text before it in this feed reaches libvterm here. */
 	cancel_at(p, i);
-	vterm_state_get_cursorpos(p->vts, &pos);
+	phantom = lz_pane_wrap(p);
+	vt_cursor(p, &pos);
 	vwrites(p, "\033[?25h\033[0 q\033[r\033[s\033[?69l\033[?6l\033[m"
 	    "\033(B\033)B\033*B\033+B\017\033~\033[?1l\033>\033[0\"q"
 	    "\033[?7h\033[4l\033[H");
@@ -1608,7 +1663,7 @@ decstr(struct lz_pane *p, size_t i)
 	p->props.app_cursor = 0;
 	p->props.app_keypad = 0;
 	lz_pane_colors_reset(p, 0);
-	mark(p, LZ_PANE_DIRTY_PROPS);
+	lz_pane_mark(p, LZ_PANE_DIRTY_PROPS);
 	p->t.lg.wrap = 0;
 	track_modes(p);
 	if (phantom && g->row == pos.row && g->col == pos.col) {
@@ -1637,7 +1692,7 @@ move_to(struct lz_pane *p, int row, int col)
 			col -= p->t.left;
 	}
 	n = snprintf(cup, sizeof cup, "\033[%d;%dH", row + 1, col + 1);
-	vterm_input_write(p->vt, cup, (size_t)n);
+	vt_write(p, cup, (size_t)n);
 	p->t.lg.wrap = 0;
 }
 
@@ -1831,6 +1886,15 @@ esc_final(struct lz_pane *p, size_t i, unsigned char c)
 			else if (p->cols < 2 && (c == '3' || c == '4' ||
 			    c == '6'))
 				cancel_at(p, i);	/* a line of width 0 */
+			else if (c >= '3' && c <= '6') {
+				/*
+				 * A line size: a move before it cleared the
+				 * pending wrap (seg_move) before text after
+				 * it, which a narrower line wraps, reads it
+				 * (soft_wrap); the text would clear the mark.
+				 */
+				flush_to(p, i);
+			}
 			break;
 		case '(':
 		case ')':
@@ -1861,7 +1925,7 @@ esc_final(struct lz_pane *p, size_t i, unsigned char c)
 		guard_reset_modes(p);
 		track_reset(p);
 		lz_pane_colors_reset(p, 1);
-		mark(p, LZ_PANE_DIRTY_PROPS);
+		lz_pane_mark(p, LZ_PANE_DIRTY_PROPS);
 		sync_after(p, i);
 		save_slot(p);
 		vwrites(p, "\0337");
@@ -1876,7 +1940,7 @@ esc_final(struct lz_pane *p, size_t i, unsigned char c)
 	case '=':
 	case '>':
 		p->props.app_keypad = c == '=';
-		mark(p, LZ_PANE_DIRTY_PROPS);
+		lz_pane_mark(p, LZ_PANE_DIRTY_PROPS);
 		break;
 	case 'H':
 		cursor_at(p, i);	/* HTS */
@@ -2136,7 +2200,7 @@ guard_byte(struct lz_pane *p, size_t i, unsigned char c)
 		/* ESC and another byte: a new escape sequence. */
 		string_drop(p);
 		flush_to(p, i);
-		vterm_input_write(p->vt, "\033", 1);
+		vt_write(p, "\033", 1);
 		p->gs = G_ESC;
 		p->esc_ninter = 0;
 		esc_byte(p, i, c);
@@ -2267,7 +2331,17 @@ lz_pane_feed(struct lz_pane *p, const char *buf, size_t len)
 	p->fseg = 0;
 	for (i = 0; i < len; i++) {
 		if (p->gs == G_GROUND && p->u8need == 0) {
-			i = ground_run(p, u, i, len);
+			/*
+			 * libvterm first takes what came before, which may
+			 * change what the fast path may take.
+			 */
+			if (lz_pane_fast_ok(p))
+				flush_to(p, i);
+			if (lz_pane_fast_ok(p)) {
+				i = lz_pane_fast(p, u, i, len);
+				p->fseg = i;
+			} else
+				i = ground_run(p, u, i, len);
 			if (i == len)
 				break;
 		}
@@ -2313,10 +2387,12 @@ lz_pane_restore_begin(struct lz_pane *p)
 	p->gs = G_GROUND;
 	p->u8need = p->u8nheld = 0;
 	p->hidden = 0;
+	p->vstale = 0;
+	p->font = 0;
 	state_init(p);
 	p->restoring = 1;
 	mark_rows(p, 0, p->rows);
-	mark(p, LZ_PANE_DIRTY_CURSOR | LZ_PANE_DIRTY_PROPS);
+	lz_pane_mark(p, LZ_PANE_DIRTY_CURSOR | LZ_PANE_DIRTY_PROPS);
 	after_input(p, was_dirty);
 }
 
@@ -2341,13 +2417,13 @@ reset_margins(struct lz_pane *p, const VTermPos *to)
 	char seq[64];
 	int n;
 
-	vterm_state_get_cursorpos(p->vts, &pos);
+	vt_cursor(p, &pos);
 	if (to != NULL)
 		pos = *to;
 	n = snprintf(seq, sizeof seq, "\033[r\033[?69h\033[s\033[?69%c\033[%d;%dH",
 	    p->t.lrmm ? 'h' : 'l', pos.row + 1, pos.col + 1);
 	if (n > 0 && (size_t)n < sizeof seq)
-		vterm_input_write(p->vt, seq, (size_t)n);
+		vt_write(p, seq, (size_t)n);
 	p->t.top = 0;
 	p->t.bottom = -1;
 	p->t.left = 0;
@@ -2375,7 +2451,7 @@ clamp_slot(struct lz_pane *p, int row, int col)
 	if (!s->valid || (row == -1 && s->row < p->rows && s->col < p->cols) ||
 	    (row == s->row && col == s->col))
 		return;
-	vterm_state_get_cursorpos(p->vts, &pos);
+	vt_cursor(p, &pos);
 	if (row != -1) {
 		s->row = row;
 		s->col = col;
@@ -2477,9 +2553,10 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 
 	if (rows == p->rows && cols == p->cols)
 		return;
+	lz_pane_vt_sync(p);
 	if (p->gs >= G_ESC && p->gs <= G_CSI_INTERMED) {
 		/* A sequence split around the resize is lost. */
-		vterm_input_write(p->vt, "\030", 1);
+		vt_write(p, "\030", 1);
 		p->gs = G_GROUND;
 	}
 	if (cols != p->cols)
@@ -2558,9 +2635,14 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 	track_modes(p);
 	vterm_set_size(p->vt, rows, cols);
 	p->resize_delta.row = 0;
-	/* Only where the glyph still is (a reflow blanks a wide one in 1). */
+	/*
+	 * Only where the glyph still is (a reflow blanks a wide one in 1),
+	 * and whole within its row: one past a double-width line's half
+	 * would wrap, a line feed libvterm makes under its margins of the
+	 * old size (reset below), scrolling its line sizes unseen.
+	 */
 	if (glyph.row >= 0 && glyph.row < rows && glyph.col >= 0 &&
-	    glyph.col < cols &&
+	    glyph.col + p->t.lg.width <= lz_pane_row_width(p, glyph.row) &&
 	    p->scr[0].row[glyph.row][glyph.col].ch[0] != 0 &&
 	    p->scr[0].row[glyph.row][glyph.col].width == p->t.lg.width)
 		reput(p, glyph.row, glyph.col, p->t.lg.width, p->t.lg);
@@ -2593,8 +2675,15 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 	clamp_slot(p, slot.row, slot.col);
 	memset(p->rowdirty, 0, sizeof p->rowdirty);
 	mark_rows(p, 0, rows);
-	mark(p, LZ_PANE_DIRTY_CURSOR | LZ_PANE_DIRTY_PROPS);
+	lz_pane_mark(p, LZ_PANE_DIRTY_CURSOR | LZ_PANE_DIRTY_PROPS);
 	after_input(p, was_dirty);
+}
+
+void
+lz_pane_set_fast(struct lz_pane *p, int on)
+{
+	lz_pane_vt_sync(p);
+	p->fast_off = !on;
 }
 
 unsigned

@@ -210,6 +210,15 @@ void lz_pane_free(struct lz_pane *p);
 void lz_pane_feed(struct lz_pane *p, const char *buf, size_t len);
 /* Resizes (clamped as in lz_pane_new); see "Resize" above. */
 void lz_pane_resize(struct lz_pane *p, unsigned rows, unsigned cols);
+/*
+ * The fast path (on in a new pane): the pane takes text, the C0
+ * controls, SGR, cursor moves, erases and scrolls itself, with libvterm's
+ * rules, and leaves the rest to libvterm (pane-fast.c). Off, every byte
+ * goes through libvterm: the reference the fast path is tested against
+ * (tests/fuzz/fuzz-fast.c) and the "before" of the benches. Either way
+ * the pane shows the same.
+ */
+void lz_pane_set_fast(struct lz_pane *p, int on);
 unsigned lz_pane_rows(const struct lz_pane *p);
 unsigned lz_pane_cols(const struct lz_pane *p);
 

@@ -7,8 +7,8 @@
 # the version its answers give, which CMake passes otherwise).
 pane_src() {
 	echo "-DLZ_VERSION=\"bench\" $1/ui/pane.c $1/ui/pane-snapshot.c" \
-	    "$1/ui/pane-report.c $1/ui/pane-link.c $1/ui/grid.c" \
-	    "$1/ui/grid-reflow.c $1/ui/vtchar.c" \
+	    "$1/ui/pane-report.c $1/ui/pane-link.c $1/ui/pane-fast.c" \
+	    "$1/ui/grid.c $1/ui/grid-reflow.c $1/ui/vtchar.c" \
 	    "$1/core/util.c"
 }
 

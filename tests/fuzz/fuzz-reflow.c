@@ -25,6 +25,7 @@
 #include "core/util.h"
 #include "ui/pane.h"
 #include "ui/pane-history.h"
+#include "tests/fuzz/pane-tokens.h"
 #include "tests/fuzz/pane-pair.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

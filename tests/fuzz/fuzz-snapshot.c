@@ -10,7 +10,7 @@
  * chunk starts with a control byte whose low bits give its length and
  * whose top bit (in X only) asks for a resize before it. Inside a chunk a
  * byte below 0x80 is itself; a byte from 0x80 stands for one of the
- * sequences of tokens[] in pane-pair.h (0xff and the next byte for those
+ * sequences of tokens[] in pane-tokens.h (0xff and the next byte for those
  * past the 127th: escape sequences, modes, character sets, wide,
  * combining and broken UTF-8), so that the fuzzer reaches the states a
  * snapshot must carry without a dictionary.
@@ -22,6 +22,7 @@
 
 #include "core/util.h"
 #include "ui/pane.h"
+#include "tests/fuzz/pane-tokens.h"
 #include "tests/fuzz/pane-pair.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,8 +1,10 @@
 /*
- * pane-pair.h: what fuzz-snapshot.c and fuzz-reflow.c share: the script
- * tokens (a byte from 0x80 stands for one of the sequences below, 0xff
- * and the next byte for those past the 127th), two panes side by side,
- * and their comparison. Header-only: each target is one program.
+ * pane-pair.h: what the fuzz targets that run two panes side by side
+ * (fuzz-snapshot.c, fuzz-reflow.c, fuzz-fast.c) share: the script's
+ * tokens expanded (a byte from 0x80 stands for one of tokens[], 0xff and
+ * the next byte for those past the 127th: the includer defines tokens[]
+ * first, pane-tokens.h or its own), the panes and their comparison.
+ * Header-only: each target is one program.
  */
 #ifndef LZ_FUZZ_PANE_PAIR_H
 #define LZ_FUZZ_PANE_PAIR_H
@@ -14,38 +16,6 @@
 
 #include "core/util.h"
 #include "ui/pane.h"
-
-static const char *const tokens[] = {
-	"\033[", "\033]", "\033P", "\033_", "\033\\", "\033[?", "\033#8",
-	"\0337", "\0338", "\033c", "\033[!p", "\033[?6h", "\033[?6l",
-	"\033[?7l", "\033[?7h", "\033[4h", "\033[4l", "\033[20h", "\033[20l",
-	"\033[?69h", "\033[?69l", "\033[2;4r", "\033[r", "\033[3;7s",
-	"\033[s", "\033[?1049h", "\033[?1049l", "\033[?1047h", "\033[?1047l",
-	"\033[?1048h", "\033[?1048l", "\033H", "\033[g", "\033[3g", "\033[I",
-	"\033[Z", "\t", "\033(0", "\033(B", "\033(A", "\033)0", "\033*0",
-	"\033+A", "\016", "\017", "\033n", "\033o", "\033~", "\033}", "\033|",
-	"\033N", "\033O", "\033[b", "\033[3b", "\033[999b", "\033#6",
-	"\033#3", "\033#4", "\033#5", "\033[1\"q", "\033[0\"q", "\033[?1h",
-	"\033=", "\033>", "\033[?5h", "\033[?2004h", "\033[?1000h",
-	"\033[?1002h", "\033[?1003l", "\033[?1006h", "\033[?1004h",
-	"\033[?2026h", "\033[?25l", "\033[?12l", "\033[5 q", "\033[2 q",
-	"\033[31m", "\033[1;4:3;7m", "\033[38;2;1;2;3;48;5;200m", "\033[m",
-	"\033[H", "\033[5;5H", "\033[A", "\033[B", "\033[C", "\033[D",
-	"\033[E", "\033[F", "\033[10G", "\033[3`", "\033[2d", "\033[a",
-	"\033[e", "\033[K", "\033[1K", "\033[J", "\033[2J", "\033[?J",
-	"\033[X", "\033[@", "\033[P", "\033[L", "\033[M", "\033[S", "\033[T",
-	"\033[2'}", "\033[2'~", "\033D", "\033E", "\033M", "\r\n",
-	"\xcc\x81", "\xcc\x88", "\xe4\xb8\xad", "\xf0\x9f\x98\x80",
-	"\xc3\xa9", "\xe2\x94\x80", "\xc2\x9b", "\xe4\xb8", "\xff",
-	"\033]2;title\007", "\033]0;t\033\\", "\033P$qm\033\\",
-	"\033P$qr\033\\", "\033[6n", "\033[?6n", "\033[c", "\033[>c",
-	"\033[?1$p", "\033[?7$p", "\033 G", "\033 F", "\033[0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16m",
-	"\033[1234567890m", "\030", "\032", "\033[?66h",
-	"\033]11;?\007", "\033]4;1;#102030\007", "\033]10;rgb:1/2/3\033\\",
-	"\033]104\007", "\033[18t", "\033[?2026$p", "\033[=c", "\033[>q",
-	"\033[4$p", "\033[?6$p", "\033]8;;http://a/\033\\",
-	"\033]8;id=x;file:///workspace/f\007", "\033]8;;\033\\",
-};
 
 struct side {
 	struct lz_pane *p;

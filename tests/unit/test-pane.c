@@ -317,6 +317,62 @@ test_restore_onto_double_width(void **state)
 	done(p, &c);
 }
 
+/*
+ * A move that does not move clears the pending wrap before a line size
+ * and text in the same feed: the text, past the narrower line's half,
+ * goes to the next row, which is no soft wrap (as without the pending
+ * wrap); with the pending wrap kept it is one. Fast path on and off.
+ */
+static void
+test_line_size_after_move(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p;
+	int fast;
+
+	(void)state;
+	for (fast = 0; fast < 2; fast++) {
+		p = mk(8, 8, 100, &c);
+		lz_pane_set_fast(p, fast);
+		feed(p, "0123456789ABCDEF\033[C\033#6[");
+		assert_int_equal(lz_pane_wrapped(p, 0), 1);
+		assert_int_equal(lz_pane_wrapped(p, 1), 0);
+		check_line(p, 2, "[");
+		done(p, &c);
+		p = mk(8, 8, 100, &c);
+		lz_pane_set_fast(p, fast);
+		feed(p, "0123456789ABCDEF\033#6[");
+		assert_int_equal(lz_pane_wrapped(p, 1), 1);
+		check_line(p, 2, "[");
+		done(p, &c);
+	}
+}
+
+/*
+ * A resize that leaves the last glyph past its double-width line's half
+ * does not put it back: libvterm would wrap it, under its margins of the
+ * old size (a region below the new screen: a negative memmove in
+ * libvterm's scroll, which ASan reports). The bytes are fuzz-pane's
+ * finding (corpus/pane/resize-glyph-past-double-width-half).
+ */
+static void
+test_resize_glyph_past_half(void **state)
+{
+	static const char in[] = "\000\012\033[8;31rdem\033[\036\0008lazaret;"
+	    "since\377\377\003\033#6[\002r\001\000lazaret;wrap;\201\314\202x"
+	    "\015\202\015\202x\015\377\377\033#6[[ \002r\001\000\000\000how"
+	    "\033#b\360\237\230\200\314\201\314";
+	struct ctx c;
+	struct lz_pane *p = mk(31, 24, 64, &c);
+
+	(void)state;
+	lz_pane_feed(p, in, sizeof in - 1);
+	lz_pane_resize(p, 1, 14);
+	assert_int_equal(lz_pane_rows(p), 1);
+	assert_int_equal(lz_pane_cols(p), 14);
+	done(p, &c);
+}
+
 static void
 test_scroll_region(void **state)
 {
@@ -823,6 +879,8 @@ main(void)
 		cmocka_unit_test(test_combining_flood),
 		cmocka_unit_test(test_altscreen),
 		cmocka_unit_test(test_restore_onto_double_width),
+		cmocka_unit_test(test_line_size_after_move),
+		cmocka_unit_test(test_resize_glyph_past_half),
 		cmocka_unit_test(test_scroll_region),
 		cmocka_unit_test(test_scrollback),
 		cmocka_unit_test(test_scrollback_exact),
