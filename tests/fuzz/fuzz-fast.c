@@ -163,7 +163,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fside a, b;
 	struct lz_buf chunk = LZ_BUF_INIT;
 	unsigned rows, cols;
-	size_t i = 1, n;
+	size_t i = 1;
+	const uint8_t *rs;
 	uint8_t ctl;
 
 	if (size < 1)
@@ -178,21 +179,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	b.s.p = lz_pane_new(rows, cols, 32, &cb, &b);
 	lz_pane_set_fast(b.s.p, 0);
 	while (i < size) {
-		ctl = data[i++];
-		if ((ctl & 0x80) && i + 2 <= size) {
-			rows = 1 + data[i] % 12;
-			cols = 1 + data[i + 1] % 21;
+		ctl = script_step(data, size, &i, 1, &rs, &chunk);
+		if (rs != NULL) {
+			rows = 1 + rs[0] % 12;
+			cols = 1 + rs[1] % 21;
 			lz_pane_resize(a.s.p, rows, cols);
 			lz_pane_resize(b.s.p, rows, cols);
-			i += 2;
 		}
-		n = 1 + (ctl & 0x3f);
-		if (n > size - i)
-			n = size - i;
-		expand(data + i, n, &chunk);
 		lz_pane_feed(a.s.p, chunk.buf, chunk.len);
 		lz_pane_feed(b.s.p, chunk.buf, chunk.len);
-		i += n;
 		same(&a, &b);
 		lz_buf_reset(&a.s.reply);
 		lz_buf_reset(&b.s.reply);

@@ -57,8 +57,8 @@ mirror(const uint8_t *data, size_t size)
 	struct lz_pane_cb cb = { on_reply, NULL };
 	struct side a, b;
 	struct lz_buf chunk = LZ_BUF_INIT, snap = LZ_BUF_INIT;
-	size_t i = 2, split, n;
-	uint8_t ctl;
+	size_t i = 2, split;
+	const uint8_t *rs;
 
 	split = 2 + (size - 2) * data[1] / 256;
 	lz_buf_init(&a.reply);
@@ -66,17 +66,10 @@ mirror(const uint8_t *data, size_t size)
 	a.p = lz_pane_new(1 + data[0] / 2 % 12, 1 + data[0] / 24 % 21, SB, &cb,
 	    &a);
 	while (i < split) {
-		ctl = data[i++];
-		if ((ctl & 0x80) && i + 2 <= split) {
-			resize(a.p, data + i, 1);
-			i += 2;
-		}
-		n = 1 + (ctl & 0x3f);
-		if (n > split - i)
-			n = split - i;
-		expand(data + i, n, &chunk);
+		script_step(data, split, &i, 1, &rs, &chunk);
+		if (rs != NULL)
+			resize(a.p, rs, 1);
 		lz_pane_feed(a.p, chunk.buf ? chunk.buf : "", chunk.len);
-		i += n;
 	}
 	lz_pane_render_history(a.p, SB, &snap);
 	lz_buf_adds(&snap, "\033[H\033[2J");
@@ -89,20 +82,14 @@ mirror(const uint8_t *data, size_t size)
 	lz_buf_reset(&b.reply);
 	same(&a, &b);
 	while (i < size) {
-		ctl = data[i++];
-		if ((ctl & 0x80) && i + 2 <= size) {
-			resize(a.p, data + i, 1);
-			resize(b.p, data + i, 1);
-			i += 2;
+		script_step(data, size, &i, 1, &rs, &chunk);
+		if (rs != NULL) {
+			resize(a.p, rs, 1);
+			resize(b.p, rs, 1);
 			same(&a, &b);
 		}
-		n = 1 + (ctl & 0x3f);
-		if (n > size - i)
-			n = size - i;
-		expand(data + i, n, &chunk);
 		lz_pane_feed(a.p, chunk.buf ? chunk.buf : "", chunk.len);
 		lz_pane_feed(b.p, chunk.buf ? chunk.buf : "", chunk.len);
-		i += n;
 		same(&a, &b);
 		lz_buf_reset(&a.reply);
 		lz_buf_reset(&b.reply);

@@ -44,8 +44,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct lz_pane_cb cb = { on_reply, NULL };
 	struct side a, b;
 	struct lz_buf chunk = LZ_BUF_INIT, snap = LZ_BUF_INIT;
-	size_t i = 2, split, n;
-	uint8_t ctl;
+	size_t i = 2, split;
+	const uint8_t *rs;
 
 	if (size < 2)
 		return 0;
@@ -55,18 +55,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	a.p = lz_pane_new(1 + data[0] % 12, 1 + data[0] / 12 % 21, 64, &cb,
 	    &a);
 	while (i < split) {
-		ctl = data[i++];
-		if ((ctl & 0x80) && i + 2 <= split) {
-			lz_pane_resize(a.p, 1 + data[i] % 12,
-			    1 + data[i + 1] % 21);
-			i += 2;
-		}
-		n = 1 + (ctl & 0x3f);
-		if (n > split - i)
-			n = split - i;
-		expand(data + i, n, &chunk);
+		script_step(data, split, &i, 1, &rs, &chunk);
+		if (rs != NULL)
+			lz_pane_resize(a.p, 1 + rs[0] % 12, 1 + rs[1] % 21);
 		lz_pane_feed(a.p, chunk.buf ? chunk.buf : "", chunk.len);
-		i += n;
 	}
 	lz_pane_render_ansi(a.p, &snap);
 	b.p = lz_pane_new(lz_pane_rows(a.p), lz_pane_cols(a.p), 64, &cb, &b);
@@ -77,14 +69,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lz_buf_reset(&b.reply);
 	same(&a, &b);
 	while (i < size) {
-		ctl = data[i++];
-		n = 1 + (ctl & 0x3f);
-		if (n > size - i)
-			n = size - i;
-		expand(data + i, n, &chunk);
+		script_step(data, size, &i, 0, &rs, &chunk);
 		lz_pane_feed(a.p, chunk.buf ? chunk.buf : "", chunk.len);
 		lz_pane_feed(b.p, chunk.buf ? chunk.buf : "", chunk.len);
-		i += n;
 		same(&a, &b);
 		lz_buf_reset(&a.reply);
 		lz_buf_reset(&b.reply);

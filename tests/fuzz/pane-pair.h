@@ -3,7 +3,8 @@
  * (fuzz-snapshot.c, fuzz-reflow.c, fuzz-fast.c) share: the script's
  * tokens expanded (a byte from 0x80 stands for one of tokens[], 0xff and
  * the next byte for those past the 127th: the includer defines tokens[]
- * first, pane-tokens.h or its own), the panes and their comparison.
+ * first, pane-tokens.h or its own) and walked a step at a time, the
+ * panes and their comparison.
  * Header-only: each target is one program.
  */
 #ifndef LZ_FUZZ_PANE_PAIR_H
@@ -48,6 +49,33 @@ expand(const uint8_t *in, size_t n, struct lz_buf *out)
 			t += in[++i];
 		lz_buf_adds(out, tokens[t % (sizeof tokens / sizeof *tokens)]);
 	}
+}
+
+/*
+ * One step of a script, from data[*i] to end: a control byte, then (its
+ * bit 7 set, when resizes is true and two bytes are left) two bytes of a
+ * resize, returned in *resize (else NULL), then a chunk of 1 + its low
+ * six bits (fewer at the end), expanded into chunk. *i moves past the
+ * step; returns the control byte (bit 6 is the includer's).
+ */
+static uint8_t
+script_step(const uint8_t *data, size_t end, size_t *i, int resizes,
+    const uint8_t **resize, struct lz_buf *chunk)
+{
+	uint8_t ctl = data[(*i)++];
+	size_t n;
+
+	*resize = NULL;
+	if (resizes && (ctl & 0x80) && *i + 2 <= end) {
+		*resize = data + *i;
+		*i += 2;
+	}
+	n = 1 + (ctl & 0x3f);
+	if (n > end - *i)
+		n = end - *i;
+	expand(data + *i, n, chunk);
+	*i += n;
+	return ctl;
 }
 
 /* Same cell; links by their URI (each pane numbers its own). */
