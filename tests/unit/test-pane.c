@@ -410,6 +410,37 @@ test_ascii_rows(void **state)
 	}
 }
 
+/*
+ * An SGR ending in a bare 38 or 48 sets no colour from it: libvterm
+ * 0.1.4 would read the palette and index from an earlier CSI's arguments
+ * (here the CUPs' 5 and 44, which the CHAs leave). The parameters before
+ * it still count; a missing first one is 0, a reset. Fast path on and
+ * off alike.
+ */
+static void
+test_sgr_bare_colour(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p;
+	int fast;
+
+	(void)state;
+	for (fast = 0; fast < 2; fast++) {
+		p = mk(3, 10, 0, &c);
+		lz_pane_set_fast(p, fast);
+		feed(p, "\033[1;5;44H\033[1G\033[48mA"
+		    "\033[1;2;3;5;44H\033[2G\033[1;31;38mB"
+		    "\033[1;1;5;44H\033[3G\033[;48mC");
+		assert_int_equal(cell(p, 0, 0)->bg, LZ_COLOR_DEFAULT);
+		assert_int_equal(cell(p, 0, 0)->fg, LZ_COLOR_DEFAULT);
+		assert_int_equal(cell(p, 0, 1)->fg, LZ_COLOR_INDEXED(1));
+		assert_int_equal(cell(p, 0, 1)->attr, LZ_ATTR_BOLD);
+		assert_int_equal(cell(p, 0, 2)->fg, LZ_COLOR_DEFAULT);
+		assert_int_equal(cell(p, 0, 2)->attr, 0);
+		done(p, &c);
+	}
+}
+
 static void
 test_scroll_region(void **state)
 {
@@ -913,6 +944,7 @@ main(void)
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_wide),
 		cmocka_unit_test(test_ascii_rows),
+		cmocka_unit_test(test_sgr_bare_colour),
 		cmocka_unit_test(test_combining),
 		cmocka_unit_test(test_combining_flood),
 		cmocka_unit_test(test_altscreen),
