@@ -104,6 +104,30 @@ void lz_cell_blank(struct lz_cell *c, uint32_t bg);
 void lz_grid_put(struct lz_grid *g, int row, int col, const uint32_t *chars,
     int nchars, int width, const struct lz_pen *pen);
 /*
+ * Whether cell col of row r (cols wide) takes a character of width 1 as
+ * it is: not half of a wide character. For the two below.
+ */
+static inline int
+lz_grid_takes1(const struct lz_cell *r, int col, int cols)
+{
+	return r[col].width == 1 && (col + 1 >= cols ||
+	    r[col + 1].ch[0] != LZ_CELL_CONT);
+}
+
+static inline void
+lz_grid_set1(struct lz_cell *c, uint32_t ch, uint32_t fg, uint32_t bg,
+    uint16_t attr)
+{
+	c->ch[0] = ch;
+	c->ch[1] = 0;
+	c->ch[2] = 0;
+	c->ch[3] = 0;
+	c->fg = fg;
+	c->bg = bg;
+	c->attr = attr;		/* pad is 0 in every cell (lz_cell_blank) */
+}
+
+/*
  * lz_grid_put of one character of width 1 without combining marks, for
  * the hot path of plain text, inline. Returns 0, having done nothing, when
  * a half of a wide character is there (call lz_grid_put); 1 otherwise.
@@ -112,28 +136,47 @@ static inline int
 lz_grid_put1(struct lz_grid *g, int row, int col, uint32_t ch,
     const struct lz_pen *pen)
 {
-	struct lz_cell *r, *c;
-	uint32_t fg = pen->fg, bg = pen->bg;
-	uint16_t attr = pen->attr;
-	int cols = g->cols;
+	struct lz_cell *r;
 
-	if ((unsigned)row >= (unsigned)g->rows || (unsigned)col >= (unsigned)cols)
+	if ((unsigned)row >= (unsigned)g->rows ||
+	    (unsigned)col >= (unsigned)g->cols)
 		return 1;
 	r = g->row[row];
-	c = &r[col];
-	if (c->width != 1 || (col + 1 < cols &&
-	    r[col + 1].ch[0] == LZ_CELL_CONT))
+	if (!lz_grid_takes1(r, col, g->cols))
 		return 0;
 	if (g->len[row] <= col)
 		g->len[row] = col + 1;
-	c->ch[0] = ch;
-	c->ch[1] = 0;
-	c->ch[2] = 0;
-	c->ch[3] = 0;
-	c->fg = fg;
-	c->bg = bg;
-	c->attr = attr;
-	return 1;		/* pad is 0 in every cell (lz_cell_blank) */
+	lz_grid_set1(&r[col], ch, pen->fg, pen->bg, pen->attr);
+	return 1;
+}
+
+/*
+ * lz_grid_put1 of s[0], s[1], ... at (row, col), (row, col + 1), ...: the
+ * printable ASCII of s[0..n) on one row, for the plain text of the fast
+ * path. Stops at the first other byte, at the right edge and before the
+ * first cell lz_grid_put1 would refuse. Returns how many it wrote (0 out
+ * of range).
+ */
+static inline int
+lz_grid_put_ascii(struct lz_grid *g, int row, int col, const unsigned char *s,
+    int n, const struct lz_pen *pen)
+{
+	struct lz_cell *r;
+	uint32_t fg = pen->fg, bg = pen->bg;
+	uint16_t attr = pen->attr;
+	int k, cols = g->cols;
+
+	if ((unsigned)row >= (unsigned)g->rows || (unsigned)col >= (unsigned)cols)
+		return 0;
+	if (n > cols - col)
+		n = cols - col;
+	r = g->row[row];
+	for (k = 0; k < n && s[k] >= 0x20 && s[k] < 0x7f &&
+	    lz_grid_takes1(r, col + k, cols); k++)
+		lz_grid_set1(&r[col + k], s[k], fg, bg, attr);
+	if (g->len[row] < col + k)
+		g->len[row] = col + k;
+	return k;
 }
 
 /* Row y was written directly up to column c1 (excluded). */

@@ -200,20 +200,22 @@ glyph(struct lz_pane *p, struct fpos *f, const uint32_t *chars, int w)
 }
 
 /*
- * A run of printable ASCII from u[i]: glyph() for each, with the
- * callback's fast case. The cursor stays in registers (f is written only
- * around calls that take it: a store and a wider load of it would stall
- * each character). Returns the index past the run.
+ * A run of printable ASCII from u[i]: glyph() for each. After the first
+ * glyph of a row (put(): the callback's soft-wrap record), what follows
+ * on the row is written at once (lz_grid_put_ascii) and only its last
+ * glyph recorded, which is all libvterm keeps: no glyph before the last
+ * column sets the pending wrap (wrapcol is cols - 1 or none). The cursor
+ * stays in registers (f is written only around calls that take it).
+ * Returns the index past the run.
  */
 static size_t
 ascii_run(struct lz_pane *p, struct fpos *f, const unsigned char *u,
     size_t i, size_t len)
 {
 	struct lz_grid *g = &p->scr[p->alt];
-	int row = f->row, col = f->col, cols = p->cols;
+	int row = f->row, col = f->col, cols = p->cols, k, m;
 	uint32_t ch[2];
 	VTermPos pos;
-	unsigned char b = u[i];
 
 	do {
 		if (lz_pane_wrap(p)) {
@@ -222,10 +224,11 @@ ascii_run(struct lz_pane *p, struct fpos *f, const unsigned char *u,
 			row = f->row;
 			col = 0;
 		}
-		pos.row = row;
-		pos.col = col;
-		if (col == 0 || !lz_grid_put1(g, row, col, b, &p->pen)) {
-			ch[0] = b;
+		m = len - i < (size_t)(cols - col) ? (int)(len - i) :
+		    cols - col;
+		if (col == 0 || (k = lz_grid_put_ascii(g, row, col, u + i, m,
+		    &p->pen)) == 0) {
+			ch[0] = u[i];
 			ch[1] = 0;
 			f->row = row;
 			f->col = col;
@@ -233,10 +236,14 @@ ascii_run(struct lz_pane *p, struct fpos *f, const unsigned char *u,
 			col = f->col;
 			continue;
 		}
-		lz_pane_fast_glyph(p, b, pos);
+		col += k - 1;
+		i += (size_t)k - 1;
+		pos.row = row;
+		pos.col = col;
+		lz_pane_fast_glyph(p, u[i], pos);
 		if (col + 1 < cols)
 			col++;
-	} while (++i < len && (b = u[i]) >= 0x20 && b < 0x7f);
+	} while (++i < len && u[i] >= 0x20 && u[i] < 0x7f);
 	f->row = row;
 	f->col = col;
 	return i;

@@ -1768,6 +1768,49 @@ xterm_move(struct lz_pane *p, size_t i, unsigned char c)
 }
 
 /* The final byte of a CSI is byte i. */
+/*
+ * Whether an SGR's last parameter (last, -1 for none; colon: it is a
+ * sub-parameter) is a bare 38 or 48: libvterm 0.1.4 (pen.c) then reads
+ * the colour's palette and index past the CSI's arguments, from what an
+ * earlier CSI left in its parser. xterm ignores it.
+ */
+static int
+sgr_bare_colour(long last, int colon)
+{
+	return !colon && (last == 38 || last == 48);
+}
+
+/*
+ * The SGR the guard holds ends in a bare 38 or 48 (sgr_bare_colour): it
+ * is taken back from libvterm and given again without that parameter,
+ * so the parameters before it take effect and nothing else does.
+ */
+static void
+sgr_tail(struct lz_pane *p, size_t i)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	size_t cut = p->csi_rawlen;
+	int colon;
+
+	if (p->csi_argi > 0) {
+		while (cut > 0 && p->csi_raw[cut - 1] != ';' &&
+		    p->csi_raw[cut - 1] != ':')
+			cut--;
+		colon = cut > 0 && p->csi_raw[cut - 1] == ':';
+	} else
+		colon = 0;
+	if (!sgr_bare_colour(p->csi_args[p->csi_argi], colon))
+		return;
+	cancel_at(p, i);
+	if (p->csi_argi == 0)
+		return;		/* ESC [ 38 m: nothing */
+	lz_buf_adds(&b, "\033[");
+	lz_buf_add(&b, p->csi_raw, cut - 1);
+	lz_buf_adds(&b, "m");
+	lz_pane_vwrite(p, b.buf, b.len);
+	lz_buf_release(&b);
+}
+
 static void
 csi_final(struct lz_pane *p, size_t i, unsigned char c)
 {
@@ -1785,6 +1828,9 @@ csi_final(struct lz_pane *p, size_t i, unsigned char c)
 		switch (c) {
 		case 'b':
 			rep(p, i);
+			return;
+		case 'm':
+			sgr_tail(p, i);
 			return;
 		case 'h':
 		case 'l':
@@ -2231,7 +2277,8 @@ static size_t
 csi_plain(const unsigned char *u, size_t i, size_t end, int *kind)
 {
 	size_t j = i + 2;
-	int nsep = 0, ndigit = 0;
+	int nsep = 0, ndigit = 0, colon = 0;
+	long last = -1;
 
 	if (j > end || u[i + 1] != '[')
 		return i;
@@ -2239,16 +2286,21 @@ csi_plain(const unsigned char *u, size_t i, size_t end, int *kind)
 		if (u[j] >= '0' && u[j] <= '9') {
 			if (++ndigit > G_CSI_DIGIT_MAX)
 				return i;
+			last = (last < 0 ? 0 : last * 10) + (u[j] - '0');
 		} else if (u[j] == ';' || u[j] == ':') {
 			if (++nsep > G_CSI_SEP_MAX)
 				return i;
 			ndigit = 0;
+			last = -1;
+			colon = u[j] == ':';
 		} else
 			break;
 	}
 	if (j == end || u[j] < 0x40 || u[j] > 0x7e ||
 	    (*kind = csi_kind[u[j]]) == K_GUARD)
 		return i;
+	if (u[j] == 'm' && sgr_bare_colour(last, colon))
+		return i;	/* sgr_tail */
 	return j + 1;
 }
 

@@ -373,6 +373,74 @@ test_resize_glyph_past_half(void **state)
 	done(p, &c);
 }
 
+/*
+ * Plain text after a row's first glyph is written a row at a time (the
+ * fast path's ascii_run): it stops at half of a wide character, at the
+ * last column (the pending wrap, a soft wrap with the next glyph) and,
+ * without autowrap, keeps overwriting the last column. Fast path on and
+ * off alike.
+ */
+static void
+test_ascii_rows(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p;
+	int fast;
+
+	(void)state;
+	for (fast = 0; fast < 2; fast++) {
+		p = mk(5, 10, 10, &c);
+		lz_pane_set_fast(p, fast);
+		feed(p, "ab\xe4\xb8\xad" "cd\033[1;1HXYZW");
+		check_line(p, 0, "XYZWcd");
+		assert_int_equal(cell(p, 0, 2)->width, 1);
+		assert_int_equal(cell(p, 0, 3)->ch[0], 'W');
+		assert_int_equal(lz_pane_props(p)->cursor_col, 4);
+		feed(p, "\033[3;1H0123456789AB");
+		check_line(p, 2, "0123456789");
+		check_line(p, 3, "AB");
+		assert_int_equal(lz_pane_wrapped(p, 2), 1);
+		assert_int_equal(lz_pane_props(p)->cursor_row, 3);
+		assert_int_equal(lz_pane_props(p)->cursor_col, 2);
+		feed(p, "\033[?7l\033[5;1H0123456789XYZ");
+		check_line(p, 4, "012345678Z");
+		assert_int_equal(lz_pane_wrapped(p, 4), 0);
+		assert_int_equal(lz_pane_props(p)->cursor_col, 9);
+		done(p, &c);
+	}
+}
+
+/*
+ * An SGR ending in a bare 38 or 48 sets no colour from it: libvterm
+ * 0.1.4 would read the palette and index from an earlier CSI's arguments
+ * (here the CUPs' 5 and 44, which the CHAs leave). The parameters before
+ * it still count; a missing first one is 0, a reset. Fast path on and
+ * off alike.
+ */
+static void
+test_sgr_bare_colour(void **state)
+{
+	struct ctx c;
+	struct lz_pane *p;
+	int fast;
+
+	(void)state;
+	for (fast = 0; fast < 2; fast++) {
+		p = mk(3, 10, 0, &c);
+		lz_pane_set_fast(p, fast);
+		feed(p, "\033[1;5;44H\033[1G\033[48mA"
+		    "\033[1;2;3;5;44H\033[2G\033[1;31;38mB"
+		    "\033[1;1;5;44H\033[3G\033[;48mC");
+		assert_int_equal(cell(p, 0, 0)->bg, LZ_COLOR_DEFAULT);
+		assert_int_equal(cell(p, 0, 0)->fg, LZ_COLOR_DEFAULT);
+		assert_int_equal(cell(p, 0, 1)->fg, LZ_COLOR_INDEXED(1));
+		assert_int_equal(cell(p, 0, 1)->attr, LZ_ATTR_BOLD);
+		assert_int_equal(cell(p, 0, 2)->fg, LZ_COLOR_DEFAULT);
+		assert_int_equal(cell(p, 0, 2)->attr, 0);
+		done(p, &c);
+	}
+}
+
 static void
 test_scroll_region(void **state)
 {
@@ -875,6 +943,8 @@ main(void)
 		cmocka_unit_test(test_colours),
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_wide),
+		cmocka_unit_test(test_ascii_rows),
+		cmocka_unit_test(test_sgr_bare_colour),
 		cmocka_unit_test(test_combining),
 		cmocka_unit_test(test_combining_flood),
 		cmocka_unit_test(test_altscreen),
