@@ -23,6 +23,17 @@
 #define SB_BLANKS 0xfb		/* a count byte (2-255): as many blanks */
 #define SB_FG 0xfa		/* an index byte: only fg changed, indexed */
 /*
+ * A run of cells that each change only the foreground, to a colour of
+ * one kind, and hold plain ASCII (a rainbow, a colour per character): a
+ * count byte (2-255), then per cell its colour (an index byte; R, G, B)
+ * and its character. Two bytes a cell instead of three (indexed), four
+ * instead of six (RGB); the pen's foreground is the last cell's after it.
+ */
+#define SB_RUN 0xf9		/* indexed colours */
+#define SB_RUNRGB 0xf8		/* RGB colours */
+/* Colour bytes per cell of a run (tag SB_RUN or SB_RUNRGB). */
+#define SB_RUN_CS(tag) ((tag) == SB_RUN ? 1u : 3u)
+/*
  * Pen mask: three bits for fg (bits 0-2) and for bg (bits 3-5), one for
  * attr (bit 6, two bytes LE follow). Colour fields, in that order: none
  * (unchanged), none (default), one byte (indexed), three bytes (RGB, R
@@ -47,6 +58,13 @@ struct lz_sbline {
 /* In ncells: the line was soft-wrapped into the next one. */
 #define SB_WRAPPED 0x80000000u
 #define SB_NCELLS(l) ((l)->ncells & ~SB_WRAPPED)
+
+/* The colour of a run's cell at p (cs colour bytes: SB_RUN_CS). */
+static inline uint32_t
+lz_sbi_run_color(const unsigned char *p, unsigned cs)
+{
+	return cs == 1 ? LZ_COLOR_INDEXED(p[0]) : LZ_COLOR_RGB(p[0], p[1], p[2]);
+}
 
 /* grid.c */
 /* Decodes what lz_utf8_put wrote; *pos moves past it. */

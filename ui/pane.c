@@ -188,8 +188,8 @@ track_reset(struct lz_pane *p)
 static void
 state_init(struct lz_pane *p)
 {
+	/* The alternate screen is made when it is entered (switch_screen). */
 	lz_grid_init(&p->scr[0], p->rows, p->cols);
-	lz_grid_init(&p->scr[1], p->rows, p->cols);
 	lz_buf_init(&p->reply);
 	p->props.cursor_visible = 1;
 	p->props.cursor_blink = 1;
@@ -633,12 +633,17 @@ switch_screen(struct lz_pane *p, int alt)
 {
 	if (alt == p->alt)
 		return;
+	/*
+	 * Entering clears the alternate screen, so nothing of it is kept
+	 * while it is not shown: it is made blank on entry and freed on
+	 * exit (a pane that never uses it holds one grid, not two).
+	 */
 	if (alt) {
 		p->saved_row = p->props.cursor_row;
 		p->saved_col = p->props.cursor_col;
-		lz_grid_erase(&p->scr[1], 0, p->rows, 0, p->cols,
-		    LZ_COLOR_DEFAULT, 0);
-	}
+		lz_grid_init(&p->scr[1], p->rows, p->cols);
+	} else
+		lz_grid_free(&p->scr[1]);
 	p->alt = alt;
 	p->props.altscreen = alt;
 	mark_rows(p, 0, p->rows);
@@ -2580,7 +2585,8 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 	drop_a = rows < p->rows && p->props.cursor_row >= rows ?
 	    p->props.cursor_row + 1 - rows : 0;
 	lz_grid_resize(&p->scr[0], rows, cols, drop_p, sb_out, p);
-	lz_grid_resize(&p->scr[1], rows, cols, drop_a, NULL, NULL);
+	if (p->alt)
+		lz_grid_resize(&p->scr[1], rows, cols, drop_a, NULL, NULL);
 	if (rows > p->rows) {
 		/* Bring back lines from scrollback above the primary screen. */
 		pulled = rows - p->rows;
