@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include <vterm.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "core/utf8.h"
 #include "core/util.h"
@@ -20,6 +23,9 @@
 #include "ui/pane-int.h"
 #include "ui/pane.h"
 #include "ui/vtchar.h"
+
+/* A freed pane whose scrollback held this much trims the heap. */
+#define TRIM_BYTES (1u << 20)
 
 static int cb_initpen(void *user);
 static int cb_setpenattr(VTermAttr attr, VTermValue *val, void *user);
@@ -246,12 +252,25 @@ lz_pane_new(unsigned rows, unsigned cols, size_t scrollback_lines,
 void
 lz_pane_free(struct lz_pane *p)
 {
+	size_t held;
+
 	if (p == NULL)
 		return;
+	held = lz_sb_bytes(&p->sb);
 	state_free(p);
 	lz_sb_free(&p->sb);
 	lz_pane_links_free(p);
 	free(p);
+#ifdef __GLIBC__
+	/*
+	 * glibc gives back only the top of its heap: the scrollback's 64 KiB
+	 * blocks, between other panes' memory, would stay in the process
+	 * (8 panes of 10,000 coloured lines, 4 freed: 21.2 MB before the
+	 * trim, 11.6 MB after, 3 ms; journal.md, 2026-12-01).
+	 */
+	if (held >= TRIM_BYTES)
+		malloc_trim(0);
+#endif
 }
 
 /* libvterm callbacks. */
