@@ -67,6 +67,10 @@ tmux_round() {
 	    sort | uniq -c | tr -s ' ' >"$tmp/tmux.panes"
 	awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status"
 	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
+	# The next round's server must not meet this one exiting.
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 0.1
+	done
 }
 
 echo "lazaret: 8 lz_panes in one process; tmux $(tmux -V | cut -d' ' -f2): a server with 8 windows; $rounds rounds, order alternating"
