@@ -13,8 +13,9 @@
 /*
  * Scrollback encoding: text as UTF-8, and tags in bytes UTF-8 never uses
  * (lz_utf8_put writes no lead byte above 0xf4). A pen record comes only where
- * the pen changes and names only what changed, so a line with a colour per
- * character costs about three bytes a cell, a line of runs about one.
+ * the pen changes and names only what changed, so a line of colour runs
+ * costs about a byte a cell; a colour per character costs two (SB_RUN)
+ * for ASCII, three or more for the rest.
  */
 #define SB_PEN 0xff		/* a mask byte (SB_M_*), then its fields */
 #define SB_COMB 0xfe		/* a combining code point follows */
