@@ -51,13 +51,20 @@
 /* The most one cell can take: pen, wide mark, base, three combining. */
 #define SB_CELL_MAX (SB_PEN_MAX + 1 + 4 + (LZ_CELL_CHARS - 1) * 5)
 
+/*
+ * A line's header: 4 bytes. LZ_SB_MAX_COLS cells of at most SB_CELL_MAX
+ * bytes each fit its 16-bit length (a reflowed row too: a pen record
+ * and a character a cell at most, a run costs less).
+ */
 struct lz_sbline {
-	uint32_t len;		/* bytes of data */
-	uint32_t ncells;	/* cells encoded, continuation cells included */
+	uint16_t len;		/* bytes of data */
+	uint16_t ncells;	/* cells encoded, continuation cells included */
 	unsigned char data[];
 };
+_Static_assert(LZ_SB_MAX_COLS * SB_CELL_MAX <= UINT16_MAX,
+    "a scrollback line's length fits its header");
 /* In ncells: the line was soft-wrapped into the next one. */
-#define SB_WRAPPED 0x80000000u
+#define SB_WRAPPED 0x8000u
 #define SB_NCELLS(l) ((l)->ncells & ~SB_WRAPPED)
 
 /* The colour of a run's cell at p (cs colour bytes: SB_RUN_CS). */

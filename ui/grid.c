@@ -22,7 +22,7 @@
  */
 #define SB_BLOCK_MIN 4096
 #define SB_BLOCK (64 * 1024)
-#define SB_ALIGN 4		/* struct lz_sbline */
+#define SB_ALIGN 2		/* struct lz_sbline */
 
 struct lz_sbblock {
 	struct lz_sbblock *prev, *next;	/* older, newer */
@@ -923,6 +923,8 @@ lz_sbi_push(struct lz_sb *sb, const unsigned char *data, size_t n,
 
 	if (sb->max_lines == 0)
 		return;
+	if (n > UINT16_MAX || ncells < 0 || ncells > LZ_SB_MAX_COLS)
+		LZ_BUG("scrollback line of %d cells, %zu bytes", ncells, n);
 	if (sb->count == sb->max_lines)
 		lz_sbi_drop_oldest(sb);
 	if (sb->count == sb->alloc) {
@@ -939,8 +941,8 @@ lz_sbi_push(struct lz_sb *sb, const unsigned char *data, size_t n,
 		sb->head = 0;
 	}
 	l = sb_alloc(sb, sbline_size(n));
-	l->len = (uint32_t)n;
-	l->ncells = (uint32_t)ncells | (wrapped ? SB_WRAPPED : 0);
+	l->len = (uint16_t)n;
+	l->ncells = (uint16_t)((unsigned)ncells | (wrapped ? SB_WRAPPED : 0));
 	if (n > 0)
 		memcpy(l->data, data, n);
 	sb->ring[sb_slot(sb, sb->count)] = l;

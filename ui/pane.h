@@ -113,6 +113,8 @@
 
 #define LZ_PANE_MAX_ROWS 1000
 #define LZ_PANE_MAX_COLS 1000
+_Static_assert(LZ_PANE_MAX_COLS <= LZ_SB_MAX_COLS,
+    "a row of the widest pane fits a scrollback line");
 /* A larger scrollback_lines is clamped to this. */
 #define LZ_PANE_SB_MAX_LINES 1000000
 /* Encoded scrollback bytes: the oldest lines go past this. */

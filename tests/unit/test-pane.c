@@ -531,7 +531,7 @@ test_scrollback_exact(void **state)
 /*
  * A colour on every character costs two bytes a cell (indexed) or four
  * (RGB) in the scrollback, runs of at most 255 cells: a 300-character
- * line of 256 colours is 8 bytes of header, a run of 255 (2 + 510 bytes)
+ * line of 256 colours is 4 bytes of header, a run of 255 (2 + 510 bytes)
  * and one of 45 (2 + 90).
  */
 static void
@@ -553,7 +553,7 @@ test_scrollback_runs(void **state)
 		lz_pane_feed(p, in.buf, in.len);
 		assert_int_equal(lz_pane_scrollback_lines(p), 1);
 		assert_int_equal(lz_pane_scrollback_bytes(p),
-		    8 + 2 + 255 * (rgb ? 4 : 2) + 2 + 45 * (rgb ? 4 : 2));
+		    4 + 2 + 255 * (rgb ? 4 : 2) + 2 + 45 * (rgb ? 4 : 2));
 		assert_int_equal(lz_pane_scrollback_cell(p, 0, 299)->fg, rgb ?
 		    LZ_COLOR_RGB(299 % 256, 1, 2) : LZ_COLOR_INDEXED(299 % 256));
 		assert_int_equal(lz_pane_scrollback_cell(p, 0, 299)->ch[0],
