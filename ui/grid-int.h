@@ -13,8 +13,9 @@
 /*
  * Scrollback encoding: text as UTF-8, and tags in bytes UTF-8 never uses
  * (lz_utf8_put writes no lead byte above 0xf4). A pen record comes only where
- * the pen changes and names only what changed, so a line with a colour per
- * character costs about three bytes a cell, a line of runs about one.
+ * the pen changes and names only what changed, so a line of colour runs
+ * costs about a byte a cell; a colour per character costs two (SB_RUN)
+ * for ASCII, three or more for the rest.
  */
 #define SB_PEN 0xff		/* a mask byte (SB_M_*), then its fields */
 #define SB_COMB 0xfe		/* a combining code point follows */
@@ -22,6 +23,17 @@
 #define SB_BLANK 0xfc		/* a blank cell */
 #define SB_BLANKS 0xfb		/* a count byte (2-255): as many blanks */
 #define SB_FG 0xfa		/* an index byte: only fg changed, indexed */
+/*
+ * A run of cells that each change only the foreground, to a colour of
+ * one kind, and hold plain ASCII (a rainbow, a colour per character): a
+ * count byte (2-255), then per cell its colour (an index byte; R, G, B)
+ * and its character. Two bytes a cell instead of three (indexed), four
+ * instead of six (RGB); the pen's foreground is the last cell's after it.
+ */
+#define SB_RUN 0xf9		/* indexed colours */
+#define SB_RUNRGB 0xf8		/* RGB colours */
+/* Colour bytes per cell of a run (tag SB_RUN or SB_RUNRGB). */
+#define SB_RUN_CS(tag) ((tag) == SB_RUN ? 1u : 3u)
 /*
  * Pen mask: three bits for fg (bits 0-2) and for bg (bits 3-5), one for
  * attr (bit 6, two bytes LE follow). Colour fields, in that order: none
@@ -39,14 +51,28 @@
 /* The most one cell can take: pen, wide mark, base, three combining. */
 #define SB_CELL_MAX (SB_PEN_MAX + 1 + 4 + (LZ_CELL_CHARS - 1) * 5)
 
+/*
+ * A line's header: 4 bytes. LZ_SB_MAX_COLS cells of at most SB_CELL_MAX
+ * bytes each fit its 16-bit length (a reflowed row too: a pen record
+ * and a character a cell at most, a run costs less).
+ */
 struct lz_sbline {
-	uint32_t len;		/* bytes of data */
-	uint32_t ncells;	/* cells encoded, continuation cells included */
+	uint16_t len;		/* bytes of data */
+	uint16_t ncells;	/* cells encoded, continuation cells included */
 	unsigned char data[];
 };
+_Static_assert(LZ_SB_MAX_COLS * SB_CELL_MAX <= UINT16_MAX,
+    "a scrollback line's length fits its header");
 /* In ncells: the line was soft-wrapped into the next one. */
-#define SB_WRAPPED 0x80000000u
+#define SB_WRAPPED 0x8000u
 #define SB_NCELLS(l) ((l)->ncells & ~SB_WRAPPED)
+
+/* The colour of a run's cell at p (cs colour bytes: SB_RUN_CS). */
+static inline uint32_t
+lz_sbi_run_color(const unsigned char *p, unsigned cs)
+{
+	return cs == 1 ? LZ_COLOR_INDEXED(p[0]) : LZ_COLOR_RGB(p[0], p[1], p[2]);
+}
 
 /* grid.c */
 /* Decodes what lz_utf8_put wrote; *pos moves past it. */

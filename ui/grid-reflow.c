@@ -206,6 +206,42 @@ rf_blanks(struct rf *f, int k)
 	}
 }
 
+/*
+ * Adds the run (SB_RUN, SB_RUNRGB) at s[0..len): split where rows end,
+ * each piece a run again (one cell: a pen record and the character).
+ * Returns its size, 0 when it is cut short.
+ */
+static size_t
+rf_run(struct rf *f, const unsigned char *s, size_t len)
+{
+	unsigned char hdr[2] = { s[0], 0 };
+	unsigned cs = SB_RUN_CS(s[0]);
+	size_t es = cs + 1, pos = 2;
+	int k, m, room;
+
+	if (len < 2 || (len - 2) / es < s[1])
+		return 0;
+	for (k = s[1]; k > 0; k -= m) {
+		rf_fit(f, 1);
+		room = f->cols - f->cur.ncells;
+		m = k < room ? k : room;
+		if (m == 1) {
+			f->spn.fg = lz_sbi_run_color(s + pos, cs);
+			rf_add(f, s + pos + cs, 1, 1, 1);
+		} else {
+			/* The run sets each cell's colour: the rest first. */
+			f->spn.fg = f->opn.fg;
+			hdr[1] = (unsigned char)m;
+			rf_add(f, hdr, 2, 0, 1);
+			rf_add(f, s + pos, (size_t)m * es, m, 1);
+			f->spn.fg = f->opn.fg = lz_sbi_run_color(s + pos +
+			    (size_t)(m - 1) * es, cs);
+		}
+		pos += (size_t)m * es;
+	}
+	return pos;
+}
+
 /* Skips a code point and the combining ones after it. */
 static size_t
 rf_char_end(const unsigned char *p, size_t len, size_t pos)
@@ -256,6 +292,12 @@ rf_source(struct rf *f, const unsigned char *p, size_t len)
 				return;
 			f->spn.fg = LZ_COLOR_INDEXED(p[pos + 1]);
 			pos += 2;
+			continue;
+		case SB_RUN:
+		case SB_RUNRGB:
+			if ((n = rf_run(f, p + pos, len - pos)) == 0)
+				return;
+			pos += n;
 			continue;
 		case SB_BLANK:
 			rf_fit(f, 1);

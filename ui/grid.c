@@ -22,7 +22,7 @@
  */
 #define SB_BLOCK_MIN 4096
 #define SB_BLOCK (64 * 1024)
-#define SB_ALIGN 4		/* struct lz_sbline */
+#define SB_ALIGN 2		/* struct lz_sbline */
 
 struct lz_sbblock {
 	struct lz_sbblock *prev, *next;	/* older, newer */
@@ -517,6 +517,51 @@ lz_sbi_put_pen(unsigned char *p, uint32_t fg, uint32_t bg, uint16_t attr,
 }
 
 /*
+ * Whether c can be the next cell of a run (SB_RUN, SB_RUNRGB) after a
+ * cell in foreground fg: plain ASCII, a foreground of its own, nothing
+ * else of the pen (bg, attr) changed.
+ */
+static inline int
+run_cell(const struct lz_cell *c, uint32_t fg, uint32_t bg, uint16_t attr)
+{
+	return c->fg != fg && c->bg == bg && c->attr == attr &&
+	    c->ch[0] - 1 < 0x7f && c->ch[1] == 0 && c->width == 1;
+}
+
+/*
+ * Writes the run that starts at c[0] (n cells left on the line) after the
+ * pen (fg, bg, attr); returns its size and sets *k to the cells it takes,
+ * or returns 0 when fewer than two cells would be in it.
+ */
+static size_t
+put_run(unsigned char *p, const struct lz_cell *c, int n, uint32_t fg,
+    uint32_t bg, uint16_t attr, int *k)
+{
+	unsigned kind;
+	size_t len = 2;
+	int j, i;
+
+	if (n < 2 || !run_cell(c, fg, bg, attr))
+		return 0;
+	kind = color_kind(c->fg);
+	if (kind != SB_C_INDEXED && kind != SB_C_RGB)
+		return 0;
+	for (j = 1; j < n && j < 255 && run_cell(&c[j], c[j - 1].fg, bg,
+	    attr) && color_kind(c[j].fg) == kind; j++)
+		;
+	if (j < 2)
+		return 0;
+	p[0] = kind == SB_C_INDEXED ? SB_RUN : SB_RUNRGB;
+	p[1] = (unsigned char)j;
+	for (i = 0; i < j; i++) {
+		len += put_color(p + len, kind, c[i].fg);
+		p[len++] = (unsigned char)c[i].ch[0];
+	}
+	*k = j;
+	return len;
+}
+
+/*
  * A cell stored as a blank: never written or erased, or the right half of
  * a wide character that lost its head (the head takes its own).
  */
@@ -536,7 +581,7 @@ lz_sbi_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
 {
 	const struct lz_cell *c;
 	unsigned char *p;
-	size_t need, n = 0;
+	size_t need, n = 0, m;
 	uint32_t ch, fg = 0, bg = 0;
 	uint16_t attr = 0;
 	int last = ncols, i, k, run;
@@ -553,6 +598,13 @@ lz_sbi_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
 		c = &cells[i];
 		ch = c->ch[0];
 		if (c->fg != fg || c->bg != bg || c->attr != attr) {
+			m = put_run(p + n, c, last - i, fg, bg, attr, &k);
+			if (m > 0) {
+				n += m;
+				i += k - 1;
+				fg = cells[i].fg;
+				continue;
+			}
 			n += lz_sbi_put_pen(p + n, fg, bg, attr, c);
 			fg = c->fg;
 			bg = c->bg;
@@ -654,6 +706,7 @@ lz_sbi_decode(const unsigned char *p, size_t len, struct lz_cell *out,
 	struct lz_cell *c;
 	struct lz_pen pen = { 0, 0, 0 };
 	size_t pos = 0;
+	unsigned cs;
 	int col = 0, wide, k, run;
 
 	while (pos < len && col < ncols) {
@@ -678,6 +731,24 @@ lz_sbi_decode(const unsigned char *p, size_t len, struct lz_cell *out,
 				lz_cell_blank(&out[col], pen.bg);
 				out[col].fg = pen.fg;
 				out[col].attr = pen.attr;
+			}
+			continue;
+		case SB_RUN:
+		case SB_RUNRGB:
+			cs = SB_RUN_CS(p[pos]);
+			if (len - pos < 2 ||
+			    (len - pos - 2) / (cs + 1) < p[pos + 1])
+				goto out;
+			run = p[pos + 1];
+			pos += 2;
+			for (; run > 0 && col < ncols; run--, col++) {
+				pen.fg = lz_sbi_run_color(p + pos, cs);
+				c = &out[col];
+				lz_cell_blank(c, pen.bg);
+				c->fg = pen.fg;
+				c->attr = pen.attr;
+				c->ch[0] = p[pos + cs];
+				pos += cs + 1;
 			}
 			continue;
 		default:
@@ -852,6 +923,8 @@ lz_sbi_push(struct lz_sb *sb, const unsigned char *data, size_t n,
 
 	if (sb->max_lines == 0)
 		return;
+	if (n > UINT16_MAX || ncells < 0 || ncells > LZ_SB_MAX_COLS)
+		LZ_BUG("scrollback line of %d cells, %zu bytes", ncells, n);
 	if (sb->count == sb->max_lines)
 		lz_sbi_drop_oldest(sb);
 	if (sb->count == sb->alloc) {
@@ -868,8 +941,8 @@ lz_sbi_push(struct lz_sb *sb, const unsigned char *data, size_t n,
 		sb->head = 0;
 	}
 	l = sb_alloc(sb, sbline_size(n));
-	l->len = (uint32_t)n;
-	l->ncells = (uint32_t)ncells | (wrapped ? SB_WRAPPED : 0);
+	l->len = (uint16_t)n;
+	l->ncells = (uint16_t)((unsigned)ncells | (wrapped ? SB_WRAPPED : 0));
 	if (n > 0)
 		memcpy(l->data, data, n);
 	sb->ring[sb_slot(sb, sb->count)] = l;

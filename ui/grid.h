@@ -219,14 +219,18 @@ void lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
  * The scrollback ring: lines that scrolled off the top of the primary
  * screen, newest at index 0. Lines are stored compactly (trailing blanks
  * dropped; text as UTF-8 with a pen record only where the pen changes and
- * only of what changed: about 1 byte a cell for text in colour runs, 3 for
- * a 256-colour change on every cell), one after the other in blocks of up
- * to 64 KiB, and the ring is bounded by both a line count and a byte
- * count: pushing past either drops the oldest lines. lz_sb_bytes counts
- * line headers (8 bytes) and encodings; on top come the ring (8 bytes a
- * line) and the unused ends of the newest and oldest blocks (at most
- * 128 KiB, plus one spare block).
+ * only of what changed: about 1 byte a cell for text in colour runs, 2
+ * for ASCII with a 256-colour change on every cell, 4 with an RGB one;
+ * grid-int.h), one after the other in blocks of up to 64 KiB, and the
+ * ring is bounded by both a line count and a byte count: pushing past
+ * either drops the oldest lines. lz_sb_bytes counts line headers (4
+ * bytes) and encodings; on top come the ring (8 bytes a line), a byte
+ * of alignment every other line, and the unused ends of the newest and
+ * oldest blocks (at most 128 KiB, plus one spare block). A line holds at
+ * most LZ_SB_MAX_COLS cells (its header counts in 16 bits): lz_sb_push
+ * and lz_grid_reflow take no wider rows.
  */
+#define LZ_SB_MAX_COLS 2000
 struct lz_sbline;
 struct lz_sbblock;
 struct lz_sb {

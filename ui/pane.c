@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include <vterm.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "core/utf8.h"
 #include "core/util.h"
@@ -20,6 +23,9 @@
 #include "ui/pane-int.h"
 #include "ui/pane.h"
 #include "ui/vtchar.h"
+
+/* A freed pane whose scrollback held this much trims the heap. */
+#define TRIM_BYTES (1u << 20)
 
 static int cb_initpen(void *user);
 static int cb_setpenattr(VTermAttr attr, VTermValue *val, void *user);
@@ -188,8 +194,8 @@ track_reset(struct lz_pane *p)
 static void
 state_init(struct lz_pane *p)
 {
+	/* The alternate screen is made when it is entered (switch_screen). */
 	lz_grid_init(&p->scr[0], p->rows, p->cols);
-	lz_grid_init(&p->scr[1], p->rows, p->cols);
 	lz_buf_init(&p->reply);
 	p->props.cursor_visible = 1;
 	p->props.cursor_blink = 1;
@@ -246,12 +252,26 @@ lz_pane_new(unsigned rows, unsigned cols, size_t scrollback_lines,
 void
 lz_pane_free(struct lz_pane *p)
 {
+	size_t held;
+
 	if (p == NULL)
 		return;
+	held = lz_sb_bytes(&p->sb);
 	state_free(p);
 	lz_sb_free(&p->sb);
 	lz_pane_links_free(p);
 	free(p);
+#ifdef __GLIBC__
+	/*
+	 * glibc gives back only the top of its heap: the scrollback's 64 KiB
+	 * blocks, between other panes' memory, would stay in the process
+	 * (pane-memory.sh frees 4 of its 8 panes: 20.3 MB stay 20.3
+	 * without the trim, become 11.1 with it, in about 3 ms; journal.md,
+	 * "compact scrollback").
+	 */
+	if (held >= TRIM_BYTES)
+		malloc_trim(0);
+#endif
 }
 
 /* libvterm callbacks. */
@@ -633,12 +653,17 @@ switch_screen(struct lz_pane *p, int alt)
 {
 	if (alt == p->alt)
 		return;
+	/*
+	 * Entering clears the alternate screen, so nothing of it is kept
+	 * while it is not shown: it is made blank on entry and freed on
+	 * exit (a pane that never uses it holds one grid, not two).
+	 */
 	if (alt) {
 		p->saved_row = p->props.cursor_row;
 		p->saved_col = p->props.cursor_col;
-		lz_grid_erase(&p->scr[1], 0, p->rows, 0, p->cols,
-		    LZ_COLOR_DEFAULT, 0);
-	}
+		lz_grid_init(&p->scr[1], p->rows, p->cols);
+	} else
+		lz_grid_free(&p->scr[1]);
 	p->alt = alt;
 	p->props.altscreen = alt;
 	mark_rows(p, 0, p->rows);
@@ -2632,7 +2657,8 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 	drop_a = rows < p->rows && p->props.cursor_row >= rows ?
 	    p->props.cursor_row + 1 - rows : 0;
 	lz_grid_resize(&p->scr[0], rows, cols, drop_p, sb_out, p);
-	lz_grid_resize(&p->scr[1], rows, cols, drop_a, NULL, NULL);
+	if (p->alt)
+		lz_grid_resize(&p->scr[1], rows, cols, drop_a, NULL, NULL);
 	if (rows > p->rows) {
 		/* Bring back lines from scrollback above the primary screen. */
 		pulled = rows - p->rows;

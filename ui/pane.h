@@ -93,8 +93,10 @@
  * are any, and blank rows fill the rest at the bottom. Every resize
  * resets the scroll region and margins (as xterm).
  *
- * Memory bound of one pane: two grids of rows x cols cells of 28 bytes
- * (rows <= LZ_PANE_MAX_ROWS, cols <= LZ_PANE_MAX_COLS), the scrollback
+ * Memory bound of one pane: a grid of rows x cols cells of 28 bytes
+ * (rows <= LZ_PANE_MAX_ROWS, cols <= LZ_PANE_MAX_COLS), a second one
+ * while the alternate screen is shown (made on entry, freed on exit: its
+ * entry clears it anyway), the scrollback
  * (at most LZ_PANE_SB_MAX_LINES lines and LZ_PANE_SB_MAX_BYTES bytes of
  * encoded lines, plus 8 bytes a line of ring and up to three 64 KiB
  * blocks' slack, see grid.h), the title and string buffers and libvterm's
@@ -111,6 +113,8 @@
 
 #define LZ_PANE_MAX_ROWS 1000
 #define LZ_PANE_MAX_COLS 1000
+_Static_assert(LZ_PANE_MAX_COLS <= LZ_SB_MAX_COLS,
+    "a row of the widest pane fits a scrollback line");
 /* A larger scrollback_lines is clamped to this. */
 #define LZ_PANE_SB_MAX_LINES 1000000
 /* Encoded scrollback bytes: the oldest lines go past this. */

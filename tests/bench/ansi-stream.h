@@ -415,7 +415,7 @@ static const char *const ansi_kinds[] = { "ls", "sgr24", "wide",
  * cols to b; returns -1 (nothing added) for an unknown kind. The last
  * piece is cut at size, so a character or sequence may be cut there.
  */
-static int
+static inline int
 ansi_stream_kind(struct lz_buf *b, const char *kind, size_t size, int rows,
     int cols)
 {

@@ -288,6 +288,20 @@ test_altscreen(void **state)
 	feed(p, "\033c");
 	assert_false(lz_pane_props(p)->altscreen);
 	check_line(p, 0, "");
+	/*
+	 * The alternate screen is made on entry (freed on exit): one
+	 * entered after a resize has the new size, and one resized while
+	 * shown keeps what it shows.
+	 */
+	lz_pane_resize(p, 4, 12);
+	feed(p, "\033[?1049h\033[4;1H0123456789ab");
+	check_line(p, 3, "0123456789ab");
+	lz_pane_resize(p, 5, 14);
+	check_line(p, 3, "0123456789ab");
+	feed(p, "\033[5;14HZ");
+	assert_int_equal(cell(p, 4, 13)->ch[0], 'Z');
+	feed(p, "\033[?1049l\033[?1049h");
+	check_line(p, 3, "");
 	done(p, &c);
 }
 
@@ -538,6 +552,17 @@ test_scrollback_exact(void **state)
 		"\033[38;5;1m1\033[38;5;2m2\033[38;5;3m3\033[38;5;4m4"
 		"\033[38;5;5m5\033[38;5;6m6\033[38;5;7m7\033[38;5;8m8"
 		"\033[0m\033[2;1H\033[2@",
+		/*
+		 * Runs of a colour a cell (ASCII only), indexed and RGB:
+		 * broken by a repeated colour, a bg or attr change, a wide
+		 * character, a combining mark, a blank, a switch of kind.
+		 */
+		"\033[38;5;1m1\033[38;5;2m2\033[38;5;2m2\033[38;5;3m3"
+		"\033[38;5;4m4\033[41m5\033[38;5;6m6\033[1m\033[38;5;7m7"
+		"\033[38;5;8m8\033[38;5;9m\xe4\xb8\xad\033[38;5;10me\xcc\x81"
+		"\033[38;5;11mz\033[38;5;12m \033[38;5;13mw\033[0m"
+		"\033[38;2;1;2;3mr\033[38;2;4;5;6mg\033[38;2;7;8;9mb"
+		"\033[38;5;14mi\033[38;2;0;0;0mk\033[39mo\033[38;5;15m!",
 	};
 	struct lz_cell snap[40];
 	const struct lz_cell *a, *b;
@@ -569,6 +594,41 @@ test_scrollback_exact(void **state)
 		}
 		done(p, &c);
 	}
+}
+
+/*
+ * A colour on every character costs two bytes a cell (indexed) or four
+ * (RGB) in the scrollback, runs of at most 255 cells: a 300-character
+ * line of 256 colours is 4 bytes of header, a run of 255 (2 + 510 bytes)
+ * and one of 45 (2 + 90).
+ */
+static void
+test_scrollback_runs(void **state)
+{
+	struct lz_buf in = LZ_BUF_INIT;
+	struct ctx c;
+	struct lz_pane *p;
+	int k, rgb;
+
+	(void)state;
+	for (rgb = 0; rgb < 2; rgb++) {
+		p = mk(2, 300, 10, &c);
+		lz_buf_reset(&in);
+		for (k = 0; k < 300; k++)
+			lz_buf_addf(&in, rgb ? "\033[38;2;%d;1;2m%c" :
+			    "\033[38;5;%dm%c", k % 256, 'a' + k % 26);
+		lz_buf_adds(&in, "\033[0m\r\n\r\n");
+		lz_pane_feed(p, in.buf, in.len);
+		assert_int_equal(lz_pane_scrollback_lines(p), 1);
+		assert_int_equal(lz_pane_scrollback_bytes(p),
+		    4 + 2 + 255 * (rgb ? 4 : 2) + 2 + 45 * (rgb ? 4 : 2));
+		assert_int_equal(lz_pane_scrollback_cell(p, 0, 299)->fg, rgb ?
+		    LZ_COLOR_RGB(299 % 256, 1, 2) : LZ_COLOR_INDEXED(299 % 256));
+		assert_int_equal(lz_pane_scrollback_cell(p, 0, 299)->ch[0],
+		    'a' + 299 % 26);
+		done(p, &c);
+	}
+	lz_buf_release(&in);
 }
 
 static void
@@ -954,6 +1014,7 @@ main(void)
 		cmocka_unit_test(test_scroll_region),
 		cmocka_unit_test(test_scrollback),
 		cmocka_unit_test(test_scrollback_exact),
+		cmocka_unit_test(test_scrollback_runs),
 		cmocka_unit_test(test_scrollback_clamp),
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_replies),
