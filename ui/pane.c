@@ -1794,40 +1794,74 @@ xterm_move(struct lz_pane *p, size_t i, unsigned char c)
 
 /* The final byte of a CSI is byte i. */
 /*
- * Whether an SGR's last parameter (last, -1 for none; colon: it is a
- * sub-parameter) is a bare 38 or 48: libvterm 0.1.4 (pen.c) then reads
- * the colour's palette and index past the CSI's arguments, from what an
- * earlier CSI left in its parser. xterm ignores it.
+ * Whether libvterm 0.1.4 reads past the arguments of the SGR whose
+ * parameter bytes (digits, ';' and ':') are s[0..len): its walk
+ * (vterm_state_setpen, pen.c) takes a 38 or 48 with the palette after it
+ * and that palette's values (lookup_colour: three for 2, one for 5, as
+ * many as are left), then skips the sub-parameters (':') of what it
+ * took; a 38 or 48 the walk reaches as the last argument is read with
+ * its palette and index from past the end, what an earlier CSI left in
+ * the parser ("ESC [ 1;5;44 H ESC [ 48 m" gave background 44). xterm
+ * ignores such a colour. A 38 or 48 that is another's value (the blue
+ * of "48;2;1;2;48") or sub-parameter is not one.
  */
 static int
-sgr_bare_colour(long last, int colon)
+sgr_reads_past(const char *s, size_t len)
 {
-	return !colon && (last == 38 || last == 48);
+	long v[G_CSI_SEP_MAX + 1];
+	int more[G_CSI_SEP_MAX + 1];
+	size_t k;
+	int n = 0, argi = 0, pal, avail, m;
+
+	v[0] = -1;
+	more[0] = 0;
+	for (k = 0; k < len; k++) {
+		if (s[k] >= '0' && s[k] <= '9') {
+			v[n] = (v[n] < 0 ? 0 : v[n] * 10) + (s[k] - '0');
+			continue;
+		}
+		if ((s[k] != ';' && s[k] != ':') || n == G_CSI_SEP_MAX)
+			return 0;	/* not an SGR the guard passes on */
+		more[n++] = s[k] == ':';
+		v[n] = -1;
+		more[n] = 0;
+	}
+	n++;
+	while (argi < n) {
+		if (v[argi] == 38 || v[argi] == 48) {
+			if (argi + 1 == n)
+				return 1;
+			pal = (int)v[argi + 1];
+			avail = n - argi - 2;
+			argi += 1 + (pal == 2 ? (avail < 3 ? avail : 3) :
+			    pal == 5 ? (avail > 0) : 0);
+		}
+		do
+			m = more[argi++];
+		while (m && argi < n);
+	}
+	return 0;
 }
 
 /*
- * The SGR the guard holds ends in a bare 38 or 48 (sgr_bare_colour): it
- * is taken back from libvterm and given again without that parameter,
- * so the parameters before it take effect and nothing else does.
+ * The SGR the guard holds makes libvterm read past its arguments
+ * (sgr_reads_past: its last argument is a bare 38 or 48): it is taken
+ * back from libvterm and given again without that argument, so the
+ * arguments before it take effect and nothing else does.
  */
 static void
 sgr_tail(struct lz_pane *p, size_t i)
 {
 	struct lz_buf b = LZ_BUF_INIT;
 	size_t cut = p->csi_rawlen;
-	int colon;
 
-	if (p->csi_argi > 0) {
-		while (cut > 0 && p->csi_raw[cut - 1] != ';' &&
-		    p->csi_raw[cut - 1] != ':')
-			cut--;
-		colon = cut > 0 && p->csi_raw[cut - 1] == ':';
-	} else
-		colon = 0;
-	if (!sgr_bare_colour(p->csi_args[p->csi_argi], colon))
+	if (!sgr_reads_past(p->csi_raw, p->csi_rawlen))
 		return;
+	while (cut > 0 && p->csi_raw[cut - 1] != ';' &&
+	    p->csi_raw[cut - 1] != ':')
+		cut--;
 	cancel_at(p, i);
-	if (p->csi_argi == 0)
+	if (cut == 0)
 		return;		/* ESC [ 38 m: nothing */
 	lz_buf_adds(&b, "\033[");
 	lz_buf_add(&b, p->csi_raw, cut - 1);
@@ -2302,8 +2336,7 @@ static size_t
 csi_plain(const unsigned char *u, size_t i, size_t end, int *kind)
 {
 	size_t j = i + 2;
-	int nsep = 0, ndigit = 0, colon = 0;
-	long last = -1;
+	int nsep = 0, ndigit = 0;
 
 	if (j > end || u[i + 1] != '[')
 		return i;
@@ -2311,20 +2344,18 @@ csi_plain(const unsigned char *u, size_t i, size_t end, int *kind)
 		if (u[j] >= '0' && u[j] <= '9') {
 			if (++ndigit > G_CSI_DIGIT_MAX)
 				return i;
-			last = (last < 0 ? 0 : last * 10) + (u[j] - '0');
 		} else if (u[j] == ';' || u[j] == ':') {
 			if (++nsep > G_CSI_SEP_MAX)
 				return i;
 			ndigit = 0;
-			last = -1;
-			colon = u[j] == ':';
 		} else
 			break;
 	}
 	if (j == end || u[j] < 0x40 || u[j] > 0x7e ||
 	    (*kind = csi_kind[u[j]]) == K_GUARD)
 		return i;
-	if (u[j] == 'm' && sgr_bare_colour(last, colon))
+	if (u[j] == 'm' && sgr_reads_past((const char *)u + i + 2,
+	    j - i - 2))
 		return i;	/* sgr_tail */
 	return j + 1;
 }

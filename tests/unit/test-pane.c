@@ -451,6 +451,18 @@ test_sgr_bare_colour(void **state)
 		assert_int_equal(cell(p, 0, 1)->attr, LZ_ATTR_BOLD);
 		assert_int_equal(cell(p, 0, 2)->fg, LZ_COLOR_DEFAULT);
 		assert_int_equal(cell(p, 0, 2)->attr, 0);
+		/*
+		 * A 38 or 48 that is another colour's value or index, or a
+		 * sub-parameter, is no bare one: the SGR stands whole.
+		 */
+		feed(p, "\r\n\033[0;48;2;1;2;48mD\033[0;38;5;38mE"
+		    "\033[0;4:38;48;5;48mF\033[0;38;5;1;48mG");
+		assert_int_equal(cell(p, 1, 0)->bg, LZ_COLOR_RGB(1, 2, 48));
+		assert_int_equal(cell(p, 1, 1)->fg, LZ_COLOR_INDEXED(38));
+		assert_int_equal(cell(p, 1, 2)->bg, LZ_COLOR_INDEXED(48));
+		/* ... and one the walk reaches last is bare. */
+		assert_int_equal(cell(p, 1, 3)->fg, LZ_COLOR_INDEXED(1));
+		assert_int_equal(cell(p, 1, 3)->bg, LZ_COLOR_DEFAULT);
 		done(p, &c);
 	}
 }
