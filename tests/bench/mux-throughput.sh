@@ -38,6 +38,9 @@ done
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tests/bench/lib.sh"
 lz=$bindir/lazaret
+# The attached and e2e modes draw on a pty: with no TERM (a bare `env -i`,
+# cron) the TUI has no terminal type and stops at once.
+export TERM=${TERM:-xterm-256color}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lz-mux-bench.XXXXXX")
 sock=lz-mux-bench-$$
 keeper=
