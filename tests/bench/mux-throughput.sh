@@ -38,9 +38,11 @@ done
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tests/bench/lib.sh"
 lz=$bindir/lazaret
-# The attached and e2e modes draw on a pty: with no TERM (a bare `env -i`,
-# cron) the TUI has no terminal type and stops at once.
-export TERM=${TERM:-xterm-256color}
+# The attached and e2e modes draw on a pty of the bench's own, drained:
+# its type is the bench's, the same for every run whatever the caller's
+# (under `env -i` bash says "dumb", on which the TUI rightly refuses to
+# draw: "exit 1 on the pty").
+export TERM=xterm-256color
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lz-mux-bench.XXXXXX")
 sock=lz-mux-bench-$$
 keeper=
