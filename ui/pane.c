@@ -1792,7 +1792,6 @@ xterm_move(struct lz_pane *p, size_t i, unsigned char c)
 	move_to(p, row, col);
 }
 
-/* The final byte of a CSI is byte i. */
 /*
  * Whether libvterm 0.1.4 reads past the arguments of the SGR whose
  * parameter bytes (digits, ';' and ':') are s[0..len): its walk
@@ -1870,6 +1869,7 @@ sgr_tail(struct lz_pane *p, size_t i)
 	lz_buf_release(&b);
 }
 
+/* The final byte of a CSI is byte i. */
 static void
 csi_final(struct lz_pane *p, size_t i, unsigned char c)
 {
