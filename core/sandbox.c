@@ -786,8 +786,11 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
 	if (s->netpolicy != NULL &&
 	    (rc = lz_sandbox_plan_make(c->podman, &net, &st->next, err)) != 0)
 		goto undo;
-	if (s->use != NULL && s->netpolicy != NULL) {
-		if (strcmp(s->use->p.fp, st->next.fp) != 0)
+	if (s->use != NULL) {
+		if (s->netpolicy == NULL)
+			lz_err_set(&why, LZ_EINVAL, "this start has no network "
+			    "sidecar");
+		else if (strcmp(s->use->p.fp, st->next.fp) != 0)
 			lz_err_set(&why, LZ_EINVAL, "the configuration, policy "
 			    "or mount plan changed since they were made "
 			    "(fingerprint %.16s..., now %.16s...)",
@@ -801,7 +804,7 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
 			    "unchanged since");
 			goto out;
 		}
-		lz_sandbox_use_end(s->use);
+		lz_sandbox_use_end(s->use, why.msg);
 		lz_buf_addf(&st->note, "prepared containers not used: %s; "
 		    "removing them and starting afresh\n", why.msg ? why.msg :
 		    "unknown failure");
@@ -822,6 +825,10 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
 		    "sandbox start failed");
 	goto out;
 undo:
+	/* A launched start holds the sandbox's lock at the gate: "no"
+	 * first, or the removal would wait for it. */
+	if (s->use != NULL)
+		lz_sandbox_use_end(s->use, err != NULL ? err->msg : NULL);
 	lz_sandbox_stop(c, s->domain_id, domain_root, NULL);
 out:
 	free(anchors);
@@ -1030,17 +1037,28 @@ use_judge(struct lz_sandbox_use *u, const char *domain_id,
 	return rc;
 }
 
-void
-lz_sandbox_use_end(struct lz_sandbox_use *u)
+int
+lz_sandbox_use_end(struct lz_sandbox_use *u, const char *why)
 {
 	struct lz_spawn_result res;
+	int refused = u->launched;
 
-	if (!u->running)
-		return;
-	lz_spawn_result_init(&res);
-	(void)lz_spawn_wait(&u->inspect, &res, NULL);
-	lz_spawn_result_release(&res);
-	u->running = 0;
+	if (u->launched) {
+		(void)gate_tell(u->gate, 0, why != NULL ? why : "the start "
+		    "did not use the prepared containers", NULL);
+		lz_spawn_result_init(&res);
+		(void)lz_spawn_wait(&u->start, &res, NULL);
+		lz_spawn_result_release(&res);
+		close(u->gate);
+		u->launched = 0;
+	}
+	if (u->running) {
+		lz_spawn_result_init(&res);
+		(void)lz_spawn_wait(&u->inspect, &res, NULL);
+		lz_spawn_result_release(&res);
+		u->running = 0;
+	}
+	return refused;
 }
 
 /*
@@ -1072,14 +1090,45 @@ sidecar_idle(const struct lz_sandbox_spec *s, struct lz_err *err)
 	return rc;
 }
 
+int
+lz_sandbox_use_launch(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_spec *s, struct lz_sandbox_use *u,
+    struct lz_err *err)
+{
+	struct lz_tokens ts = LZ_TOKENS_INIT;
+	struct lz_spawn_opts o;
+	int rc, gate;
+
+	if (u->launched)
+		return 0;
+	if (s->gate == NULL)
+		return lz_err_set(err, LZ_EINVAL, "a prepared sandbox is "
+		    "started only through the gate");
+	if ((rc = sidecar_idle(s, err)) != 0 ||
+	    (rc = sidecar_files_reset(s, err)) != 0)
+		return rc;
+	if ((gate = lz_gate_open(s->gate, err)) < 0)
+		return gate;
+	podman_opts(c, &o);
+	podman_argv(c, &ts, "start", u->p.sandbox, NULL, NULL, NULL);
+	rc = lz_spawn_start((const char *const *)ts.v, &o, &u->start, err);
+	lz_tokens_release(&ts);
+	if (rc != 0) {
+		close(gate);
+		return rc;
+	}
+	u->gate = gate;
+	u->launched = 1;
+	return 0;
+}
+
 /*
- * Starts the pair created ahead (u) with one "podman start" of the
- * sandbox, which starts its sidecar first (podman starts a dependency
- * that is not running). The sandbox's creation waits at the gate
- * (s->gate) until the inspection under way since lz_sandbox_use_begin
- * passed lz_sandbox_prep_check and the sidecar's readiness passed the
- * checks of a full start; anything else answers "no" there, so no sandbox
- * is created. A "podman start" that returns with the gate's line unread
+ * Lets the pair launched by lz_sandbox_use_launch (launched here when it
+ * was not) be used: the sandbox's creation waits at the gate until the
+ * inspection under way since lz_sandbox_use_begin passed
+ * lz_sandbox_prep_check and the sidecar's readiness passed the checks of
+ * a full start; anything else answers "no" there, so no sandbox is
+ * created. A "podman start" that returns with the gate's line unread
  * found the sandbox running already: another start has it. On failure
  * err says why and the caller removes both.
  */
@@ -1089,36 +1138,19 @@ start_prepared(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
     struct lz_err *err)
 {
 	const struct lz_sandbox_prepared *p = &u->p;
-	struct lz_tokens ts = LZ_TOKENS_INIT;
 	struct lz_spawn_result rs;
-	struct lz_spawn_proc ps;
-	struct lz_spawn_opts o;
 	struct lz_err sub = LZ_ERR_INIT;
 	pid_t spid = 0;
-	int rc, pidfd = -1, gate = -1, g, unread = 0;
+	int rc, pidfd = -1, g, unread = 0;
 
 	lz_spawn_result_init(&rs);
-	if (s->gate == NULL) {
-		rc = lz_err_set(err, LZ_EINVAL, "a prepared sandbox is started "
-		    "only through the gate");
-		goto out;
-	}
-	if ((rc = sidecar_idle(s, err)) != 0 ||
-	    (rc = sidecar_files_reset(s, err)) != 0)
-		goto out;
-	if ((gate = lz_gate_open(s->gate, err)) < 0) {
-		rc = gate;
-		goto out;
-	}
-	podman_opts(c, &o);
-	podman_argv(c, &ts, "start", p->sandbox, NULL, NULL, NULL);
-	if ((rc = lz_spawn_start((const char *const *)ts.v, &o, &ps,
-	    err)) != 0)
+	if ((rc = lz_sandbox_use_launch(c, s, u, err)) != 0)
 		goto out;
 	rc = use_judge(u, s->domain_id, s->sidecar_pidfile, err);
 	if (rc == 0)
-		rc = sidecar_ready(c, s, p->sidecar, ps.pid, &pidfd, &spid, err);
-	g = gate_tell(gate, spid, rc != 0 ? (err && err->msg ? err->msg :
+		rc = sidecar_ready(c, s, p->sidecar, u->start.pid, &pidfd,
+		    &spid, err);
+	g = gate_tell(u->gate, spid, rc != 0 ? (err && err->msg ? err->msg :
 	    "refused") : NULL, &sub);
 	lz_err_release(&sub);
 	/*
@@ -1126,16 +1158,18 @@ start_prepared(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	 * when it ended before that (a container removed by hand), its own
 	 * error is.
 	 */
-	if (podman_done(lz_spawn_wait(&ps, &rs, &sub), &rs, "podman start",
-	    &sub) != 0 && (rc == 0 || rc == LZ_EAGAIN)) {
+	u->launched = 0;
+	if (podman_done(lz_spawn_wait(&u->start, &rs, &sub), &rs,
+	    "podman start", &sub) != 0 && (rc == 0 || rc == LZ_EAGAIN)) {
 		rc = lz_err_set(err, LZ_ESYS, "%s", sub.msg);
 	} else if (rc == 0 && g != 0)
 		rc = lz_err_set(err, g, "cannot say go at the gate");
 	/* The creation reads the line; a sandbox already running does not. */
-	if (rc == 0 && (ioctl(gate, FIONREAD, &unread) != 0 || unread != 0))
+	if (rc == 0 && (ioctl(u->gate, FIONREAD, &unread) != 0 || unread != 0))
 		rc = lz_err_set(err, LZ_EINVAL, "the prepared sandbox was running "
 		    "already: its start never reached this start's gate "
 		    "(another start took it?)");
+	close(u->gate);
 	if (rc == 0)
 		rc = sidecar_still(pidfd, err);
 	if (rc != 0)
@@ -1145,13 +1179,10 @@ start_prepared(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	st->sidecar_pidfd = pidfd;
 	pidfd = -1;
 out:
-	if (gate >= 0)
-		close(gate);
 	if (pidfd >= 0)
 		close(pidfd);
 	lz_err_release(&sub);
 	lz_spawn_result_release(&rs);
-	lz_tokens_release(&ts);
 	return rc;
 }
 

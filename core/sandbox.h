@@ -114,12 +114,18 @@ int lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_spec *s, const char *domain_root,
     struct lz_sandbox_started *st, struct lz_err *err);
 
-/* A pair created ahead (sandbox-prep.h) and podman's inspection of it. */
+/*
+ * A pair created ahead (sandbox-prep.h), podman's inspection of it and,
+ * once launched, the "podman start" of its sandbox held at the gate.
+ */
 struct lz_sandbox_use {
 	struct lz_sandbox_prepared p;
 	struct lz_spawn_proc inspect;
 	int running;			/* inspect not reaped yet */
 	int inspected;			/* images checked by inspect */
+	struct lz_spawn_proc start;	/* "podman start" of the sandbox */
+	int launched;			/* start not reaped yet */
+	int gate;			/* the gate (gate.h) while launched */
 };
 /*
  * Prepares the use of pair p: when podman's image store changed since p
@@ -133,7 +139,30 @@ struct lz_sandbox_use {
 int lz_sandbox_use_begin(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_prepared *p, const char *image,
     const char *sidecar_image, struct lz_sandbox_use *u, struct lz_err *err);
-void lz_sandbox_use_end(struct lz_sandbox_use *u);
+/*
+ * Starts the pair early: one "podman start" of the prepared sandbox, which
+ * starts its sidecar first, while the caller is still setting the start
+ * up. Needs only s's gate, sidecar log and PID file: the sandbox's
+ * creation waits at the gate, which says "go" only in
+ * lz_sandbox_start_net, after the spec's fingerprint matched the pair's,
+ * the inspection passed and the sidecar was verified. Nothing in the
+ * sandbox runs before that; the sidecar runs the policy the pair was made
+ * with, which the fingerprint and the readiness report's digest check.
+ * Idempotent; lz_sandbox_start_net launches a pair not launched yet. On
+ * failure nothing was started.
+ */
+int lz_sandbox_use_launch(const struct lz_sandbox_ctx *c,
+    const struct lz_sandbox_spec *s, struct lz_sandbox_use *u,
+    struct lz_err *err);
+/*
+ * Gives the pair up when the start did not use it: a launched start is
+ * told "no WHY" at the gate (no sandbox is created) and reaped, the
+ * inspection reaped. Harmless after use. The sidecar a launch started is
+ * left running: the caller removes the Domain's containers
+ * (lz_sandbox_stop), as after any failed start. 1 when a launched start
+ * was refused, 0 otherwise.
+ */
+int lz_sandbox_use_end(struct lz_sandbox_use *u, const char *why);
 
 /*
  * Creates plan's containers (sandbox-prep.h), the sidecar first (the

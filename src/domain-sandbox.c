@@ -377,11 +377,37 @@ lz_domain_up(const struct lz_client *c, const char *self,
 			    "%s\n", meta.msg);
 		lz_err_release(&meta);
 	}
+	/* Read directly: "podman logs" would cost a podman start. */
+	log = lz_xasprintf("%s/sidecar.log", c->domain.runtime);
+	if (strchr(log, ',') == NULL)
+		spec.sidecar_log = log;
+	pidfile = lz_xasprintf("%s/sidecar.pid", c->domain.runtime);
+	spec.sidecar_pidfile = pidfile;
+	/* The sandbox is created only for the verified sidecar (gate.h). */
+	gate = lz_xasprintf("%s/gate", c->domain.runtime);
+	spec.gate = gate;
+	spec.domain_id = c->domain.id;
+	/* The coordinator watches the sandbox's process through it. */
+	sandbox_pid = lz_xasprintf("%s/" LZ_DOMAIN_SANDBOX_PID,
+	    c->domain.runtime);
+	unlink(sandbox_pid);
+	spec.sandbox_pidfile = sandbox_pid;
 	rc = lz_domain_dirs(c, err);
 	if (rc == 0)
 		rc = write_identity(c, id, &keyfile, err);
 	if (rc != 0)
 		goto out;
+	/*
+	 * The prepared pair starts now, while the rest is set up: its
+	 * sidecar needs only the files above; its sandbox waits at the gate
+	 * until lz_sandbox_start_net has checked it against this start's
+	 * fingerprint (sandbox.h). A launch that fails leaves the pair to
+	 * that check, which starts it the same way or removes it.
+	 */
+	if (using && lz_sandbox_use_launch(&ctx, &spec, &use, &meta) != 0)
+		lz_buf_addf(&st->note, "prepared containers not started early: "
+		    "%s\n", meta.msg);
+	lz_err_release(&meta);
 	/* The record "lazaret state" reads (domain-meta.h): a warning only. */
 	if (lz_domain_meta_write(&c->domain, c->profile->image,
 	    (long long)time(NULL), &meta) != 0)
@@ -430,7 +456,6 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	lz_mountplan_add(&mp, LZ_MOUNT_BIND, escalate,
 	    "/usr/local/bin/lazaret-escalate", 1,
 	    "the Escalation Client (Host Escalation)");
-	spec.domain_id = c->domain.id;
 	spec.runtime = shim;
 	spec.image = c->profile->image;
 	spec.plan = &mp;
@@ -439,20 +464,6 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	spec.network = "none";	/* replaced by container:<sidecar ID> */
 	spec.netpolicy = policy.buf;
 	spec.netpolicy_sent = tampered.len > 0 ? tampered.buf : NULL;
-	/* Read directly: "podman logs" would cost a podman start. */
-	log = lz_xasprintf("%s/sidecar.log", c->domain.runtime);
-	if (strchr(log, ',') == NULL)
-		spec.sidecar_log = log;
-	pidfile = lz_xasprintf("%s/sidecar.pid", c->domain.runtime);
-	spec.sidecar_pidfile = pidfile;
-	/* The coordinator watches the sandbox's process through it. */
-	sandbox_pid = lz_xasprintf("%s/" LZ_DOMAIN_SANDBOX_PID,
-	    c->domain.runtime);
-	unlink(sandbox_pid);
-	spec.sandbox_pidfile = sandbox_pid;
-	/* The sandbox is created only for the verified sidecar (gate.h). */
-	gate = lz_xasprintf("%s/gate", c->domain.runtime);
-	spec.gate = gate;
 	attach.keyfile = keyfile;
 	attach.key_hex = id->attach_key;
 	attach.sidecar_id = id->sidecar_id;
@@ -468,8 +479,12 @@ lz_domain_up(const struct lz_client *c, const char *self,
 		spec.use = &use;
 	rc = lz_sandbox_start_net(&ctx, &spec, c->domain.root, st, err);
 out:
-	if (using)
-		lz_sandbox_use_end(&use);
+	/* A set-up that failed: no sandbox (the caller removes the
+	 * Domain's containers, the launched sidecar with them). */
+	if (using && lz_sandbox_use_end(&use, err != NULL &&
+	    err->msg != NULL ? err->msg : NULL))
+		lz_buf_addf(&st->note, "prepared containers started early, "
+		    "refused at the gate: the set-up failed\n");
 	lz_sandbox_ctx_release(&ctx);
 	lz_ignored_release(&ig);
 	lz_view_release(&view);

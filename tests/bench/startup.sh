@@ -3,7 +3,7 @@
 # printed side by side (issue 4 figures). Run as the unprivileged account
 # that has the default image, in no particular directory:
 #
-#   tests/bench/startup.sh [-w] [-n RUNS] [-b BINDIR]
+#   tests/bench/startup.sh [-w] [-n RUNS] [-b BINDIR] [-p PROJECT]
 #
 # cold, new Domain: "lazaret run -- true" in a fresh project (no Domain
 #       Root yet: coordinator start, sidecar, sandbox with its anchors,
@@ -15,15 +15,21 @@
 #       so load changes hit them alike.
 # warm: "lazaret run -- true" joining a running Domain vs "podman exec";
 #       -w: the warm figures alone (more RUNS for the same time).
+# -p PROJECT: every project is a copy (cp -a) of the Git work tree
+#       PROJECT, ignored files included, instead of a one-file
+#       repository: the set-up a real project costs (Git Sentry's census
+#       and plan, the ignored paths' scan) is then in the figures.
 # Prints medians (ms) and the ratio, then the medians as lib.sh's figure
 # lines (for ab.sh). Not a test: run it on purpose.
 set -euo pipefail
 runs=5
 bindir=/usr/local/bin
 warm_only=0
-while getopts wn:b: o; do
+source=
+while getopts wn:b:p: o; do
 	case $o in
 	w) warm_only=1 ;;
+	p) source=$(cd "$OPTARG" && pwd) ;;
 	n) runs=$OPTARG ;;
 	b) bindir=$OPTARG ;;
 	*) exit 2 ;;
@@ -36,6 +42,11 @@ shim=$bindir/lazaret-runsc
 image=localhost/lazaret/base:bookworm
 tmp=$(mktemp -d /tmp/lz-bench.XXXXXX)
 mkproj() {
+	if [ -n "$source" ]; then
+		cp -a "$source" "$1" && return
+		echo "startup.sh: cannot copy $source" >&2
+		exit 1
+	fi
 	mkdir -p "$1" && git -C "$1" init -q
 	echo x > "$1/f" && git -C "$1" add f &&
 	    git -C "$1" -c user.name=b -c user.email=b@example.invalid commit -qm b
@@ -118,7 +129,7 @@ row warm "$warm_lz" "$warm_pm"
 [ "$warm_only" = 1 ] ||
     echo "cold rounds (new / known / podman run --rm): ${new[*]} / ${known[*]} / ${ref[*]}"
 echo "warm rounds (lazaret / podman exec): $(tr '\n' ' ' <<<"$warm_lz_all")/ $(tr '\n' ' ' <<<"$warm_pm_all")"
-echo "(medians of $runs; lazaret from $bindir; podman run --rm with the workspace and Git Sentry binds, no anchors)"
+echo "(medians of $runs; lazaret from $bindir; podman run --rm with the workspace and Git Sentry binds, no anchors; projects: ${source:-one-file repositories})"
 if [ "$warm_only" = 0 ]; then
 	figure cold.new "$cold_new" ms lower
 	figure cold.known "$cold_known" ms lower

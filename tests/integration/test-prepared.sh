@@ -9,7 +9,8 @@
 # the pair removed by hand, the sandbox's or the sidecar's image changed
 # under its name, the policy changed, the mount plan changed, the pair
 # started by another start (and a start by hand refused at the gate), a
-# corrupt record, two starts at once. A state reset removes the pair.
+# corrupt record, two starts at once, a set-up that fails after the pair
+# was started early. A state reset removes the pair.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -163,6 +164,35 @@ fallback "a volume added to the mount plan" "configuration, policy or mount plan
 run "$LAZARET" run -- cat /repo/f
 expect "the volume is there in the start that used the new pair" 0 '^vol-content$'
 down "volume"
+
+# 7b. The pair starts while the coordinator sets the start up; a set-up
+# that fails after that (here: lazaret-escalate missing beside the
+# binaries) refuses it at the gate: no sandbox, nothing left running.
+mkdir -p "$LZ_TMP/noesc"
+cp "$LZ_BIN/lazaret" "$LZ_BIN/lazaret-runsc" "$LZ_TMP/noesc/"
+marklog
+run "$LZ_TMP/noesc/lazaret" run -- true
+if [ "$LZ_RC" != 0 ] && grep -q "lazaret-escalate' is missing" <<<"$LZ_ERR"; then
+	pass "a set-up that fails after the early start: the start fails and says why"
+else
+	fail "a set-up that fails after the early start: exit $LZ_RC: $LZ_ERR"
+fi
+since | grep -q "prepared containers started early, refused at the gate" &&
+    pass "the early-started pair was refused at the gate, and the log says so" ||
+    fail "the log does not say the early pair was refused: $(since | head -4)"
+wait_gone
+if leftovers >/dev/null && [ -z "$(lz_prepared_containers "$id")" ]; then
+	pass "after the failed set-up nothing of the Domain is left running or created"
+else
+	fail "after the failed set-up: $(leftovers) prepared: $(lz_prepared_containers "$id" | tr '\n' ' ')"
+fi
+marklog
+run "$LAZARET" run -- cat /repo/f
+expect "the start after a failed set-up" 0 '^vol-content$'
+since | grep -Eq "started the containers prepared" &&
+    fail "the start after a failed set-up used a pair" ||
+    pass "the start after a failed set-up took the full path"
+down "after a failed set-up"
 
 # 8. A start by hand of the prepared sandbox is refused at the gate (its
 # sidecar, started as the dependency, cannot attest with the empty
