@@ -9,10 +9,12 @@
 #   2. SIGKILL there leaves a lone prepared sidecar; once its project and
 #      Domain Root are gone, the next teardown of another Domain removes
 #      it (it names its Domain Root and workspace in labels);
-#   3. the prepared pair of a project deleted afterwards is shown by
+#   3. a start while the teardown prepares waits and uses the new pair;
+#   4. a state reset then waits and removes the pair and its record;
+#   5. a failed create of the prepared sandbox leaves no lone sidecar;
+#   6. the prepared pair of a project deleted afterwards is shown by
 #      "lazaret state list" (workspace missing) and removed by the next
-#      teardown of another Domain; "state reset" of a Domain removes its
-#      pair (tests/integration/test-prepared.sh).
+#      teardown of another Domain, which keeps its own.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -24,12 +26,17 @@ real=$(command -v podman)
 hold=$LZ_TMP/hold
 mkdir -p "$LZ_TMP/bin"
 # The wrapper: "create" of a prepared sandbox waits (20 s at most) for
-# $hold to exist; it says it is waiting in $hold.wait.
+# $hold to exist; it says it is waiting in $hold.wait; with $hold.fail
+# it then fails as podman would.
 cat >"$LZ_TMP/bin/podman" <<EOF
 #!/bin/bash
 if [ "\$1" = create ] && [[ " \$* " == *" lazaret.role=sandbox "* ]]; then
 	: >"$hold.wait"
 	for i in \$(seq 1 200); do [ -e "$hold" ] && break; sleep 0.1; done
+	if [ -e "$hold.fail" ]; then
+		echo "Error: lzit: sandbox create refused" >&2
+		exit 125
+	fi
 fi
 exec "$real" "\$@"
 EOF
@@ -149,7 +156,64 @@ else
 	fail "the teardown never created the prepared sandbox (wrapper not reached)"
 fi
 
-# 3. A project deleted after its Domain ended: the pair is listed, then
+# 3. A start while the teardown prepares: it waits for the lifecycle lock,
+# then starts the pair just made; nothing else is left.
+newdomain race
+rm -f "$hold" "$hold.wait"
+(cd "$p" && "${slow[@]}" "$LAZARET" run -- true) >/dev/null 2>&1
+if waitfor "$hold.wait"; then
+	(cd "$p" && "$LAZARET" run -- echo raced) >"$LZ_TMP/raced" 2>&1 &
+	racer=$!
+	sleep 1
+	: >"$hold"
+	wait "$racer"; r=$?
+	unlocked "$prt"
+	if [ "$r" = 0 ] && grep -q raced "$LZ_TMP/raced" &&
+	    grep -q "started the containers prepared" "$prt/coordinator.log" &&
+	    [ "$(names "$did")" = "sandbox created sidecar created " ] &&
+	    [ -s "$prt/prepared" ]; then
+		pass "a start during the preparation waits for it and starts the pair just made; one pair and its record after"
+	else
+		fail "a start during the preparation: exit $r, '$(cat "$LZ_TMP/raced")', containers '$(names "$did")', log: $(grep prepared "$prt/coordinator.log" | tail -2)"
+	fi
+else
+	fail "the teardown never created the prepared sandbox (wrapper not reached)"
+fi
+
+# 4. A state reset while the teardown prepares: it waits for the lock, then
+# removes the pair and its record.
+rm -f "$hold" "$hold.wait"
+(cd "$p" && "${slow[@]}" "$LAZARET" run -- true) >/dev/null 2>&1
+if waitfor "$hold.wait"; then
+	(cd "$p" && "$LAZARET" state reset --all --yes) >"$LZ_TMP/reset" 2>&1 &
+	resetter=$!
+	sleep 1
+	: >"$hold"
+	wait "$resetter"; r=$?
+	if [ "$r" = 0 ] && [ -z "$(names "$did")" ] && [ ! -e "$prt/prepared" ]; then
+		pass "a state reset during the preparation waits for it, then removes the pair and its record"
+	else
+		fail "a state reset during the preparation: exit $r ($(tail -2 "$LZ_TMP/reset")), containers '$(names "$did")', record $(ls "$prt" | grep -c '^prepared')"
+	fi
+else
+	fail "the teardown never created the prepared sandbox (wrapper not reached)"
+fi
+
+# 5. The sandbox's create fails in the preparation: the sidecar made before
+# it is removed, nothing recorded, the reason logged.
+: >"$hold"
+: >"$hold.fail"
+(cd "$p" && "${slow[@]}" "$LAZARET" run -- true) >/dev/null 2>&1
+unlocked "$prt"
+rm -f "$hold.fail"
+if [ -z "$(names "$did")" ] && [ ! -e "$prt/prepared" ] &&
+    grep -q "nothing prepared for the next start: .*sandbox create refused" "$prt/coordinator.log"; then
+	pass "a failed create of the prepared sandbox leaves no sidecar and no record (logged: $(grep -o 'nothing prepared.*' "$prt/coordinator.log" | tail -1 | cut -c1-90))"
+else
+	fail "a failed create of the prepared sandbox: containers '$(names "$did")', record $(ls "$prt" | grep -c '^prepared'), log: $(tail -2 "$prt/coordinator.log")"
+fi
+
+# 6. A project deleted after its Domain ended: the pair is listed, then
 # removed by another Domain's teardown; the Domain Root stays.
 newdomain deleted
 (cd "$p" && "$LAZARET" run -- true) >/dev/null 2>&1
