@@ -57,6 +57,11 @@
 /* On containers created ahead for a Domain's next start (sandbox-prep.h):
  * the fingerprint of the command lines they were created with. */
 #define LZ_SANDBOX_LABEL_PREPARED "lazaret.prepared"
+/* Also on them: the Domain Root and the workspace of their Domain, so that
+ * a pair whose Domain or project is gone is found and removed by another
+ * Domain's teardown (lz_sandbox_stop). */
+#define LZ_SANDBOX_LABEL_OWNER_ROOT "lazaret.domain-root"
+#define LZ_SANDBOX_LABEL_OWNER_WORKSPACE "lazaret.workspace"
 #define LZ_SANDBOX_WORKDIR "/workspace"
 #define LZ_SANDBOX_HOSTNAME "lazaret"
 #define LZ_SANDBOX_SIDECAR_SUFFIX "-net"

@@ -6,6 +6,7 @@
  * inside "podman unshare".
  */
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include <errno.h>
@@ -52,6 +53,8 @@ static int	 image_exists(const struct lz_sandbox_ctx *c, const char *image);
 static int	 remove_ids(const struct lz_sandbox_ctx *c,
 		     const struct lz_tokens *ids, struct lz_err *err);
 static char	*json_str(json_t *o, const char *key);
+static void	 sweep(const struct lz_sandbox_ctx *c,
+		     const struct lz_sandbox_list *all, const char *domain_id);
 static int	 list_external(const struct lz_sandbox_ctx *c,
 		     struct lz_sandbox_list *out);
 static int	 take_id(struct lz_buf *out, char **id, const char *what,
@@ -1243,28 +1246,63 @@ images_of(const struct lz_sandbox_ctx *c, struct lz_sandbox_prepared *p,
 	return rc;
 }
 
+/*
+ * t's "podman create ..." into out with the owner labels (domain_root,
+ * workspace) after "create"; peer, when not NULL, replaces the sandbox's
+ * placeholder network (sandbox-prep.h).
+ */
+static int
+owned(const struct lz_tokens *t, const char *domain_root,
+    const char *workspace, const char *peer, struct lz_tokens *out,
+    struct lz_err *err)
+{
+	size_t i;
+
+	if (t->n < 2 || strcmp(t->v[1], "create") != 0 ||
+	    domain_root[0] != '/' || workspace[0] != '/' ||
+	    strchr(domain_root, '\n') != NULL || strchr(workspace, '\n') !=
+	    NULL)
+		return lz_err_set(err, LZ_EINVAL, "cannot label the prepared "
+		    "containers with '%s' and '%s'", domain_root, workspace);
+	for (i = 0; i < t->n; i++) {
+		lz_tokens_push(out, peer != NULL && strcmp(t->v[i], "--network="
+		    "container:" LZ_SANDBOX_PREP_PEER) == 0 ? peer : t->v[i]);
+		if (i != 1)
+			continue;
+		lz_tokens_push(out, "--label");
+		lz_tokens_pushf(out, LZ_SANDBOX_LABEL_OWNER_ROOT "=%s",
+		    domain_root);
+		lz_tokens_push(out, "--label");
+		lz_tokens_pushf(out, LZ_SANDBOX_LABEL_OWNER_WORKSPACE "=%s",
+		    workspace);
+	}
+	return 0;
+}
+
 int
 lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_plan *plan, const char *domain_id,
-    const char *domain_root, struct lz_sandbox_prepared *out,
-    struct lz_err *err)
+    const char *domain_root, const char *workspace,
+    struct lz_sandbox_prepared *out, struct lz_err *err)
 {
-	struct lz_tokens box = LZ_TOKENS_INIT;
+	struct lz_tokens side = LZ_TOKENS_INIT, box = LZ_TOKENS_INIT;
 	struct lz_spawn_result res;
 	struct lz_err undo = LZ_ERR_INIT;
 	char *peer = NULL, *id = NULL, before[LZ_SANDBOX_PREP_STAMP_MAX];
-	size_t i;
 	int rc;
 
 	memset(out, 0, sizeof *out);
 	lz_spawn_result_init(&res);
 	if (plan->fp[0] == '\0' || plan->sidecar.n == 0 || plan->sandbox.n == 0)
 		return lz_err_set(err, LZ_EINVAL, "nothing to prepare");
+	if ((rc = owned(&plan->sidecar, domain_root, workspace, NULL, &side,
+	    err)) != 0)
+		goto out;
 	/* The image store before and after: an image changed in between
 	 * leaves the stamp unknown, and the start then asks podman. */
 	image_store(c, out->store);
 	lz_sandbox_prep_stamp(out->store, before);
-	rc = run_podman(c, &plan->sidecar, &res, "podman create (network "
+	rc = run_podman(c, &side, &res, "podman create (network "
 	    "sidecar)", err);
 	if (rc == 0)
 		rc = take_id(&res.out, &id, "podman create", err);
@@ -1272,13 +1310,11 @@ lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
 		goto fail;
 	memcpy(out->sidecar, id, sizeof out->sidecar);
 	peer = lz_xasprintf("--network=container:%s", id);
-	for (i = 0; i < plan->sandbox.n; i++)
-		lz_tokens_push(&box, strcmp(plan->sandbox.v[i], "--network="
-		    "container:" LZ_SANDBOX_PREP_PEER) == 0 ? peer :
-		    plan->sandbox.v[i]);
 	free(id);
 	id = NULL;
-	rc = run_podman(c, &box, &res, "podman create (sandbox)", err);
+	rc = owned(&plan->sandbox, domain_root, workspace, peer, &box, err);
+	if (rc == 0)
+		rc = run_podman(c, &box, &res, "podman create (sandbox)", err);
 	if (rc == 0)
 		rc = take_id(&res.out, &id, "podman create", err);
 	if (rc != 0)
@@ -1300,6 +1336,7 @@ fail:
 out:
 	free(id);
 	free(peer);
+	lz_tokens_release(&side);
 	lz_tokens_release(&box);
 	lz_err_release(&undo);
 	lz_spawn_result_release(&res);
@@ -1416,11 +1453,61 @@ lz_sandbox_stop(const struct lz_sandbox_ctx *c, const char *domain_id,
 		keep_first(podman_done(r, &res, ANCHOR_UMOUNT_WHAT, &sub), &sub,
 		    &rc, err);
 	}
+	if (complete)
+		sweep(c, &all, domain_id);
 	lz_spawn_result_release(&res);
 	lz_tokens_release(&ut);
 	lz_sandbox_list_release(&l);
 	lz_sandbox_list_release(&all);
 	return rc;
+}
+
+/*
+ * The containers prepared for other Domains that no start will claim
+ * (lz_sandbox_entry_orphan) removed, sandboxes first (podman refuses to
+ * remove a sidecar a sandbox depends on); said in c->swept.
+ */
+static void
+sweep(const struct lz_sandbox_ctx *c, const struct lz_sandbox_list *all,
+    const char *domain_id)
+{
+	struct lz_tokens ids = LZ_TOKENS_INIT;
+	struct lz_err err = LZ_ERR_INIT;
+	const struct lz_sandbox_entry *e;
+	size_t i;
+	int k, why;
+
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < all->n; i++) {
+			e = &all->v[i];
+			if ((strcmp(e->role, LZ_SANDBOX_ROLE_SANDBOX) == 0) !=
+			    (k == 0) || (why = lz_sandbox_entry_orphan(e,
+			    domain_id)) == 0)
+				continue;
+			lz_tokens_push(&ids, e->id);
+			if (c->swept != NULL)
+				lz_buf_addf(c->swept, "removed %s %.12s "
+				    "prepared for Domain %s (its %s is gone)\n",
+				    *e->role ? e->role : "container", e->id,
+				    e->domain, why == 1 ? "Domain Root" :
+				    "workspace");
+		}
+		if (remove_ids(c, &ids, &err) != 0 && c->swept != NULL)
+			lz_buf_addf(c->swept, "removing them failed: %s\n",
+			    err.msg);
+		lz_err_release(&err);
+		lz_tokens_release(&ids);
+	}
+}
+
+int
+lz_sandbox_list_all(const struct lz_sandbox_ctx *c,
+    struct lz_sandbox_list *out, struct lz_err *err)
+{
+	if (list_external(c, out) != 0)
+		return lz_err_set(err, LZ_ESYS, "podman ps -a --external "
+		    "failed");
+	return 0;
 }
 
 /*
@@ -1499,6 +1586,8 @@ lz_sandbox_list_select(const struct lz_sandbox_list *all,
 		n->domain = lz_xstrdup(e->domain);
 		n->state = lz_xstrdup(e->state);
 		n->prepared = lz_xstrdup(e->prepared);
+		n->owner_root = lz_xstrdup(e->owner_root);
+		n->owner_workspace = lz_xstrdup(e->owner_workspace);
 	}
 	free(box);
 	free(side);
@@ -1580,6 +1669,9 @@ lz_sandbox_list_parse(const char *text, struct lz_sandbox_list *out,
 		e->prepared = json_str(labels, LZ_SANDBOX_LABEL_PREPARED);
 		e->role = json_str(labels, LZ_SANDBOX_LABEL_ROLE);
 		e->domain = json_str(labels, LZ_SANDBOX_LABEL_DOMAIN);
+		e->owner_root = json_str(labels, LZ_SANDBOX_LABEL_OWNER_ROOT);
+		e->owner_workspace = json_str(labels,
+		    LZ_SANDBOX_LABEL_OWNER_WORKSPACE);
 		names = json_object_get(o, "Names");
 		e->name = lz_xstrdup(json_is_string(json_array_get(names, 0)) ?
 		    json_string_value(json_array_get(names, 0)) : "");
@@ -1595,6 +1687,28 @@ lz_sandbox_entry_prepared(const struct lz_sandbox_entry *e)
 	return *e->prepared != '\0' && strcmp(e->state, "created") == 0;
 }
 
+/* 1 when path, absolute, is not there (ENOENT, ENOTDIR). */
+static int
+absent(const char *path)
+{
+	struct stat st;
+
+	return path[0] == '/' && lstat(path, &st) != 0 && (errno == ENOENT ||
+	    errno == ENOTDIR);
+}
+
+/* 1: its Domain Root is gone; 2: its workspace is. */
+int
+lz_sandbox_entry_orphan(const struct lz_sandbox_entry *e,
+    const char *domain_id)
+{
+	if (!lz_sandbox_entry_prepared(e) || strcmp(e->domain, domain_id) == 0)
+		return 0;
+	if (absent(e->owner_root))
+		return 1;
+	return absent(e->owner_workspace) ? 2 : 0;
+}
+
 void
 lz_sandbox_list_release(struct lz_sandbox_list *l)
 {
@@ -1607,6 +1721,8 @@ lz_sandbox_list_release(struct lz_sandbox_list *l)
 		free(l->v[i].domain);
 		free(l->v[i].state);
 		free(l->v[i].prepared);
+		free(l->v[i].owner_root);
+		free(l->v[i].owner_workspace);
 	}
 	free(l->v);
 	l->v = NULL;

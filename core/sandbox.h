@@ -41,6 +41,9 @@ struct lz_sandbox_ctx {
 	/* The mailbox's tmpfs (core/mailbox-mount.h) to take off at stop,
 	 * or NULL; set by the caller. */
 	char *mailbox;
+	/* Where lz_sandbox_stop says what it removed of other Domains (a
+	 * line each), or NULL; set by the caller. */
+	struct lz_buf *swept;
 };
 
 /*
@@ -166,13 +169,15 @@ int lz_sandbox_use_end(struct lz_sandbox_use *u, const char *why);
 
 /*
  * Creates plan's containers (sandbox-prep.h), the sidecar first (the
- * sandbox's "--network" needs its ID), into out. On failure whatever was
- * made is removed (lz_sandbox_stop) and out is zeroed.
+ * sandbox's "--network" needs its ID), into out, both labelled with
+ * domain_root and workspace (LZ_SANDBOX_LABEL_OWNER_ROOT, _WORKSPACE; not
+ * part of the fingerprint). On failure whatever was made is removed
+ * (lz_sandbox_stop) and out is zeroed.
  */
 int lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
     const struct lz_sandbox_plan *plan, const char *domain_id,
-    const char *domain_root, struct lz_sandbox_prepared *out,
-    struct lz_err *err);
+    const char *domain_root, const char *workspace,
+    struct lz_sandbox_prepared *out, struct lz_err *err);
 
 /*
  * Splits conmon's k8s-file log text ("TIME STREAM F|P TEXT" lines; P is
@@ -197,6 +202,11 @@ void lz_sandbox_log_split(const char *text, struct lz_buf *out,
  * and every step is tried even when an earlier one failed (the first
  * failure is returned). Running it on a stopped Domain changes nothing
  * and returns 0.
+ * With the full listing it also removes, sandboxes first, the containers
+ * prepared for other Domains (created, never run) whose Domain Root or
+ * workspace, as their labels name them, no longer exists: no start will
+ * claim them (lz_sandbox_entry_orphan). What it removed so goes to
+ * c->swept; a failure there is only said there.
  */
 int lz_sandbox_stop(const struct lz_sandbox_ctx *c, const char *domain_id,
     const char *domain_root, struct lz_err *err);
@@ -208,15 +218,33 @@ struct lz_sandbox_entry {
 	char *domain;		/* lazaret.domain label, or "" */
 	char *state;		/* "running", "exited", "created", ... */
 	char *prepared;		/* lazaret.prepared label, or "" */
+	char *owner_root;	/* lazaret.domain-root label, or "" */
+	char *owner_workspace;	/* lazaret.workspace label, or "" */
 };
 /* 1 for a container prepared for a next start that never ran. */
 int lz_sandbox_entry_prepared(const struct lz_sandbox_entry *e);
+/*
+ * For a prepared container (lz_sandbox_entry_prepared) of another Domain
+ * than domain_id: 1 when the Domain Root its label names does not exist
+ * (lstat: ENOENT or ENOTDIR), 2 when the workspace does not; 0 otherwise,
+ * and when it has no such labels (made before them) or it cannot be told.
+ */
+int lz_sandbox_entry_orphan(const struct lz_sandbox_entry *e,
+    const char *domain_id);
 
 struct lz_sandbox_list {
 	struct lz_sandbox_entry *v;
 	size_t n;
 };
 #define LZ_SANDBOX_LIST_INIT { NULL, 0 }
+
+/*
+ * Every container of the account, storage-only ones included ("podman ps
+ * -a --external"), into out ("lazaret state list" counts the prepared
+ * ones per Domain).
+ */
+int lz_sandbox_list_all(const struct lz_sandbox_ctx *c,
+    struct lz_sandbox_list *out, struct lz_err *err);
 
 /*
  * Lists the containers labelled lazaret.domain=domain_id ("podman ps -a

@@ -218,7 +218,7 @@ lead(struct lz_conn_client *cc, const struct lz_client *c, const char *self,
 
 	unlink(sock);
 	rc = lz_domain_mark_clean(c, -1) || fresh ? 0 :
-	    lz_domain_down(c, self, err);
+	    lz_domain_down(c, self, NULL, err);
 	if (rc != 0)
 		lz_err_prefix(err, rc, "cannot clean up after an earlier run");
 	else

@@ -425,7 +425,7 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	if (start(ready_fd, &err) != 0) {
 		lz_buf_addf(&msg, "error: %s\n", err.msg);
 		fprintf(stderr, "coordinator: %s", msg.buf);
-		lz_domain_down(&lz_coord.cfg, lz_coord.self, NULL);
+		lz_domain_down(&lz_coord.cfg, lz_coord.self, NULL, NULL);
 		report(ready_fd, msg.buf);
 		lz_buf_release(&msg);
 		lz_err_release(&err);
@@ -440,14 +440,28 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	uv_timer_start(&lz_coord.idle, on_idle, IDLE_MS, 0);
 	uv_timer_start(&lz_coord.trim, on_trim, TRIM_MS, TRIM_MS);
 	uv_run(lz_coord.loop, UV_RUN_DEFAULT);
-	/* Every handle is closed: tear down in FR-7 order. */
+	/*
+	 * Every handle is closed: tear down in FR-7 order. A signal from here
+	 * on waits for the end (SIGKILL aside): the teardown and the next
+	 * start's preparation are finished, never left half-way (a sidecar
+	 * prepared without its sandbox or record). Ignored, not blocked:
+	 * libuv's threads would take a blocked one. Children start with
+	 * default dispositions (core/spawn.c); every podman call has its
+	 * timeout.
+	 */
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
 	unlink(lz_coord.sock_path);
-	rc = lz_domain_down(&lz_coord.cfg, lz_coord.self, &err);
+	rc = lz_domain_down(&lz_coord.cfg, lz_coord.self, &msg, &err);
 	if (rc != 0) {
 		fprintf(stderr, "coordinator %s: teardown: %s\n", lz_coord.id,
 		    err.msg);
 		lz_err_release(&err);
 	}
+	if (msg.len > 0)
+		fprintf(stderr, "coordinator %s: %.*s\n", lz_coord.id,
+		    (int)msg.len - 1, msg.buf);
 	/*
 	 * The sandbox is gone: nothing can write a new one after this. Before
 	 * the next start's containers are made (a second or so), so that
@@ -473,6 +487,7 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	free(lz_coord.container);
 	lz_sandbox_plan_release(&lz_coord.next);
 	free(lz_coord.terminfo);
+	lz_buf_release(&msg);
 	return LZ_EXIT_OK;
 }
 

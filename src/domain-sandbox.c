@@ -506,7 +506,7 @@ out:
 
 int
 lz_domain_down(const struct lz_client *c, const char *self,
-    struct lz_err *err)
+    struct lz_buf *swept, struct lz_err *err)
 {
 	struct lz_sandbox_ctx ctx;
 	char *rec = lz_xasprintf("%s/" LZ_SANDBOX_PREP_RECORD,
@@ -520,6 +520,7 @@ lz_domain_down(const struct lz_client *c, const char *self,
 	if (rc != 0)
 		return rc;
 	ctx.mailbox = lz_domain_mailbox(c);
+	ctx.swept = swept;
 	rc = lz_sandbox_stop(&ctx, c->domain.id, c->domain.root, err);
 	lz_sandbox_ctx_release(&ctx);
 	if (rc == 0)
@@ -543,8 +544,8 @@ lz_domain_prepare(const struct lz_client *c, const char *self,
 	if ((rc = lz_sandbox_ctx_init(&ctx, NULL, self, err)) != 0)
 		return rc;
 	ctx.mailbox = lz_domain_mailbox(c);
-	rc = lz_sandbox_prepare(&ctx, next, c->domain.id, c->domain.root, &p,
-	    err);
+	rc = lz_sandbox_prepare(&ctx, next, c->domain.id, c->domain.root,
+	    c->domain.workspace, &p, err);
 	if (rc == 0) {
 		lz_sandbox_prep_format(&p, &rec);
 		path = lz_xasprintf("%s/" LZ_SANDBOX_PREP_RECORD,

@@ -70,8 +70,14 @@ int lz_domain_notice(const struct lz_client *c, const struct lz_mountplan *mp,
 char *lz_domain_sibling(const char *self, const char *name);
 /* The runtime shim beside self; allocated. */
 #define lz_domain_shim(self) lz_domain_sibling((self), "lazaret-runsc")
+/*
+ * The Domain's containers removed (its prepared pair and record too) and
+ * its anchors unmounted (lz_sandbox_stop); the prepared containers of
+ * other Domains whose Domain Root or workspace is gone go with them, said
+ * in swept (may be NULL), a line each.
+ */
 int lz_domain_down(const struct lz_client *c, const char *self,
-    struct lz_err *err);
+    struct lz_buf *swept, struct lz_err *err);
 
 /*
  * The marker "clean" in the runtime directory, written by a coordinator

@@ -3,9 +3,15 @@
  * workspace, last use, running or not), each with its State Anchors
  * (generation, size on disk) and image (its ID and the recipe label
  * scripts/setup-image.sh stamps), and the size of its Ignored Workspace
- * State. Sizes come from the helper inside podman's namespace, in one
- * call for every Domain; image details from one "podman image inspect".
+ * State, whether its workspace is missing (a deleted project) and how many
+ * containers are prepared for its next start (core/sandbox-prep.h). Sizes
+ * come from the helper inside podman's namespace, in one call for every
+ * Domain; image details from one "podman image inspect"; the prepared
+ * containers from one "podman ps -a --external".
  */
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +20,7 @@
 
 #include "core/domain-busy.h"
 #include "core/rundir.h"
+#include "core/sandbox.h"
 #include "core/spawn.h"
 #include "core/visible.h"
 #include "src/cmd.h"
@@ -25,7 +32,10 @@ static const char	*run_state(const struct lz_paths *p, const char *id);
 static json_t		*images(const struct lz_tokens *names);
 static json_t		*one(const struct lz_paths *p,
 			     const struct lz_config *cfg, const char *id,
-			     json_t *sizes, json_t *imgs);
+			     json_t *sizes, json_t *imgs,
+			     const struct lz_sandbox_list *ctrs, int listed);
+static json_int_t	 prepared(const struct lz_sandbox_list *l,
+			     const char *id);
 static void		 print_one(json_t *d);
 static void		 when(struct lz_buf *b, json_t *t);
 
@@ -104,12 +114,28 @@ images(const struct lz_tokens *names)
 	return out;
 }
 
-/* One Domain's entry of the listing. */
+/* How many containers of l are prepared for Domain id's next start. */
+static json_int_t
+prepared(const struct lz_sandbox_list *l, const char *id)
+{
+	json_int_t n = 0;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		n += lz_sandbox_entry_prepared(&l->v[i]) &&
+		    strcmp(l->v[i].domain, id) == 0;
+	return n;
+}
+
+/* One Domain's entry of the listing; ctrs: the account's containers
+ * (when listed). */
 static json_t *
 one(const struct lz_paths *p, const struct lz_config *cfg, const char *id,
-    json_t *sizes, json_t *imgs)
+    json_t *sizes, json_t *imgs, const struct lz_sandbox_list *ctrs,
+    int listed)
 {
 	struct lz_domain_meta m;
+	struct stat st;
 	const struct lz_profile *prof = NULL;
 	json_t *o, *s = NULL, *v;
 	const char *image;
@@ -133,6 +159,12 @@ one(const struct lz_paths *p, const struct lz_config *cfg, const char *id,
 	    "profile", m.profile, "workspace", m.workspace, "state",
 	    run_state(p, id), "image", image, "image_details", image ?
 	    json_object_get(imgs, image) : NULL, "record_problem", m.problem);
+	/* A project deleted or moved: its Domain stays until reset. */
+	json_object_set_new(o, "workspace_missing", json_boolean(m.workspace !=
+	    NULL && lstat(m.workspace, &st) != 0 && (errno == ENOENT ||
+	    errno == ENOTDIR)));
+	json_object_set_new(o, "prepared", listed ? json_integer(prepared(ctrs,
+	    id)) : json_null());
 	json_object_set_new(o, "created", m.created ? json_integer(m.created) :
 	    json_null());
 	json_object_set_new(o, "last_used", m.last_used ?
@@ -176,9 +208,18 @@ print_one(json_t *d)
 	    json_object_get(d, "domain_id")), json_string_value(
 	    json_object_get(d, "profile")) ?: "unknown", json_string_value(
 	    json_object_get(d, "state")), b.buf);
-	printf("  workspace  %s\n", json_string_value(json_object_get(d,
+	printf("  workspace  %s", json_string_value(json_object_get(d,
 	    "workspace")) ?: "unknown (made before Lazaret recorded it; the "
 	    "next launch does)");
+	if (json_is_true(json_object_get(d, "workspace_missing")))
+		printf(" (missing: the project was deleted or moved; 'lazaret "
+		    "state reset --all --domain %s' empties its state)",
+		    json_string_value(json_object_get(d, "domain_id")));
+	printf("\n");
+	if (json_integer_value(json_object_get(d, "prepared")) > 0)
+		printf("  prepared   %lld containers made ahead for the next "
+		    "start (created, never run)\n", json_integer_value(
+		    json_object_get(d, "prepared")));
 	printf("  image      %s", json_string_value(json_object_get(d,
 	    "image")) ?: "unknown");
 	if (img != NULL)
@@ -222,10 +263,12 @@ lz_state_list(const struct lz_state_opts *o)
 	struct lz_tokens ids = LZ_TOKENS_INIT, names = LZ_TOKENS_INIT;
 	struct lz_err err = LZ_ERR_INIT;
 	struct lz_domain_meta m;
+	struct lz_sandbox_ctx ctx;
+	struct lz_sandbox_list ctrs = LZ_SANDBOX_LIST_INIT;
 	json_t *sizes = NULL, *imgs, *all = json_array(), *d;
 	const struct lz_profile *prof;
 	size_t i;
-	int rc, fd;
+	int rc, fd, listed = 0;
 
 	if ((rc = lz_client_setup(&c, NULL, NULL, LZ_CLIENT_CONFIG)) != 0)
 		return rc;
@@ -251,9 +294,18 @@ lz_state_list(const struct lz_state_opts *o)
 	    20, NULL, &sizes) != LZ_EXIT_OK)
 		lz_cmd_error("sizes of the State Anchors are unknown");
 	imgs = images(&names);
+	/* The containers prepared for each Domain's next start. */
+	if (ids.n > 0 && lz_sandbox_ctx_init(&ctx, NULL, o->self, &err) == 0) {
+		listed = lz_sandbox_list_all(&ctx, &ctrs, &err) == 0;
+		lz_sandbox_ctx_release(&ctx);
+	}
+	if (ids.n > 0 && !listed)
+		lz_cmd_error("the containers prepared for the next starts are "
+		    "unknown: %s", err.msg);
 	for (i = 0; i < ids.n; i++)
 		json_array_append_new(all, one(&c.paths, &c.cfg, ids.v[i],
-		    json_object_get(sizes, "domains"), imgs));
+		    json_object_get(sizes, "domains"), imgs, &ctrs, listed));
+	lz_sandbox_list_release(&ctrs);
 	json_decref(imgs);
 	if (o->o.json)
 		lz_client_print_json(json_incref(all));

@@ -48,9 +48,11 @@ cold() {
 	t1=$(ms)
 	# This Domain's containers only: other Domains of the account may run.
 	# A fresh project's Domain is never started again: its prepared pair
-	# goes too.
+	# goes too, once its teardown has made it (lifecycle lock free).
 	for i in $(seq 1 100); do
-		[ -z "$(lz_live_containers "$id" 2>/dev/null)" ] && break
+		[ -z "$(lz_live_containers "$id" 2>/dev/null)" ] &&
+		    flock -n "$XDG_RUNTIME_DIR/lazaret/$id/lifecycle.lock" true &&
+		    break
 		sleep 0.1
 	done
 	for r in sandbox sidecar; do

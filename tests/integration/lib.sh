@@ -189,6 +189,10 @@ lz_domain_remove() {
 		flock -n "$XDG_RUNTIME_DIR/lazaret/$id/lifecycle.lock" true 2>/dev/null && break
 		sleep 0.2
 	done
+	# The sandboxes first: in one "podman rm" a sidecar named before the
+	# sandbox on its network is refused and stays, alone.
+	podman ps -a -q --filter "label=lazaret.domain=$id" \
+	    --filter label=lazaret.role=sandbox | xargs -r podman rm -f -t 0 >/dev/null 2>&1
 	podman ps -a -q --filter "label=lazaret.domain=$id" | xargs -r podman rm -f -t 0 >/dev/null 2>&1
 	podman unshare "$LAZARET" __anchor umount -u "$root/anchors" -w "$root/view" >/dev/null 2>&1
 	podman unshare rm -rf "$root"

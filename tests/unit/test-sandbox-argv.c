@@ -412,6 +412,56 @@ test_list_select(void **state)
 	lz_sandbox_list_release(&all);
 }
 
+/*
+ * A prepared container no start will claim: another Domain's, created,
+ * labelled, naming a Domain Root or workspace that is gone. "/" exists;
+ * a path below a regular file (ENOTDIR) or missing (ENOENT) does not.
+ */
+static void
+test_entry_orphan(void **state)
+{
+	struct lz_sandbox_list l = LZ_SANDBOX_LIST_INIT;
+	const char *json = "["
+	    " { \"Id\": \"a\", \"State\": \"created\", \"Labels\": {"
+	    " \"lazaret.domain\": \"" ID "\", \"lazaret.prepared\": \"ff\","
+	    " \"lazaret.domain-root\": \"/nonexistent/lz-root\","
+	    " \"lazaret.workspace\": \"/\" } },"
+	    " { \"Id\": \"b\", \"State\": \"created\", \"Labels\": {"
+	    " \"lazaret.domain\": \"" ID "\", \"lazaret.prepared\": \"ff\","
+	    " \"lazaret.domain-root\": \"/\","
+	    " \"lazaret.workspace\": \"/dev/null/ws\" } },"
+	    " { \"Id\": \"c\", \"State\": \"created\", \"Labels\": {"
+	    " \"lazaret.domain\": \"" ID "\", \"lazaret.prepared\": \"ff\","
+	    " \"lazaret.domain-root\": \"/\", \"lazaret.workspace\": \"/\" } },"
+	    " { \"Id\": \"d\", \"State\": \"created\", \"Labels\": {"
+	    " \"lazaret.domain\": \"" ID "\", \"lazaret.prepared\": \"ff\" } },"
+	    " { \"Id\": \"e\", \"State\": \"running\", \"Labels\": {"
+	    " \"lazaret.domain\": \"" ID "\", \"lazaret.prepared\": \"ff\","
+	    " \"lazaret.domain-root\": \"/nonexistent/lz-root\" } },"
+	    " { \"Id\": \"f\", \"State\": \"created\", \"Labels\": {"
+	    " \"lazaret.domain\": \"" ID "\", \"lazaret.prepared\": \"ff\","
+	    " \"lazaret.domain-root\": \"relative/root\" } } ]";
+
+	(void)state;
+	assert_int_equal(lz_sandbox_list_parse(json, &l, NULL), 0);
+	assert_int_equal(l.n, 6);
+	assert_string_equal(l.v[0].owner_root, "/nonexistent/lz-root");
+	assert_string_equal(l.v[0].owner_workspace, "/");
+	assert_int_equal(lz_sandbox_entry_orphan(&l.v[0], "x"), 1);
+	assert_int_equal(lz_sandbox_entry_orphan(&l.v[1], "x"), 2);
+	assert_int_equal(lz_sandbox_entry_orphan(&l.v[2], "x"), 0);
+	/* Made before the labels: never judged. */
+	assert_string_equal(l.v[3].owner_root, "");
+	assert_int_equal(lz_sandbox_entry_orphan(&l.v[3], "x"), 0);
+	/* Running: not a prepared one. */
+	assert_int_equal(lz_sandbox_entry_orphan(&l.v[4], "x"), 0);
+	/* Not absolute: not judged. */
+	assert_int_equal(lz_sandbox_entry_orphan(&l.v[5], "x"), 0);
+	/* The Domain's own: its own stop removes them anyway. */
+	assert_int_equal(lz_sandbox_entry_orphan(&l.v[0], ID), 0);
+	lz_sandbox_list_release(&l);
+}
+
 /* The sidecar: crun, NET_ADMIN only, no host loopback, IPv6 off. */
 static void
 test_sidecar(void **state)
@@ -625,6 +675,7 @@ main(void)
 		cmocka_unit_test(test_csv_field),
 		cmocka_unit_test(test_list_parse),
 		cmocka_unit_test(test_list_select),
+		cmocka_unit_test(test_entry_orphan),
 		cmocka_unit_test(test_sidecar),
 		cmocka_unit_test(test_sidecar_attach_prepared),
 		cmocka_unit_test(test_log_split),
