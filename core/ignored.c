@@ -266,7 +266,7 @@ lz_ignored_scan(const char *workspace, struct lz_ignored *out,
 	const char *p;
 	char *dir;
 	size_t i, n, lines = 0;
-	int rc = 0;
+	int rc = 0, wsfd = -1;
 
 	lz_git_init();
 	git_status_options_init(&o, GIT_STATUS_OPTIONS_VERSION);
@@ -278,6 +278,10 @@ lz_ignored_scan(const char *workspace, struct lz_ignored *out,
 	if (git_repository_open(&repo, workspace) != 0 ||
 	    git_repository_index(&index, repo) != 0)
 		goto git_failed;
+	/* Whether tracked files changed is not asked: no hashing. */
+	if ((wsfd = open(workspace, O_PATH | O_DIRECTORY | O_CLOEXEC)) >= 0 &&
+	    lz_ignored_index_trusted(repo, index, wsfd) == 0)
+		o.flags |= GIT_STATUS_OPT_NO_REFRESH;
 	/* The rules the walk reads (bar untracked nested ones), counted
 	 * first: a flood of them would make the walk itself take minutes. */
 	rc = ig_count(workspace, ".gitignore", &lines, err);
@@ -334,6 +338,8 @@ git_failed:
 	rc = lz_err_set(err, LZ_EINVAL, "cannot list the ignored paths of "
 	    "'%s': %s", workspace, ge != NULL ? ge->message : "?");
 out:
+	if (wsfd >= 0)
+		close(wsfd);
 	git_index_free(index);
 	git_status_list_free(list);
 	git_repository_free(repo);

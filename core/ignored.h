@@ -68,6 +68,19 @@ struct lz_ignored {
 	LZ_TOKENS_INIT }
 
 /*
+ * The scan's index (ignored-index.c): disk, the workspace's index, copied
+ * into memory with each tracked file's stat data as it is now (on wsfd,
+ * the workspace's directory), and made repo's index, so that the status
+ * walk never hashes a tracked file. 0 when it was; -1 (nothing changed:
+ * the walk then uses the index on disk) when an entry could not be
+ * copied. The index on disk is never written.
+ */
+struct git_repository;
+struct git_index;
+int lz_ignored_index_trusted(struct git_repository *repo,
+    struct git_index *disk, int wsfd);
+
+/*
  * Computes the ignored paths of workspace (canonical Git top level).
  * LZ_EINVAL past LZ_IGNORED_MAX_RULES rules.
  */

@@ -5,7 +5,8 @@
  * nested .gitignore, the union that never shrinks, a symlinked path
  * refused, the workspace view and its list, the mount cap and its advice,
  * collapsing under untracked directories, the record (version 1 read,
- * version 2 written) and the reset of the state with its recovery.
+ * version 2 written), the reset of the state with its recovery, and the
+ * scan's index that trusts tracked files' stat (ignored-index.c).
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <git2.h>
 
 #include "core/ignored.h"
 #include "tests/unit/testlib.h"
@@ -345,6 +347,101 @@ test_state_reset(void **state)
 	close(fd);
 }
 
+/* A file's stat, and its whole text (at most 64 KiB). */
+struct snap {
+	struct stat st;
+	char text[65536];
+	ssize_t len;
+};
+
+static void
+snap(const char *rel, struct snap *sn)
+{
+	char p[512];
+	int fd;
+
+	snprintf(p, sizeof p, "%s/%s", ws, rel);
+	assert_int_equal(lstat(p, &sn->st), 0);
+	assert_true((fd = open(p, O_RDONLY)) >= 0);
+	sn->len = read(fd, sn->text, sizeof sn->text);
+	close(fd);
+}
+
+/*
+ * The scan's index trusts each tracked file's stat as it is now
+ * (ignored-index.c): the index on disk made stale (every tracked file
+ * touched, one rewritten at the same size) changes nothing of what is
+ * ignored, a tracked file matching a rule stays tracked, and the index on
+ * disk is not written. The copy carries the files' stat, except for a
+ * file whose size changed.
+ */
+static void
+test_tracked_stat(void **state)
+{
+	struct lz_ignored ig = LZ_IGNORED_INIT;
+	struct snap before, after, cur;
+	struct timespec later[2] = { { 2000000000, 0 }, { 2000000000, 0 } };
+	char *add[] = { "git", "-C", ws, "add", "-f", ".gitignore", "keep.log",
+	    "a.c", "grow.c", NULL };
+	const char *tracked[] = { ".gitignore", "keep.log", "a.c", "grow.c" };
+	const git_index_entry *ie;
+	git_repository *repo;
+	git_index *disk, *mem;
+	char p[512];
+	size_t i;
+	int fd;
+
+	(void)state;
+	put_ws(".gitignore", "*.log\n");
+	put_ws("keep.log", "tracked\n");
+	put_ws("a.c", "int a;\n");
+	put_ws("grow.c", "int g;\n");
+	lz_test_run(add);
+	put_ws("x.log", "ignored\n");
+	put_ws("a.c", "int b;\n");		/* same size, other text */
+	put_ws("grow.c", "int grown;\n");	/* another size */
+	for (i = 0; i < 4; i++) {
+		snprintf(p, sizeof p, "%s/%s", ws, tracked[i]);
+		assert_int_equal(utimensat(AT_FDCWD, p, later, 0), 0);
+	}
+	snap(".git/index", &before);
+	scan(&ig);
+	assert_int_equal(ig.paths.n, 1);
+	assert_true(has(&ig.paths, "x.log"));
+	lz_ignored_release(&ig);
+	snap(".git/index", &after);
+	assert_int_equal(after.st.st_mtim.tv_sec, before.st.st_mtim.tv_sec);
+	assert_int_equal(after.st.st_mtim.tv_nsec, before.st.st_mtim.tv_nsec);
+	assert_int_equal(after.len, before.len);
+	assert_memory_equal(after.text, before.text, (size_t)before.len);
+
+	/* The copy: the file's stat where the size is the index's. */
+	assert_int_equal(git_repository_open(&repo, ws), 0);
+	assert_int_equal(git_repository_index(&disk, repo), 0);
+	assert_true((fd = open(ws, O_PATH | O_DIRECTORY)) >= 0);
+	assert_int_equal(lz_ignored_index_trusted(repo, disk, fd), 0);
+	close(fd);
+	assert_int_equal(git_repository_index(&mem, repo), 0);
+	assert_ptr_not_equal(mem, disk);
+	assert_int_equal(git_index_entrycount(mem), 4);
+	for (i = 0; i < 4; i++) {
+		ie = git_index_get_bypath(mem, tracked[i], 0);
+		assert_non_null(ie);
+		snap(tracked[i], &cur);
+		if (strcmp(tracked[i], "grow.c") == 0)
+			assert_int_not_equal(ie->mtime.seconds,
+			    (int32_t)cur.st.st_mtim.tv_sec);
+		else {
+			assert_int_equal(ie->mtime.seconds,
+			    (int32_t)cur.st.st_mtim.tv_sec);
+			assert_int_equal(ie->ino, (uint32_t)cur.st.st_ino);
+		}
+	}
+	git_index_free(mem);
+	git_index_free(disk);
+	git_repository_free(repo);
+}
+
 int
 main(void)
 {
@@ -356,6 +453,7 @@ main(void)
 		cmocka_unit_test_setup(test_collapse, fresh),
 		cmocka_unit_test_setup(test_record, fresh),
 		cmocka_unit_test_setup(test_state_reset, fresh),
+		cmocka_unit_test_setup(test_tracked_stat, fresh),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
