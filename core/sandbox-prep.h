@@ -81,8 +81,15 @@ struct lz_sandbox_plan {
 	char fp[65];
 	struct lz_tokens sidecar;
 	struct lz_tokens sandbox;
+	/*
+	 * The image list file of the pair this start used (its record's
+	 * store), or "": lz_sandbox_prepare then waits for podman info
+	 * before it creates anything; with it, podman info runs beside the
+	 * creation and only confirms it.
+	 */
+	char store[LZ_SANDBOX_PREP_PATH_MAX];
 };
-#define LZ_SANDBOX_PLAN_INIT { "", LZ_TOKENS_INIT, LZ_TOKENS_INIT }
+#define LZ_SANDBOX_PLAN_INIT { "", LZ_TOKENS_INIT, LZ_TOKENS_INIT, "" }
 
 /*
  * Fills p (empty) from s as a start with a sidecar uses it (s->anchors

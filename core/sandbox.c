@@ -72,7 +72,9 @@ static int	 start_once(const struct lz_sandbox_ctx *c,
 static int	 start_prepared(const struct lz_sandbox_ctx *c,
 		     const struct lz_sandbox_spec *s, struct lz_sandbox_use *u,
 		     struct lz_sandbox_started *st, struct lz_err *err);
-static void	 image_store(const struct lz_sandbox_ctx *c,
+static int	 image_store_begin(const struct lz_sandbox_ctx *c,
+		     struct lz_spawn_proc *p);
+static void	 image_store_end(struct lz_spawn_proc *p, int running,
 		     char out[LZ_SANDBOX_PREP_PATH_MAX]);
 static int	 images_of(const struct lz_sandbox_ctx *c,
 		     struct lz_sandbox_prepared *p, struct lz_err *err);
@@ -799,6 +801,9 @@ lz_sandbox_start_net(const struct lz_sandbox_ctx *c,
 			    "(fingerprint %.16s..., now %.16s...)",
 			    s->use->p.fp, st->next.fp);
 		else if (start_prepared(c, &net, s->use, st, &why) == 0) {
+			/* The next preparation stamps this file at once. */
+			snprintf(st->next.store, sizeof st->next.store, "%s",
+			    s->use->p.store[0] == '/' ? s->use->p.store : "");
 			lz_buf_addf(&st->note, "started the containers "
 			    "prepared when the Domain last ended (sidecar "
 			    "%.12s, sandbox %.12s; %s)\n", s->use->p.sidecar,
@@ -1192,26 +1197,43 @@ out:
 /*
  * The file in which podman's image store lists its images
  * (containers/storage: GRAPHROOT/DRIVER-images/images.json), or "-" when
- * podman does not say.
+ * podman does not say: "podman info" (0.3-0.4 s: it asks dpkg for
+ * package versions) started by image_store_begin (1 when it runs) and
+ * read by image_store_end, which reaps it.
  */
-static void
-image_store(const struct lz_sandbox_ctx *c, char out[LZ_SANDBOX_PREP_PATH_MAX])
+static int
+image_store_begin(const struct lz_sandbox_ctx *c, struct lz_spawn_proc *p)
 {
 	struct lz_tokens t = LZ_TOKENS_INIT;
-	struct lz_spawn_result res;
+	struct lz_spawn_opts o;
+	int rc;
 
-	lz_spawn_result_init(&res);
+	podman_opts(c, &o);
 	podman_argv(c, &t, "info", "--format", "{{.Store.GraphRoot}}/"
 	    "{{.Store.GraphDriverName}}-images/images.json", NULL, NULL);
+	rc = lz_spawn_start((const char *const *)t.v, &o, p, NULL);
+	lz_tokens_release(&t);
+	return rc == 0;
+}
+
+static void
+image_store_end(struct lz_spawn_proc *p, int running,
+    char out[LZ_SANDBOX_PREP_PATH_MAX])
+{
+	struct lz_spawn_result res;
+
 	snprintf(out, LZ_SANDBOX_PREP_PATH_MAX, "-");
-	if (run_podman(c, &t, &res, "podman info", NULL) == 0) {
+	if (!running)
+		return;
+	lz_spawn_result_init(&res);
+	if (lz_spawn_wait(p, &res, NULL) == 0 && res.status == 0 &&
+	    !res.truncated) {
 		trim(&res.out);
 		if (res.out.len > 0 && res.out.len < LZ_SANDBOX_PREP_PATH_MAX &&
 		    res.out.buf[0] == '/' && strchr(res.out.buf, '\n') == NULL)
 			memcpy(out, res.out.buf, res.out.len + 1);
 	}
 	lz_spawn_result_release(&res);
-	lz_tokens_release(&t);
 }
 
 /* The images p's two containers were made from, into p. */
@@ -1289,7 +1311,9 @@ lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
 	struct lz_spawn_result res;
 	struct lz_err undo = LZ_ERR_INIT;
 	char *peer = NULL, *id = NULL, before[LZ_SANDBOX_PREP_STAMP_MAX];
-	int rc;
+	char store[LZ_SANDBOX_PREP_PATH_MAX];
+	struct lz_spawn_proc infop;
+	int rc, info = 0;
 
 	memset(out, 0, sizeof *out);
 	lz_spawn_result_init(&res);
@@ -1298,9 +1322,20 @@ lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
 	if ((rc = owned(&plan->sidecar, domain_root, workspace, NULL, &side,
 	    err)) != 0)
 		goto out;
-	/* The image store before and after: an image changed in between
-	 * leaves the stamp unknown, and the start then asks podman. */
-	image_store(c, out->store);
+	/*
+	 * The image store before and after: an image changed in between
+	 * leaves the stamp unknown, and the start then asks podman. The
+	 * file the last pair's record named (plan->store) is stamped at
+	 * once while podman info confirms it beside the creation; another
+	 * answer leaves the stamp unknown too.
+	 */
+	info = image_store_begin(c, &infop);
+	if (plan->store[0] == '/')
+		snprintf(out->store, sizeof out->store, "%s", plan->store);
+	else {
+		image_store_end(&infop, info, out->store);
+		info = 0;
+	}
 	lz_sandbox_prep_stamp(out->store, before);
 	rc = run_podman(c, &side, &res, "podman create (network "
 	    "sidecar)", err);
@@ -1325,6 +1360,14 @@ lz_sandbox_prepare(const struct lz_sandbox_ctx *c,
 	if (lz_sandbox_prep_stamp(out->store, out->stamp) != 0 ||
 	    strcmp(out->stamp, before) != 0)
 		snprintf(out->stamp, sizeof out->stamp, "-");
+	if (info) {
+		image_store_end(&infop, info, store);
+		info = 0;
+		if (strcmp(store, out->store) != 0) {
+			memcpy(out->store, store, sizeof out->store);
+			snprintf(out->stamp, sizeof out->stamp, "-");
+		}
+	}
 	memcpy(out->fp, plan->fp, sizeof out->fp);
 	goto out;
 fail:
@@ -1334,6 +1377,7 @@ fail:
 		    undo.msg);
 	memset(out, 0, sizeof *out);
 out:
+	image_store_end(&infop, info, store);
 	free(id);
 	free(peer);
 	lz_tokens_release(&side);

@@ -231,6 +231,25 @@ lead(struct lz_conn_client *cc, const struct lz_client *c, const char *self,
 }
 
 /*
+ * LZ_DOMAIN_START_WAITING in the runtime directory dir: made (on) or
+ * removed. 1 when it was made.
+ */
+static int
+mark_waiting(int dir, int on)
+{
+	int fd;
+
+	if (!on)
+		return unlinkat(dir, LZ_DOMAIN_START_WAITING, 0) == 0;
+	fd = openat(dir, LZ_DOMAIN_START_WAITING, O_WRONLY | O_CREAT |
+	    O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/*
  * One path for starting and joining (FR-2): connect when a coordinator
  * listens; otherwise take the lifecycle lock without waiting and lead the
  * start; otherwise somebody else holds it (a Domain starting, or ending
@@ -248,7 +267,7 @@ lz_conn_open(struct lz_conn_client *cc, const struct lz_client *c,
 	char *sock = lz_xasprintf("%s/control.sock", c->domain.runtime);
 	char *sub = NULL;
 	int64_t t0 = lz_spawn_now_ms();
-	int dir = -1, lock = -1, rc, fresh = 0, told = 0;
+	int dir = -1, lock = -1, rc, fresh = 0, told = 0, waiting = 0;
 
 	memset(cc, 0, sizeof *cc);
 	cc->fd = -1;
@@ -304,6 +323,9 @@ lz_conn_open(struct lz_conn_client *cc, const struct lz_client *c,
 				break;
 			}
 			lz_err_release(err);
+			/* Tell an ending coordinator not to prepare. */
+			if (!waiting)
+				waiting = mark_waiting(dir, 1);
 		}
 		if (lz_spawn_now_ms() - t0 > JOIN_WAIT_MS) {
 			rc = lz_err_set(err, LZ_EBUSY, "Domain %s did not "
@@ -321,6 +343,8 @@ lz_conn_open(struct lz_conn_client *cc, const struct lz_client *c,
 		}
 		poll(NULL, 0, JOIN_POLL_MS);
 	}
+	if (waiting)
+		(void)mark_waiting(dir, 0);
 	if (lock >= 0)
 		close(lock);
 	if (dir >= 0)

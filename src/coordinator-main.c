@@ -353,7 +353,9 @@ start(int ready_fd, struct lz_err *err)
 /*
  * After a clean teardown, still holding the lifecycle lock: the next
  * start's containers created ahead (lz_domain_prepare), logged; a failure
- * only costs the next start its head start.
+ * only costs the next start its head start. Not when a start is waiting
+ * for the lock (LZ_DOMAIN_START_WAITING): it would wait for the
+ * preparation too, longer than the full path costs it.
  */
 static void
 prepare_next(void)
@@ -361,7 +363,17 @@ prepare_next(void)
 	struct lz_buf note = LZ_BUF_INIT;
 	struct lz_err err = LZ_ERR_INIT;
 	uint64_t t0 = uv_hrtime();
+	char *waiting = lz_xasprintf("%s/" LZ_DOMAIN_START_WAITING,
+	    lz_coord.cfg.domain.runtime);
+	int skip = access(waiting, F_OK) == 0;
 
+	free(waiting);
+	if (skip) {
+		fprintf(stderr, "coordinator %s: nothing prepared for the next "
+		    "start: a start is waiting for this one's end\n",
+		    lz_coord.id);
+		return;
+	}
 	if (lz_domain_prepare(&lz_coord.cfg, lz_coord.self, &lz_coord.next,
 	    &note, &err) != 0)
 		fprintf(stderr, "coordinator %s: nothing prepared for the next "

@@ -15,6 +15,14 @@
 
 /* The sandbox's PID file in the runtime directory (podman --pidfile). */
 #define LZ_DOMAIN_SANDBOX_PID "sandbox.pid"
+/*
+ * In the runtime directory while a start waits for the lifecycle lock
+ * (lz_conn_open): a coordinator ending then skips preparing the next
+ * start's containers (half a second or more under the lock) so that the
+ * waiting start begins at once, on the full path. Only a hint: a stale
+ * one costs one preparation.
+ */
+#define LZ_DOMAIN_START_WAITING "start-waiting"
 
 /*
  * What one start binds its sidecar and sandbox to (SR-9), made by the

@@ -114,6 +114,15 @@ fi
 kill "$keeper" 2>/dev/null
 wait "$keeper" 2>/dev/null
 down "second end"
+# The pair made after a start that used one stamps the image list file
+# that pair's record named while podman info confirms it beside the
+# creation: the record has a real stamp and podman's own path.
+store=$(podman info --format '{{.Store.GraphRoot}}/{{.Store.GraphDriverName}}-images/images.json')
+if [ "$(rec 8)" = "$store" ] && [ "$(rec 7)" != "-" ] && [ -n "$(rec 7)" ]; then
+	pass "the pair prepared after a prepared start records podman's image list file ($store) and its stamp"
+else
+	fail "after a prepared start the record has store '$(rec 8)' (podman: '$store'), stamp '$(rec 7)'"
+fi
 
 # An image change elsewhere: podman is asked, the pair is still good.
 podman tag "$base" localhost/lazaret/lzit-other:1
@@ -242,6 +251,25 @@ else
 	fail "two starts at once: exits $r1/$r2, prepared used $n times, $c starts: $(since | head -4)"
 fi
 down "two starts"
+
+# 10b. A start that waits for the lock while a Domain ends: the ending
+# coordinator prepares nothing (the waiting start would wait for that
+# too), the waiting start runs at once on the full path.
+marklog
+run "$LAZARET" run -- true
+"$LAZARET" run -- echo waited >"$LZ_TMP/waited" 2>&1 &
+w=$!
+for i in $(seq 1 100); do [ -e "$rt/start-waiting" ] && break; sleep 0.02; done
+seen=$([ -e "$rt/start-waiting" ] && echo yes)
+wait "$w"; rw=$?
+if [ "$rw" = 0 ] && grep -q '^waited$' "$LZ_TMP/waited" && [ "$seen" = yes ] &&
+    since | grep -q "nothing prepared for the next start: a start is waiting" &&
+    [ ! -e "$rt/start-waiting" ]; then
+	pass "a start waiting for an ending Domain: nothing prepared, the start ran, the mark is gone"
+else
+	fail "a waiting start: exit $rw, mark seen '$seen', output '$(cat "$LZ_TMP/waited")', log: $(since | grep -i prepar | head -3)"
+fi
+down "after a waiting start"
 
 # 11. A state reset removes the pair and its record.
 run "$LAZARET" state reset --all --yes
