@@ -48,14 +48,23 @@ lz_cell_blank(struct lz_cell *c, uint32_t bg)
 	c->width = 1;
 }
 
-/* A plain blank is all zero but for its width. */
+/*
+ * A plain blank is all zero but for its width. The first cell is set and
+ * copied onto the next, the two onto the next two and so on: a row in a
+ * few large copies (memcpy's wide stores) instead of a store a field.
+ */
 void
 lz_sbi_blank_plain(struct lz_cell *c, int n)
 {
-	int i;
+	int done, k;
 
-	for (i = 0; i < n; i++)
-		c[i] = blank_cell;
+	if (n <= 0)
+		return;
+	c[0] = blank_cell;
+	for (done = 1; done < n; done += k) {
+		k = done < n - done ? done : n - done;
+		memcpy(c + done, c, (size_t)k * sizeof *c);
+	}
 }
 
 static struct lz_cell *
@@ -572,6 +581,40 @@ is_blank(const struct lz_cell *c)
 }
 
 /*
+ * The bytes of a cell from fg on (fg, bg, attr, width, pad): two cells
+ * whose bytes there are equal have the same pen and width.
+ */
+#define CELL_PEN_BYTES (sizeof(struct lz_cell) - offsetof(struct lz_cell, fg))
+_Static_assert(CELL_PEN_BYTES == 12, "fg to pad: the tail of a cell, unpadded");
+
+/*
+ * Writes the characters of c[0..n) to p as long as they are plain ASCII
+ * with the pen and width of c[0], itself plain ASCII of width 1; returns
+ * how many. The bulk of a line in one pass: the pen is compared as bytes
+ * (two loads a cell), so a cell whose pad differs ends the run and is
+ * encoded the longer way.
+ */
+static inline int
+put_ascii_run(unsigned char *p, const struct lz_cell *c, int n)
+{
+	uint64_t a, x;
+	uint32_t b, y;
+	int i;
+
+	memcpy(&a, &c->fg, 8);
+	memcpy(&b, (const char *)&c->fg + 8, 4);
+	for (i = 0; i < n; i++) {
+		memcpy(&x, &c[i].fg, 8);
+		memcpy(&y, (const char *)&c[i].fg + 8, 4);
+		if (c[i].ch[0] - 1 >= 0x7f || c[i].ch[1] != 0 || x != a ||
+		    y != b)
+			break;
+		p[i] = (unsigned char)c[i].ch[0];
+	}
+	return i;
+}
+
+/*
  * Encodes cells[0..ncols) into *buf (grown as needed); returns the size
  * and sets *ncells to the cells it covers (trailing plain blanks dropped).
  */
@@ -611,7 +654,10 @@ lz_sbi_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
 			attr = c->attr;
 		}
 		if (ch - 1 < 0x7f && c->ch[1] == 0 && c->width == 1) {
-			p[n++] = (unsigned char)ch;	/* plain ASCII */
+			/* Plain ASCII, and the rest of its run. */
+			k = put_ascii_run(p + n, c, last - i);
+			n += (size_t)k;
+			i += k - 1;
 			continue;
 		}
 		if (is_blank(c)) {
@@ -874,6 +920,17 @@ sb_alloc(struct lz_sb *sb, size_t sz)
 	return (struct lz_sbline *)(void *)(b->data + b->used - sz);
 }
 
+/* Slot i of the ring counted from the oldest line. */
+static size_t
+sb_slot(const struct lz_sb *sb, size_t i)
+{
+	i += sb->head;
+	return i >= sb->alloc ? i - sb->alloc : i;
+}
+
+/* How many lines ahead of the oldest lz_sbi_drop_oldest prefetches. */
+#define SB_DROP_AHEAD 8
+
 void
 lz_sbi_drop_oldest(struct lz_sb *sb)
 {
@@ -887,6 +944,12 @@ lz_sbi_drop_oldest(struct lz_sb *sb)
 	if (++sb->head == sb->alloc)
 		sb->head = 0;
 	sb->count--;
+	/*
+	 * The line dropped next time or a few after is long out of the
+	 * cache, and its header is all this reads of it: ask for it now.
+	 */
+	if (sb->count > SB_DROP_AHEAD)
+		__builtin_prefetch(sb->ring[sb_slot(sb, SB_DROP_AHEAD)]);
 }
 
 void
@@ -903,14 +966,6 @@ lz_sb_free(struct lz_sb *sb)
 	free(sb->scratch);
 	free(sb->enc);
 	memset(sb, 0, sizeof *sb);
-}
-
-/* Slot i of the ring counted from the oldest line. */
-static size_t
-sb_slot(const struct lz_sb *sb, size_t i)
-{
-	i += sb->head;
-	return i >= sb->alloc ? i - sb->alloc : i;
 }
 
 /* Appends an encoded line (n bytes at data) as the newest. */
