@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Code points per cell: the base character and up to three combining. */
 #define LZ_CELL_CHARS 4
@@ -114,18 +115,30 @@ lz_grid_takes1(const struct lz_cell *r, int col, int cols)
 	    r[col + 1].ch[0] != LZ_CELL_CONT);
 }
 
+/*
+ * Writes ch in pen (fg, bg, attr) to c, a cell that takes it (above; its
+ * width is 1, and pad is 0 in every cell): four stores of two fields each,
+ * which text writes a row of at a time.
+ */
 static inline void
 lz_grid_set1(struct lz_cell *c, uint32_t ch, uint32_t fg, uint32_t bg,
     uint16_t attr)
 {
-	c->ch[0] = ch;
-	c->ch[1] = 0;
-	c->ch[2] = 0;
-	c->ch[3] = 0;
-	c->fg = fg;
-	c->bg = bg;
-	c->attr = attr;		/* pad is 0 in every cell (lz_cell_blank) */
+	const uint32_t chs[2] = { ch, 0 }, zero[2] = { 0, 0 };
+	const uint32_t pen[2] = { fg, bg };
+	const struct {
+		uint16_t attr;
+		uint8_t width, pad;
+	} rest = { attr, 1, 0 };
+
+	memcpy(&c->ch[0], chs, sizeof chs);
+	memcpy(&c->ch[2], zero, sizeof zero);
+	memcpy(&c->fg, pen, sizeof pen);
+	memcpy(&c->attr, &rest, sizeof rest);
 }
+_Static_assert(offsetof(struct lz_cell, bg) == offsetof(struct lz_cell, fg) + 4 &&
+    offsetof(struct lz_cell, pad) == offsetof(struct lz_cell, attr) + 3,
+    "lz_grid_set1 stores fg and bg, attr, width and pad together");
 
 /*
  * lz_grid_put of one character of width 1 without combining marks, for
