@@ -606,8 +606,8 @@ put_ascii_run(unsigned char *p, const struct lz_cell *c, int n)
 	for (i = 0; i < n; i++) {
 		memcpy(&x, &c[i].fg, 8);
 		memcpy(&y, (const char *)&c[i].fg + 8, 4);
-		if (c[i].ch[0] - 1 >= 0x7f || c[i].ch[1] != 0 || x != a ||
-		    y != b)
+		if (((x ^ a) | (y ^ b) | c[i].ch[1]) != 0 ||
+		    c[i].ch[0] - 1 >= 0x7f)
 			break;
 		p[i] = (unsigned char)c[i].ch[0];
 	}
