@@ -879,6 +879,26 @@ lz_grid_wrote(struct lz_grid *g, int row, int col, const unsigned char *s,
 	e->ncells = col + k;
 }
 
+int
+lz_grid_put_ascii_kept(struct lz_grid *g, int row, int col,
+    const unsigned char *s, int n, const struct lz_pen *pen)
+{
+	struct lz_cell *r = g->row[row] + col;
+	uint32_t fg = pen->fg, bg = pen->bg;
+	uint16_t attr = pen->attr;
+	int k;
+
+	if (n > g->cols - col)
+		n = g->cols - col;
+	for (k = 0; k < n && s[k] >= 0x20 && s[k] < 0x7f; k++)
+		lz_grid_set1(&r[k], s[k], fg, bg, attr);
+	if (g->len[row] < col + k)
+		g->len[row] = col + k;
+	if (k > 0)
+		lz_grid_wrote(g, row, col, s, k, pen);
+	return k;
+}
+
 /* Reads a colour of kind k at p[*pos] into *c; -1 when it is cut short. */
 static int
 get_color(const unsigned char *p, size_t len, size_t *pos, unsigned k,

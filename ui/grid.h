@@ -213,6 +213,13 @@ lz_grid_put1(struct lz_grid *g, int row, int col, uint32_t ch,
 }
 
 /*
+ * lz_grid_put_ascii on a row whose encoding is kept (enc): it holds plain
+ * ASCII and plain blanks alone, so no cell is half of a wide character.
+ */
+int lz_grid_put_ascii_kept(struct lz_grid *g, int row, int col,
+    const unsigned char *s, int n, const struct lz_pen *pen);
+
+/*
  * lz_grid_put1 of s[0], s[1], ... at (row, col), (row, col + 1), ...: the
  * printable ASCII of s[0..n) on one row, for the plain text of the fast
  * path. Stops at the first other byte, at the right edge and before the
@@ -230,6 +237,8 @@ lz_grid_put_ascii(struct lz_grid *g, int row, int col, const unsigned char *s,
 
 	if ((unsigned)row >= (unsigned)g->rows || (unsigned)col >= (unsigned)cols)
 		return 0;
+	if (g->enc[row]->valid)
+		return lz_grid_put_ascii_kept(g, row, col, s, n, pen);
 	if (n > cols - col)
 		n = cols - col;
 	r = g->row[row];
@@ -238,8 +247,6 @@ lz_grid_put_ascii(struct lz_grid *g, int row, int col, const unsigned char *s,
 		lz_grid_set1(&r[col + k], s[k], fg, bg, attr);
 	if (g->len[row] < col + k)
 		g->len[row] = col + k;
-	if (k > 0 && g->enc[row]->valid)
-		lz_grid_wrote(g, row, col, s, k, pen);
 	return k;
 }
 
