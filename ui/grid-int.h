@@ -75,6 +75,8 @@ lz_sbi_run_color(const unsigned char *p, unsigned cs)
 }
 
 /* grid.c */
+/* Every row's enc dropped (its cells were written directly). */
+void lz_sbi_enc_drop_all(struct lz_grid *g);
 /* Decodes what lz_utf8_put wrote; *pos moves past it. */
 uint32_t lz_sbi_get_utf8(const unsigned char *p, size_t len, size_t *pos);
 /* The pen record from pen (fg, bg, attr) to c's; returns its size. */

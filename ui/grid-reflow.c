@@ -463,6 +463,7 @@ lz_grid_reflow(struct lz_grid *g, struct lz_sb *sb, int cols,
 		}
 	}
 	g->cols = cols;
+	lz_sbi_enc_drop_all(g);
 	for (i = 0; i < npt; i++) {
 		pt[i].gone = f.pt[i].row < f.base ||
 		    f.pt[i].row >= f.base + g->rows;

@@ -48,14 +48,23 @@ lz_cell_blank(struct lz_cell *c, uint32_t bg)
 	c->width = 1;
 }
 
-/* A plain blank is all zero but for its width. */
+/*
+ * A plain blank is all zero but for its width. The first cell is set and
+ * copied onto the next, the two onto the next two and so on: a row in a
+ * few large copies (memcpy's wide stores) instead of a store a field.
+ */
 void
 lz_sbi_blank_plain(struct lz_cell *c, int n)
 {
-	int i;
+	int done, k;
 
-	for (i = 0; i < n; i++)
-		c[i] = blank_cell;
+	if (n <= 0)
+		return;
+	c[0] = blank_cell;
+	for (done = 1; done < n; done += k) {
+		k = done < n - done ? done : n - done;
+		memcpy(c + done, c, (size_t)k * sizeof *c);
+	}
 }
 
 static struct lz_cell *
@@ -65,6 +74,43 @@ row_new(int cols)
 
 	lz_sbi_blank_plain(r, cols);
 	return r;
+}
+
+/* The encoding of a row blanked whole, or of a new one: empty. */
+static void
+enc_reset(struct lz_rowenc *e)
+{
+	e->len = 0;
+	e->ncells = 0;
+	e->valid = 1;
+	e->single = 0;
+	e->fg = 0;
+	e->bg = 0;
+	e->attr = 0;
+}
+
+/* None yet: a row's is kept from its first whole-row erase on. */
+static struct lz_rowenc *
+enc_new(void)
+{
+	return lz_xcalloc(1, sizeof(struct lz_rowenc));
+}
+
+static void
+enc_free(struct lz_rowenc *e)
+{
+	if (e != NULL)
+		free(e->buf);
+	free(e);
+}
+
+void
+lz_sbi_enc_drop_all(struct lz_grid *g)
+{
+	int y;
+
+	for (y = 0; y < g->rows; y++)
+		g->enc[y]->valid = 0;
 }
 
 static void
@@ -79,8 +125,10 @@ touch(struct lz_grid *g, int y, int c1)
 void
 lz_grid_touch(struct lz_grid *g, int y, int c1)
 {
-	if (y >= 0 && y < g->rows)
+	if (y >= 0 && y < g->rows) {
 		touch(g, y, c1);
+		g->enc[y]->valid = 0;
+	}
 }
 
 void
@@ -95,8 +143,12 @@ lz_grid_init(struct lz_grid *g, int rows, int cols)
 	g->row = lz_xcalloc((size_t)rows, sizeof *g->row);
 	g->len = lz_xcalloc((size_t)rows, sizeof *g->len);
 	g->wrap = lz_xcalloc((size_t)rows, 1);
-	for (i = 0; i < rows; i++)
+	g->enc = lz_xcalloc((size_t)rows, sizeof *g->enc);
+	g->keep = 0;
+	for (i = 0; i < rows; i++) {
 		g->row[i] = row_new(cols);
+		g->enc[i] = enc_new();
+	}
 }
 
 void
@@ -106,14 +158,18 @@ lz_grid_free(struct lz_grid *g)
 
 	if (g->row == NULL)
 		return;
-	for (i = 0; i < g->rows; i++)
+	for (i = 0; i < g->rows; i++) {
 		free(g->row[i]);
+		enc_free(g->enc[i]);
+	}
 	free(g->row);
 	free(g->len);
 	free(g->wrap);
+	free(g->enc);
 	g->row = NULL;
 	g->len = NULL;
 	g->wrap = NULL;
+	g->enc = NULL;
 }
 
 /*
@@ -160,6 +216,7 @@ lz_grid_put(struct lz_grid *g, int row, int col, const uint32_t *chars,
 	c = &r[col];
 	width = width == 2 ? 2 : 1;
 	touch(g, row, col + width);
+	g->enc[row]->valid = 0;
 	if (width == 2 && col + 1 >= g->cols) {
 		/* No room for both halves: leave a blank, as at a margin. */
 		lz_cell_blank(c, pen->bg);
@@ -183,6 +240,28 @@ lz_grid_put(struct lz_grid *g, int row, int col, const uint32_t *chars,
 	}
 	fix_pair(r, g->cols, col);
 	fix_pair(r, g->cols, col + width);
+}
+
+/*
+ * A row's encoding after [c0, c1) was erased: empty for the whole row
+ * made plain blank (while g keeps them), kept where only plain blanks
+ * were erased plain (past its cells: no wide character meets them
+ * either), dropped otherwise.
+ */
+static void
+enc_erased(const struct lz_grid *g, struct lz_rowenc *e, int c0, int c1,
+    uint32_t bg, int selective)
+{
+	if (bg != LZ_COLOR_DEFAULT)
+		e->valid = 0;
+	else if (c0 == 0 && c1 == g->cols && !selective) {
+		if (g->keep)
+			enc_reset(e);
+		else
+			e->valid = 0;
+	}
+	else if (c0 < e->ncells)
+		e->valid = 0;
 }
 
 void
@@ -210,6 +289,7 @@ lz_grid_erase(struct lz_grid *g, int r0, int r1, int c0, int c1, uint32_t bg,
 	}
 	for (y = r0; y < r1; y++) {
 		r = g->row[y];
+		enc_erased(g, g->enc[y], c0, c1, bg, selective);
 		/* Past len all is plain blank already. */
 		end = bg == LZ_COLOR_DEFAULT && c1 > g->len[y] ? g->len[y] : c1;
 		if (selective) {
@@ -261,18 +341,23 @@ lz_grid_moverect(struct lz_grid *g, int dr0, int dc0, int sr0, int sc0,
 	}
 	for (i = 0; i < nrows; i++) {
 		touch(g, dr0 + i, dc0 + ncols);
+		g->enc[dr0 + i]->valid = 0;
 		cut_pair(g->row[dr0 + i], g->cols, dc0);
 		cut_pair(g->row[dr0 + i], g->cols, dc0 + ncols);
 	}
 }
 
-/* Moves n row pointers, their lengths and wrap flags from src to dst. */
+/*
+ * Moves n row pointers, their lengths, wrap flags and encodings from src
+ * to dst.
+ */
 static void
 rotate(struct lz_grid *g, int dst, int src, int n)
 {
 	memmove(&g->row[dst], &g->row[src], (size_t)n * sizeof *g->row);
 	memmove(&g->len[dst], &g->len[src], (size_t)n * sizeof *g->len);
 	memmove(&g->wrap[dst], &g->wrap[src], (size_t)n);
+	memmove(&g->enc[dst], &g->enc[src], (size_t)n * sizeof *g->enc);
 }
 
 void
@@ -280,6 +365,7 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
     lz_grid_out *out, void *user)
 {
 	struct lz_cell *save[64], **sp;
+	struct lz_rowenc *esave[64], **ep;
 	int lsave[64], *lp;
 	int height, k, i;
 	unsigned char wrap;
@@ -294,19 +380,28 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
 	k = n > 0 ? n : -n;
 	if (k > height)
 		k = height;
+	/* Rows leave for a scrollback or not: keep encodings as they do. */
+	if (n > 0 && (out != NULL) != g->keep) {
+		g->keep = out != NULL;
+		if (!g->keep)
+			lz_sbi_enc_drop_all(g);
+	}
 	/* The common scroll is a line or a few: no allocation for those. */
 	sp = save;
+	ep = esave;
 	lp = lsave;
 	if (k > 64) {
 		sp = lz_xreallocarray(NULL, (size_t)k, sizeof *sp);
+		ep = lz_xreallocarray(NULL, (size_t)k, sizeof *ep);
 		lp = lz_xreallocarray(NULL, (size_t)k, sizeof *lp);
 	}
 	if (n > 0) {
 		for (i = 0; i < k; i++) {
 			if (out != NULL)
 				out(g->row[top + i], g->len[top + i],
-				    g->wrap[top + i], user);
+				    g->wrap[top + i], g->enc[top + i], user);
 			sp[i] = g->row[top + i];
+			ep[i] = g->enc[top + i];
 			lp[i] = g->len[top + i];
 		}
 		/* The row above no longer goes on into the region's top. */
@@ -314,6 +409,7 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
 			g->wrap[top - 1] = 0;
 		rotate(g, top, top + k, height - k);
 		memcpy(&g->row[bottom - k], sp, (size_t)k * sizeof *sp);
+		memcpy(&g->enc[bottom - k], ep, (size_t)k * sizeof *ep);
 		memcpy(&g->len[bottom - k], lp, (size_t)k * sizeof *lp);
 		/*
 		 * The rows entering are blank; the one above them keeps its
@@ -327,9 +423,11 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
 			g->wrap[bottom - k - 1] = wrap;
 	} else {
 		memcpy(sp, &g->row[bottom - k], (size_t)k * sizeof *sp);
+		memcpy(ep, &g->enc[bottom - k], (size_t)k * sizeof *ep);
 		memcpy(lp, &g->len[bottom - k], (size_t)k * sizeof *lp);
 		rotate(g, top + k, top, height - k);
 		memcpy(&g->row[top], sp, (size_t)k * sizeof *sp);
+		memcpy(&g->enc[top], ep, (size_t)k * sizeof *ep);
 		memcpy(&g->len[top], lp, (size_t)k * sizeof *lp);
 		for (i = top; i < top + k; i++)
 			lz_grid_erase(g, i, i + 1, 0, g->cols, bg, 0);
@@ -338,6 +436,7 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
 	}
 	if (sp != save) {
 		free(sp);
+		free(ep);
 		free(lp);
 	}
 }
@@ -348,6 +447,7 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 {
 	struct lz_cell **nrow;
 	struct lz_cell *r;
+	struct lz_rowenc **nenc;
 	unsigned char *nwrap;
 	int *nlen;
 	int i, keep;
@@ -360,20 +460,25 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 		drop_top = g->rows;
 	for (i = 0; i < drop_top; i++) {
 		if (out != NULL)
-			out(g->row[i], g->len[i], g->wrap[i], user);
+			out(g->row[i], g->len[i], g->wrap[i], g->enc[i], user);
 		free(g->row[i]);
+		enc_free(g->enc[i]);
 	}
 	keep = g->rows - drop_top;
 	if (keep > rows) {
-		for (i = drop_top + rows; i < g->rows; i++)
+		for (i = drop_top + rows; i < g->rows; i++) {
 			free(g->row[i]);
+			enc_free(g->enc[i]);
+		}
 		keep = rows;
 	}
 	nrow = lz_xcalloc((size_t)rows, sizeof *nrow);
+	nenc = lz_xcalloc((size_t)rows, sizeof *nenc);
 	nlen = lz_xcalloc((size_t)rows, sizeof *nlen);
 	nwrap = lz_xcalloc((size_t)rows, 1);
 	for (i = 0; i < keep; i++) {
 		r = g->row[drop_top + i];
+		nenc[i] = g->enc[drop_top + i];
 		nlen[i] = g->len[drop_top + i];
 		/* The last row kept no longer goes on (the rest is cut). */
 		nwrap[i] = i + 1 < keep ? g->wrap[drop_top + i] : 0;
@@ -384,17 +489,22 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 			fix_pair(r, cols, cols);
 			if (nlen[i] > cols)
 				nlen[i] = cols;
+			nenc[i]->valid = 0;
 		}
 		nrow[i] = r;
 	}
-	for (; i < rows; i++)
+	for (; i < rows; i++) {
 		nrow[i] = row_new(cols);
+		nenc[i] = enc_new();
+	}
 	free(g->row);
 	free(g->len);
 	free(g->wrap);
+	free(g->enc);
 	g->row = nrow;
 	g->len = nlen;
 	g->wrap = nwrap;
+	g->enc = nenc;
 	g->rows = rows;
 	g->cols = cols;
 }
@@ -572,6 +682,40 @@ is_blank(const struct lz_cell *c)
 }
 
 /*
+ * The bytes of a cell from fg on (fg, bg, attr, width, pad): two cells
+ * whose bytes there are equal have the same pen and width.
+ */
+#define CELL_PEN_BYTES (sizeof(struct lz_cell) - offsetof(struct lz_cell, fg))
+_Static_assert(CELL_PEN_BYTES == 12, "fg to pad: the tail of a cell, unpadded");
+
+/*
+ * Writes the characters of c[0..n) to p as long as they are plain ASCII
+ * with the pen and width of c[0], itself plain ASCII of width 1; returns
+ * how many. The bulk of a line in one pass: the pen is compared as bytes
+ * (two loads a cell), so a cell whose pad differs ends the run and is
+ * encoded the longer way.
+ */
+static inline int
+put_ascii_run(unsigned char *p, const struct lz_cell *c, int n)
+{
+	uint64_t a, x;
+	uint32_t b, y;
+	int i;
+
+	memcpy(&a, &c->fg, 8);
+	memcpy(&b, (const char *)&c->fg + 8, 4);
+	for (i = 0; i < n; i++) {
+		memcpy(&x, &c[i].fg, 8);
+		memcpy(&y, (const char *)&c[i].fg + 8, 4);
+		if (((x ^ a) | (y ^ b) | c[i].ch[1]) != 0 ||
+		    c[i].ch[0] - 1 >= 0x7f)
+			break;
+		p[i] = (unsigned char)c[i].ch[0];
+	}
+	return i;
+}
+
+/*
  * Encodes cells[0..ncols) into *buf (grown as needed); returns the size
  * and sets *ncells to the cells it covers (trailing plain blanks dropped).
  */
@@ -611,7 +755,10 @@ lz_sbi_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
 			attr = c->attr;
 		}
 		if (ch - 1 < 0x7f && c->ch[1] == 0 && c->width == 1) {
-			p[n++] = (unsigned char)ch;	/* plain ASCII */
+			/* Plain ASCII, and the rest of its run. */
+			k = put_ascii_run(p + n, c, last - i);
+			n += (size_t)k;
+			i += k - 1;
 			continue;
 		}
 		if (is_blank(c)) {
@@ -644,6 +791,112 @@ lz_sbi_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
 	}
 	*ncells = last;
 	return n;
+}
+
+/*
+ * Whether the encoder, at the last cell of e (single: alone after its pen
+ * record) followed by a cell in pen, would start a run there (put_run):
+ * each changes only the foreground, to a colour of one kind.
+ */
+static int
+enc_run(const struct lz_rowenc *e, const struct lz_pen *pen)
+{
+	unsigned kind = color_kind(e->fg);
+
+	return e->fg != e->pfg && e->bg == e->pbg && e->attr == e->pattr &&
+	    (kind == SB_C_INDEXED || kind == SB_C_RGB) && pen->fg != e->fg &&
+	    pen->bg == e->bg && pen->attr == e->attr &&
+	    color_kind(pen->fg) == kind;
+}
+
+/*
+ * Row row was written at col (grid.h): the encoding goes on as
+ * lz_sbi_encode would go on over the cells. The plain blanks between its
+ * last cell and col are a pen record back to the plain pen if needed and
+ * blank runs; then a pen record if the pen changed and the characters.
+ * Dropped for a write before its last cell, of anything but plain ASCII,
+ * or where the encoder would start a run (enc_run).
+ */
+void
+lz_grid_wrote(struct lz_grid *g, int row, int col, const unsigned char *s,
+    int k, const struct lz_pen *pen)
+{
+	struct lz_rowenc *e = g->enc[row];
+	struct lz_cell c;
+	unsigned char *p;
+	size_t need;
+	int gap, run, newpen;
+
+	if (!e->valid)
+		return;
+	newpen = pen->fg != e->fg || pen->bg != e->bg || pen->attr != e->attr;
+	if (s == NULL || col < e->ncells || (e->single && col == e->ncells &&
+	    newpen && enc_run(e, pen))) {
+		e->valid = 0;
+		return;
+	}
+	gap = col - e->ncells;
+	need = e->len + 2 * SB_PEN_MAX + 2 * ((size_t)gap / 255 + 1) +
+	    (size_t)k;
+	if (need > e->alloc) {
+		e->alloc = need < 2 * e->alloc ? 2 * e->alloc : need;
+		e->buf = lz_xrealloc(e->buf, e->alloc);
+	}
+	p = e->buf + e->len;
+	if (gap > 0 && (e->fg != 0 || e->bg != 0 || e->attr != 0)) {
+		p += lz_sbi_put_pen(p, e->fg, e->bg, e->attr, &blank_cell);
+		e->fg = 0;
+		e->bg = 0;
+		e->attr = 0;
+		newpen = pen->fg != 0 || pen->bg != 0 || pen->attr != 0;
+	}
+	for (; gap > 0; gap -= run) {
+		run = gap < 255 ? gap : 255;
+		if (run == 1)
+			*p++ = SB_BLANK;
+		else {
+			*p++ = SB_BLANKS;
+			*p++ = (unsigned char)run;
+		}
+	}
+	e->single = 0;
+	if (newpen) {
+		memset(&c, 0, sizeof c);
+		c.fg = pen->fg;
+		c.bg = pen->bg;
+		c.attr = pen->attr;
+		p += lz_sbi_put_pen(p, e->fg, e->bg, e->attr, &c);
+		e->pfg = e->fg;
+		e->pbg = e->bg;
+		e->pattr = e->attr;
+		e->fg = pen->fg;
+		e->bg = pen->bg;
+		e->attr = pen->attr;
+		e->single = k == 1;
+	}
+	memcpy(p, s, (size_t)k);
+	e->len = (size_t)(p + k - e->buf);
+	e->ncells = col + k;
+}
+
+int
+lz_grid_put_ascii_kept(struct lz_grid *g, int row, int col,
+    const unsigned char *s, int n, const struct lz_pen *pen)
+{
+	struct lz_cell *r = g->row[row] + col;
+	uint32_t fg = pen->fg, bg = pen->bg;
+	uint16_t attr = pen->attr;
+	int k;
+
+	if (n > g->cols - col)
+		n = g->cols - col;
+	for (k = 0; k < n && s[k] >= 0x20 && s[k] < 0x7f; k++)
+		lz_grid_set1(&r[k], s[k], fg, bg, attr);
+	if (g->len[row] < col + k)
+		g->len[row] = col + k;
+	if (k > 0)
+		lz_grid_wrote(g, row, col, s, k, pen);
+	return k;
 }
 
 /* Reads a colour of kind k at p[*pos] into *c; -1 when it is cut short. */
@@ -874,6 +1127,17 @@ sb_alloc(struct lz_sb *sb, size_t sz)
 	return (struct lz_sbline *)(void *)(b->data + b->used - sz);
 }
 
+/* Slot i of the ring counted from the oldest line. */
+static size_t
+sb_slot(const struct lz_sb *sb, size_t i)
+{
+	i += sb->head;
+	return i >= sb->alloc ? i - sb->alloc : i;
+}
+
+/* How many lines ahead of the oldest lz_sbi_drop_oldest prefetches. */
+#define SB_DROP_AHEAD 8
+
 void
 lz_sbi_drop_oldest(struct lz_sb *sb)
 {
@@ -887,6 +1151,12 @@ lz_sbi_drop_oldest(struct lz_sb *sb)
 	if (++sb->head == sb->alloc)
 		sb->head = 0;
 	sb->count--;
+	/*
+	 * The line dropped next time or a few after is long out of the
+	 * cache, and its header is all this reads of it: ask for it now.
+	 */
+	if (sb->count > SB_DROP_AHEAD)
+		__builtin_prefetch(sb->ring[sb_slot(sb, SB_DROP_AHEAD)]);
 }
 
 void
@@ -903,14 +1173,6 @@ lz_sb_free(struct lz_sb *sb)
 	free(sb->scratch);
 	free(sb->enc);
 	memset(sb, 0, sizeof *sb);
-}
-
-/* Slot i of the ring counted from the oldest line. */
-static size_t
-sb_slot(const struct lz_sb *sb, size_t i)
-{
-	i += sb->head;
-	return i >= sb->alloc ? i - sb->alloc : i;
 }
 
 /* Appends an encoded line (n bytes at data) as the newest. */
@@ -964,6 +1226,32 @@ lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols,
 		return;
 	n = lz_sbi_encode(cells, ncols, &sb->enc, &sb->encalloc, &ncells);
 	lz_sbi_push(sb, sb->enc, n, ncells, wrapped);
+}
+
+void
+lz_sb_push_row(struct lz_sb *sb, const struct lz_cell *cells, int ncols,
+    int wrapped, const struct lz_rowenc *enc)
+{
+#ifndef NDEBUG
+	size_t n;
+	int ncells;
+#endif
+
+	if (enc == NULL || !enc->valid) {
+		lz_sb_push(sb, cells, ncols, wrapped);
+		return;
+	}
+	if (sb->max_lines == 0)
+		return;
+#ifndef NDEBUG
+	/* What was kept is what a pass over the cells gives. */
+	n = lz_sbi_encode(cells, ncols, &sb->enc, &sb->encalloc, &ncells);
+	if (n != enc->len || ncells != enc->ncells ||
+	    (n > 0 && memcmp(sb->enc, enc->buf, n) != 0))
+		LZ_BUG("row encoding kept as %zu bytes, %d cells; %zu, %d "
+		    "from its cells", enc->len, enc->ncells, n, ncells);
+#endif
+	lz_sbi_push(sb, enc->buf, enc->len, enc->ncells, wrapped);
 }
 
 int

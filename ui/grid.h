@@ -23,12 +23,22 @@
  *    (the pane sets it when a character wrapped there). Scrolls move it
  *    with the row; erasing whole rows clears it for them and for the row
  *    above them, whose text no longer goes on there (as tmux does).
+ *  - enc[y] is row y's scrollback encoding (lz_sb_push's) kept as the row
+ *    is written, while it is written only left to right in plain ASCII
+ *    (lz_grid_put1, lz_grid_put_ascii) after a whole-row erase; any other
+ *    change drops it. A row that leaves for the scrollback is then stored
+ *    without another pass over its cells (lz_sb_push_row). Scrolls move it
+ *    with the row. Whoever writes row[y] directly must say so
+ *    (lz_grid_touch drops it). Kept only while rows leave the grid for
+ *    a scrollback (keep: the last scroll up handed its rows out), so that
+ *    a scroll region or the alternate screen costs nothing.
  */
 #ifndef LZ_GRID_H
 #define LZ_GRID_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Code points per cell: the base character and up to three combining. */
 #define LZ_CELL_CHARS 4
@@ -83,11 +93,31 @@ struct lz_cell {
 };
 
 /* A screen: rows x cols cells. */
+/*
+ * A row's scrollback encoding kept as it is written (enc above; grid.c's
+ * alone to change): what lz_sbi_encode gives for the row while valid. The
+ * cells from ncells on are plain blanks; the pen is the encoder's after
+ * the last of them, ppen the one before that last pen record.
+ */
+struct lz_rowenc {
+	int valid;
+	int ncells;
+	unsigned char *buf;
+	size_t len, alloc;
+	int single;		/* the last cell alone after a pen record */
+	uint32_t fg, bg;
+	uint16_t attr;
+	uint16_t pattr;
+	uint32_t pfg, pbg;
+};
+
 struct lz_grid {
 	int rows, cols;
 	struct lz_cell **row;
 	int *len;			/* see above */
 	unsigned char *wrap;		/* see above */
+	struct lz_rowenc **enc;		/* see above */
+	int keep;			/* see above */
 };
 
 /* Allocates a blank grid. rows and cols must be at least 1. */
@@ -114,17 +144,48 @@ lz_grid_takes1(const struct lz_cell *r, int col, int cols)
 	    r[col + 1].ch[0] != LZ_CELL_CONT);
 }
 
+/*
+ * Writes ch in pen (fg, bg, attr) to c, a cell that takes it (above; its
+ * width is 1, and pad is 0 in every cell): four stores of two fields each,
+ * which text writes a row of at a time.
+ */
 static inline void
 lz_grid_set1(struct lz_cell *c, uint32_t ch, uint32_t fg, uint32_t bg,
     uint16_t attr)
 {
-	c->ch[0] = ch;
-	c->ch[1] = 0;
-	c->ch[2] = 0;
-	c->ch[3] = 0;
-	c->fg = fg;
-	c->bg = bg;
-	c->attr = attr;		/* pad is 0 in every cell (lz_cell_blank) */
+	const uint32_t chs[2] = { ch, 0 }, zero[2] = { 0, 0 };
+	const uint32_t pen[2] = { fg, bg };
+	const struct {
+		uint16_t attr;
+		uint8_t width, pad;
+	} rest = { attr, 1, 0 };
+
+	memcpy(&c->ch[0], chs, sizeof chs);
+	memcpy(&c->ch[2], zero, sizeof zero);
+	memcpy(&c->fg, pen, sizeof pen);
+	memcpy(&c->attr, &rest, sizeof rest);
+}
+_Static_assert(offsetof(struct lz_cell, bg) == offsetof(struct lz_cell, fg) + 4 &&
+    offsetof(struct lz_cell, pad) == offsetof(struct lz_cell, attr) + 3,
+    "lz_grid_set1 stores fg and bg, attr, width and pad together");
+
+/*
+ * Row row was written at col: the plain ASCII s[0..k) in pen (s NULL:
+ * anything else). Keeps or drops its enc (above), if valid; for the two
+ * below.
+ */
+void lz_grid_wrote(struct lz_grid *g, int row, int col, const unsigned char *s,
+    int k, const struct lz_pen *pen);
+
+static inline void
+lz_grid_wrote1(struct lz_grid *g, int row, int col, uint32_t ch,
+    const struct lz_pen *pen)
+{
+	unsigned char b = (unsigned char)ch;
+
+	if (g->enc[row]->valid)
+		lz_grid_wrote(g, row, col, ch >= 0x20 && ch < 0x7f ? &b :
+		    NULL, 1, pen);
 }
 
 /*
@@ -147,8 +208,16 @@ lz_grid_put1(struct lz_grid *g, int row, int col, uint32_t ch,
 	if (g->len[row] <= col)
 		g->len[row] = col + 1;
 	lz_grid_set1(&r[col], ch, pen->fg, pen->bg, pen->attr);
+	lz_grid_wrote1(g, row, col, ch, pen);
 	return 1;
 }
+
+/*
+ * lz_grid_put_ascii on a row whose encoding is kept (enc): it holds plain
+ * ASCII and plain blanks alone, so no cell is half of a wide character.
+ */
+int lz_grid_put_ascii_kept(struct lz_grid *g, int row, int col,
+    const unsigned char *s, int n, const struct lz_pen *pen);
 
 /*
  * lz_grid_put1 of s[0], s[1], ... at (row, col), (row, col + 1), ...: the
@@ -168,6 +237,8 @@ lz_grid_put_ascii(struct lz_grid *g, int row, int col, const unsigned char *s,
 
 	if ((unsigned)row >= (unsigned)g->rows || (unsigned)col >= (unsigned)cols)
 		return 0;
+	if (g->enc[row]->valid)
+		return lz_grid_put_ascii_kept(g, row, col, s, n, pen);
 	if (n > cols - col)
 		n = cols - col;
 	r = g->row[row];
@@ -195,9 +266,11 @@ void lz_grid_moverect(struct lz_grid *g, int dr0, int dc0, int sr0, int sc0,
     int nrows, int ncols);
 /*
  * Where rows leave a grid for the scrollback: out(row, ncells, wrapped,
- * user), ncells at most cols and every cell past it a plain blank.
+ * enc, user), ncells at most cols and every cell past it a plain blank,
+ * enc the row's encoding if the grid kept it (for lz_sb_push_row).
  */
-typedef void lz_grid_out(const struct lz_cell *, int, int, void *);
+typedef void lz_grid_out(const struct lz_cell *, int, int,
+    const struct lz_rowenc *, void *);
 /*
  * Scrolls full-width rows [top, bottom) up by n (n > 0: the top n rows
  * leave, blank rows with background bg enter at the bottom) or down by -n.
@@ -251,6 +324,9 @@ void lz_sb_free(struct lz_sb *sb);
 /* Appends a line of ncols cells as the newest (wrapped: soft-wrapped). */
 void lz_sb_push(struct lz_sb *sb, const struct lz_cell *cells, int ncols,
     int wrapped);
+/* lz_sb_push of a row leaving a grid, with what lz_grid_out was given. */
+void lz_sb_push_row(struct lz_sb *sb, const struct lz_cell *cells, int ncols,
+    int wrapped, const struct lz_rowenc *enc);
 /*
  * Takes the newest line out into out[0..ncols) (truncated or padded with
  * blanks); returns whether it was soft-wrapped (0 or 1), or -1 when the

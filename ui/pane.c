@@ -495,11 +495,12 @@ lz_pane_cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
 }
 
 static void
-sb_out(const struct lz_cell *row, int cols, int wrapped, void *user)
+sb_out(const struct lz_cell *row, int cols, int wrapped,
+    const struct lz_rowenc *enc, void *user)
 {
 	struct lz_pane *p = user;
 
-	lz_sb_push(&p->sb, row, cols, wrapped);
+	lz_sb_push_row(&p->sb, row, cols, wrapped, enc);
 }
 
 int
