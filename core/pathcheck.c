@@ -283,3 +283,11 @@ lz_open_beneath(int dirfd, const char *name, int flags, mode_t mode)
 	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
 	return (int)syscall(SYS_openat2, dirfd, name, &how, sizeof how);
 }
+
+int
+lz_path_gone(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+}

@@ -29,6 +29,11 @@ int lz_pathcheck_nested(const struct lz_tokens *paths, struct lz_err *err);
  */
 char *lz_path_normalise(const char *path);
 /*
+ * 1 when path is not there: lstat fails with ENOENT or ENOTDIR (a project
+ * or Domain Root deleted or moved); 0 when it is or cannot be told.
+ */
+int lz_path_gone(const char *path);
+/*
  * 1 when path (relative) is an entry of paths or lies beneath one of its
  * directory entries ("dir/", as ignored.h writes them); paths may be
  * NULL.

@@ -6,7 +6,6 @@
  * inside "podman unshare".
  */
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include <errno.h>
@@ -25,6 +24,7 @@
 #include "core/gate.h"
 #include "core/netpolicy.h"
 #include "core/hmac.h"
+#include "core/pathcheck.h"
 #include "core/sandbox.h"
 #include "core/spawn.h"
 #include "core/ws-view.h"
@@ -1731,16 +1731,6 @@ lz_sandbox_entry_prepared(const struct lz_sandbox_entry *e)
 	return *e->prepared != '\0' && strcmp(e->state, "created") == 0;
 }
 
-/* 1 when path, absolute, is not there (ENOENT, ENOTDIR). */
-static int
-absent(const char *path)
-{
-	struct stat st;
-
-	return path[0] == '/' && lstat(path, &st) != 0 && (errno == ENOENT ||
-	    errno == ENOTDIR);
-}
-
 /* 1: its Domain Root is gone; 2: its workspace is. */
 int
 lz_sandbox_entry_orphan(const struct lz_sandbox_entry *e,
@@ -1748,9 +1738,11 @@ lz_sandbox_entry_orphan(const struct lz_sandbox_entry *e,
 {
 	if (!lz_sandbox_entry_prepared(e) || strcmp(e->domain, domain_id) == 0)
 		return 0;
-	if (absent(e->owner_root))
+	/* Labels of absolute paths only: a relative one is not judged. */
+	if (e->owner_root[0] == '/' && lz_path_gone(e->owner_root))
 		return 1;
-	return absent(e->owner_workspace) ? 2 : 0;
+	return e->owner_workspace[0] == '/' &&
+	    lz_path_gone(e->owner_workspace) ? 2 : 0;
 }
 
 void

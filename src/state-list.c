@@ -9,9 +9,6 @@
  * Domain; image details from one "podman image inspect"; the prepared
  * containers from one "podman ps -a --external".
  */
-#include <sys/stat.h>
-
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/domain-busy.h"
+#include "core/pathcheck.h"
 #include "core/rundir.h"
 #include "core/sandbox.h"
 #include "core/spawn.h"
@@ -135,7 +133,6 @@ one(const struct lz_paths *p, const struct lz_config *cfg, const char *id,
     int listed)
 {
 	struct lz_domain_meta m;
-	struct stat st;
 	const struct lz_profile *prof = NULL;
 	json_t *o, *s = NULL, *v;
 	const char *image;
@@ -161,8 +158,7 @@ one(const struct lz_paths *p, const struct lz_config *cfg, const char *id,
 	    json_object_get(imgs, image) : NULL, "record_problem", m.problem);
 	/* A project deleted or moved: its Domain stays until reset. */
 	json_object_set_new(o, "workspace_missing", json_boolean(m.workspace !=
-	    NULL && lstat(m.workspace, &st) != 0 && (errno == ENOENT ||
-	    errno == ENOTDIR)));
+	    NULL && lz_path_gone(m.workspace)));
 	json_object_set_new(o, "prepared", listed ? json_integer(prepared(ctrs,
 	    id)) : json_null());
 	json_object_set_new(o, "created", m.created ? json_integer(m.created) :
