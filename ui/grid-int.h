@@ -74,6 +74,19 @@ lz_sbi_run_color(const unsigned char *p, unsigned cs)
 	return cs == 1 ? LZ_COLOR_INDEXED(p[0]) : LZ_COLOR_RGB(p[0], p[1], p[2]);
 }
 
+/* The record of run (1-255) blanks of one pen at p; returns its size. */
+static inline size_t
+lz_sbi_put_blanks(unsigned char *p, int run)
+{
+	if (run == 1) {
+		p[0] = SB_BLANK;
+		return 1;
+	}
+	p[0] = SB_BLANKS;
+	p[1] = (unsigned char)run;
+	return 2;
+}
+
 /* grid.c */
 /* Every row's enc dropped (its cells were written directly). */
 void lz_sbi_enc_drop_all(struct lz_grid *g);

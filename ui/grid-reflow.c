@@ -190,16 +190,14 @@ rf_whole(struct rf *f, const unsigned char *s, size_t n, int k, int w)
 static void
 rf_blanks(struct rf *f, int k)
 {
-	unsigned char b[2] = { SB_BLANKS, (unsigned char)k };
-	size_t at;
+	unsigned char b[2];
+	size_t at, len = lz_sbi_put_blanks(b, k);
 	int n;
 
-	if (k == 1)
-		b[0] = SB_BLANK;
 	rf_pen(f);
 	at = f->cur.len;
 	n = f->tailn;
-	rf_add(f, b, k == 1 ? 1 : 2, k, 0);
+	rf_add(f, b, len, k, 0);
 	if (f->opn.fg == 0 && f->opn.bg == 0 && f->opn.attr == 0) {
 		f->tail = n > 0 ? f->tail : at;
 		f->tailn = n + k;

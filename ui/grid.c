@@ -768,12 +768,7 @@ lz_sbi_encode(const struct lz_cell *cells, int ncols, unsigned char **buf,
 			    cells[i + run].bg == bg && cells[i + run].attr == attr;
 			    run++)
 				;
-			if (run == 1)
-				p[n++] = SB_BLANK;
-			else {
-				p[n++] = SB_BLANKS;
-				p[n++] = (unsigned char)run;
-			}
+			n += lz_sbi_put_blanks(p + n, run);
 			i += run - 1;
 			continue;
 		}
@@ -852,12 +847,7 @@ lz_grid_wrote(struct lz_grid *g, int row, int col, const unsigned char *s,
 	}
 	for (; gap > 0; gap -= run) {
 		run = gap < 255 ? gap : 255;
-		if (run == 1)
-			*p++ = SB_BLANK;
-		else {
-			*p++ = SB_BLANKS;
-			*p++ = (unsigned char)run;
-		}
+		p += lz_sbi_put_blanks(p, run);
 	}
 	e->single = 0;
 	if (newpen) {
