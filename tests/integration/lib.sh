@@ -162,6 +162,18 @@ lz_domain_id_ok() {
 	return 1
 }
 
+# lz_new_domain DIR: a fresh project DIR; its Domain's ID, runtime
+# directory and Domain Root in $lz_new_id, $lz_new_rt and $lz_new_root,
+# and cleanup of its containers and Domain Root at exit.
+lz_new_domain() {
+	lz_make_project "$1"
+	lz_new_id=$(cd "$1" && "$LAZARET" domain show --json | jq -r .domain_id)
+	lz_domain_id_ok "$lz_new_id" || { finish; exit 1; }
+	lz_new_rt=$XDG_RUNTIME_DIR/lazaret/$lz_new_id
+	lz_new_root=$XDG_DATA_HOME/lazaret/domains/$lz_new_id
+	lz_cleanup_hooks+=("lz_domain_remove $lz_new_id")
+}
+
 # lz_domain_project: a fresh project $proj in the account's real XDG
 # directories (podman keeps its storage there), its Domain's $id, $rt and
 # $droot, and cleanup of its containers and Domain Root at exit.
@@ -170,12 +182,8 @@ lz_domain_project() {
 	export XDG_DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share}
 	rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
 	proj=$LZ_TMP/proj
-	lz_make_project "$proj"
-	id=$(cd "$proj" && "$LAZARET" domain show --json | jq -r .domain_id)
-	lz_domain_id_ok "$id" || { finish; exit 1; }
-	rt=$XDG_RUNTIME_DIR/lazaret/$id
-	droot=$XDG_DATA_HOME/lazaret/domains/$id
-	lz_cleanup_hooks+=("lz_domain_remove $id")
+	lz_new_domain "$proj"
+	id=$lz_new_id rt=$lz_new_rt droot=$lz_new_root
 }
 
 # lz_domain_remove ID: at exit, the Domain ID of this account goes: its

@@ -46,12 +46,8 @@ slow=(env PATH="$LZ_TMP/bin:$PATH")
 # newdomain NAME: a project $LZ_TMP/NAME; sets $p, $did, $prt, $proot.
 newdomain() {
 	p=$LZ_TMP/$1
-	lz_make_project "$p"
-	did=$(cd "$p" && "$LAZARET" domain show --json | jq -r .domain_id)
-	lz_domain_id_ok "$did" || { finish; exit 1; }
-	prt=$XDG_RUNTIME_DIR/lazaret/$did
-	proot=$XDG_DATA_HOME/lazaret/domains/$did
-	lz_cleanup_hooks+=("lz_domain_remove $did")
+	lz_new_domain "$p"
+	did=$lz_new_id prt=$lz_new_rt proot=$lz_new_root
 }
 # waitfor FILE: 20 s at most.
 waitfor() {
@@ -81,6 +77,16 @@ gone() {
 	podman unshare "$LAZARET" __anchor umount -u "$2/anchors" -w "$2/view" >/dev/null 2>&1
 	podman unshare rm -rf "$2"
 }
+# held_end: a run in project $p whose teardown is held in the preparation,
+# at the prepared sandbox's "podman create" (the wrapper's $hold.wait);
+# fails when it never gets there.
+held_end() {
+	rm -f "$hold" "$hold.wait"
+	(cd "$p" && "${slow[@]}" "$LAZARET" run -- true) >/dev/null 2>&1
+	waitfor "$hold.wait" && return 0
+	fail "the teardown never created the prepared sandbox (wrapper not reached)"
+	return 1
+}
 # another_end: a Domain of another project starts and ends (its teardown
 # awaited).
 newdomain other
@@ -93,9 +99,7 @@ another_end() {
 
 # 1. SIGTERM while the teardown prepares: the coordinator finishes.
 newdomain term
-rm -f "$hold" "$hold.wait"
-(cd "$p" && "${slow[@]}" "$LAZARET" run -- true) >/dev/null 2>&1
-if waitfor "$hold.wait"; then
+if held_end; then
 	kill -TERM "$(cat "$prt/coordinator.pid")" 2>/dev/null
 	sleep 0.5
 	: >"$hold"
@@ -117,8 +121,6 @@ if waitfor "$hold.wait"; then
 	    pass "the pair prepared under SIGTERM is the next start's" ||
 	    fail "the pair prepared under SIGTERM was not used: $(grep 'prepared' "$prt/coordinator.log" | tail -2)"
 	unlocked "$prt"
-else
-	fail "the teardown never created the prepared sandbox (wrapper not reached)"
 fi
 
 # 2. SIGKILL between the two creates: no record, and containers the dead
@@ -126,9 +128,7 @@ fi
 # held create goes on); gone with the project and Domain Root at the next
 # teardown of another Domain.
 newdomain kill
-rm -f "$hold" "$hold.wait"
-(cd "$p" && "${slow[@]}" "$LAZARET" run -- true) >/dev/null 2>&1
-if waitfor "$hold.wait"; then
+if held_end; then
 	kill -KILL "$(cat "$prt/coordinator.pid")" 2>/dev/null
 	sleep 1
 	have=$(names "$did")
@@ -152,16 +152,12 @@ if waitfor "$hold.wait"; then
 	[ -z "$have" ] &&
 	    pass "the lone sidecar of a Domain whose project and root are gone is removed by another Domain's teardown" ||
 	    fail "lone sidecar left after another Domain's teardown: '$have'"
-else
-	fail "the teardown never created the prepared sandbox (wrapper not reached)"
 fi
 
 # 3. A start while the teardown prepares: it waits for the lifecycle lock,
 # then starts the pair just made; nothing else is left.
 newdomain race
-rm -f "$hold" "$hold.wait"
-(cd "$p" && "${slow[@]}" "$LAZARET" run -- true) >/dev/null 2>&1
-if waitfor "$hold.wait"; then
+if held_end; then
 	(cd "$p" && "$LAZARET" run -- echo raced) >"$LZ_TMP/raced" 2>&1 &
 	racer=$!
 	sleep 1
@@ -176,15 +172,11 @@ if waitfor "$hold.wait"; then
 	else
 		fail "a start during the preparation: exit $r, '$(cat "$LZ_TMP/raced")', containers '$(names "$did")', log: $(grep prepared "$prt/coordinator.log" | tail -2)"
 	fi
-else
-	fail "the teardown never created the prepared sandbox (wrapper not reached)"
 fi
 
 # 4. A state reset while the teardown prepares: it waits for the lock, then
 # removes the pair and its record.
-rm -f "$hold" "$hold.wait"
-(cd "$p" && "${slow[@]}" "$LAZARET" run -- true) >/dev/null 2>&1
-if waitfor "$hold.wait"; then
+if held_end; then
 	(cd "$p" && "$LAZARET" state reset --all --yes) >"$LZ_TMP/reset" 2>&1 &
 	resetter=$!
 	sleep 1
@@ -195,8 +187,6 @@ if waitfor "$hold.wait"; then
 	else
 		fail "a state reset during the preparation: exit $r ($(tail -2 "$LZ_TMP/reset")), containers '$(names "$did")', record $(ls "$prt" | grep -c '^prepared')"
 	fi
-else
-	fail "the teardown never created the prepared sandbox (wrapper not reached)"
 fi
 
 # 5. The sandbox's create fails in the preparation: the sidecar made before
