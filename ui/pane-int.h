@@ -320,6 +320,14 @@ void lz_pane_links_free(struct lz_pane *p);
  */
 void lz_pane_render_line(const struct lz_pane *p, const struct lz_cell *r,
     int cols, struct lz_buf *out);
+/*
+ * pane-snapshot.c: what puts libvterm's last glyph (where it joins a
+ * combining mark) where no cursor can stand after it, to be written in
+ * hidden mode with margins and origin mode off: an 'x' at the last row's
+ * last column, the row single-width for it. It stays out of reach until
+ * the columns change: lz_pane_resize parks it again.
+ */
+void lz_pane_park_seq(const struct lz_pane *p, struct lz_buf *out);
 /* The private strings of lz_pane_restore. */
 #define LZ_PANE_PRIVATE_HIDE "lazaret;hide"
 #define LZ_PANE_PRIVATE_SHOW "lazaret;show"

@@ -432,21 +432,12 @@ glyph_wrap(const struct lz_pane *p, struct lz_buf *out)
 		dec(out, 69, 1);
 }
 
-/*
- * The last glyph without a pending wrap. libvterm's own (what it would
- * join a mark to, were the guard to let it) is put hidden at the end of
- * the last row, where no cursor can stand after it, as a resize can leave
- * the original's; the pane's, which is what counts, is set by a private
- * string. Then origin mode.
- */
-static void
-glyph_hidden(const struct lz_pane *p, struct lz_buf *out)
+void
+lz_pane_park_seq(const struct lz_pane *p, struct lz_buf *out)
 {
-	const struct g_glyph *g = &p->t.lg;
-	int row = p->rows - 1, k;
+	int row = p->rows - 1;
 	char real = line_size(p, row);
 
-	private(out, LZ_PANE_PRIVATE_HIDE);
 	if (real != '5') {
 		cup(out, row, 0);
 		lz_buf_adds(out, "\033#5");
@@ -455,6 +446,23 @@ glyph_hidden(const struct lz_pane *p, struct lz_buf *out)
 	lz_buf_addch(out, 'x');
 	if (real != '5')
 		lz_buf_addf(out, "\033#%c", real);
+}
+
+/*
+ * The last glyph without a pending wrap. libvterm's own (what it would
+ * join a mark to, were the guard to let it) is parked hidden
+ * (lz_pane_park_seq), as a resize parks the original's when its glyph
+ * is gone; the pane's, which is what counts, is set by a private string.
+ * Then origin mode.
+ */
+static void
+glyph_hidden(const struct lz_pane *p, struct lz_buf *out)
+{
+	const struct g_glyph *g = &p->t.lg;
+	int k;
+
+	private(out, LZ_PANE_PRIVATE_HIDE);
+	lz_pane_park_seq(p, out);
 	private(out, LZ_PANE_PRIVATE_SHOW);
 	lz_buf_addf(out, "\033_%s;%d;%d;%d", LZ_PANE_PRIVATE_GLYPH, g->row,
 	    g->col, g->width);

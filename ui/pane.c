@@ -2517,22 +2517,14 @@ lz_pane_restore_end(struct lz_pane *p)
  * shrink can leave top below bottom (a negative memmove in its scroll),
  * and lines brought back from the scrollback move the cursor below a
  * region it was kept in by origin mode. Reset both margins on every
- * resize, keeping the cursor, as xterm does.
+ * resize, as xterm does; libvterm homes the cursor, the caller puts it
+ * back.
  */
 static void
-reset_margins(struct lz_pane *p, const VTermPos *to)
+reset_margins(struct lz_pane *p)
 {
-	VTermPos pos;
-	char seq[64];
-	int n;
-
-	vt_cursor(p, &pos);
-	if (to != NULL)
-		pos = *to;
-	n = snprintf(seq, sizeof seq, "\033[r\033[?69h\033[s\033[?69%c\033[%d;%dH",
-	    p->t.lrmm ? 'h' : 'l', pos.row + 1, pos.col + 1);
-	if (n > 0 && (size_t)n < sizeof seq)
-		vt_write(p, seq, (size_t)n);
+	vwrites(p, p->t.lrmm ? "\033[r\033[?69h\033[s" :
+	    "\033[r\033[?69h\033[s\033[?69l");
 	p->t.top = 0;
 	p->t.bottom = -1;
 	p->t.left = 0;
@@ -2579,10 +2571,12 @@ clamp_slot(struct lz_pane *p, int row, int col)
 }
 
 /*
- * Puts a glyph of width w at (row, col) in hidden mode: libvterm's last
- * glyph (what it joins marks to) and, at the row's end, its pending wrap
- * are set, the grid is not touched. The guard's last glyph gets the
- * characters of g. A pending single shift is used up and set again.
+ * Puts a glyph of width w at (row, col) in hidden mode, margins and
+ * origin mode off: libvterm's last glyph (what it joins marks to) and, at
+ * the row's end, its pending wrap are set, the grid is not touched. The
+ * guard's last glyph gets the characters of g. With row -1 libvterm's is
+ * parked instead (lz_pane_park_seq) and the guard's stays g. A pending
+ * single shift is used up and set again.
  */
 static void
 reput(struct lz_pane *p, int row, int col, int w, struct g_glyph g)
@@ -2591,14 +2585,21 @@ reput(struct lz_pane *p, int row, int col, int w, struct g_glyph g)
 
 	if (p->t.ss != 0)
 		lz_buf_adds(&b, "x");	/* what the single shift takes */
-	lz_buf_addf(&b, "\033[%d;%dH%s", row + 1, col + 1,
-	    w == 2 ? "\xe4\xb8\x80" : "\xc2\xa1");
+	if (row < 0)
+		lz_pane_park_seq(p, &b);
+	else
+		lz_buf_addf(&b, "\033[%d;%dH%s", row + 1, col + 1,
+		    w == 2 ? "\xe4\xb8\x80" : "\xc2\xa1");
 	if (p->t.ss != 0)
 		lz_buf_adds(&b, p->t.ss == 2 ? "\033N" : "\033O");
 	set_hidden(p, 1);
 	lz_pane_vwrite(p, b.buf, b.len);
 	set_hidden(p, 0);
 	lz_buf_release(&b);
+	if (row < 0) {
+		p->t.lg = g;
+		return;
+	}
 	memcpy(p->t.lg.ch, g.ch, sizeof g.ch);
 	p->t.lg.nch = g.nch;
 }
@@ -2745,23 +2746,32 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 	track_modes(p);
 	vterm_set_size(p->vt, rows, cols);
 	p->resize_delta.row = 0;
+	if (to.row != -1) {
+		pos.row = to.row < rows ? to.row : rows - 1;
+		pos.col = to.col;
+		if (to.phantom && !p->t.autowrap)
+			pos.col = cols - 1;
+	} else
+		vt_cursor(p, &pos);
+	/* Margins first: the glyph's CUP below is then the screen's. */
+	reset_margins(p);
 	/*
-	 * Only where the glyph still is (a reflow blanks a wide one in 1),
-	 * and whole within its row: one past a double-width line's half
-	 * would wrap, a line feed libvterm makes under its margins of the
-	 * old size (reset below), scrolling its line sizes unseen.
+	 * The last glyph again where it still is (a reflow blanks a wide one
+	 * in 1), and whole within its row (one past a double-width line's
+	 * half would wrap, scrolling its line sizes unseen). Anywhere else
+	 * libvterm's is parked: left where it was, a cursor could stand
+	 * after it in the new size, and libvterm would join a mark the guard
+	 * declined (a mirror's, parked by its snapshot, somewhere else).
 	 */
 	if (glyph.row >= 0 && glyph.row < rows && glyph.col >= 0 &&
 	    glyph.col + p->t.lg.width <= lz_pane_row_width(p, glyph.row) &&
 	    p->scr[0].row[glyph.row][glyph.col].ch[0] != 0 &&
 	    p->scr[0].row[glyph.row][glyph.col].width == p->t.lg.width)
 		reput(p, glyph.row, glyph.col, p->t.lg.width, p->t.lg);
+	else
+		reput(p, -1, 0, 1, p->t.lg);
+	move_to(p, pos.row, pos.col);
 	if (to.row != -1) {
-		pos.row = to.row < rows ? to.row : rows - 1;
-		pos.col = to.col;
-		if (to.phantom && !p->t.autowrap)
-			pos.col = cols - 1;
-		reset_margins(p, &pos);
 		/*
 		 * The pending wrap: after the last glyph as it was (rows
 		 * only: the cell may have been erased since), or after the
@@ -2780,8 +2790,7 @@ lz_pane_resize(struct lz_pane *p, unsigned urows, unsigned ucols)
 		if (to.phantom && p->t.autowrap && g.width > 0 &&
 		    to.col + g.width == lz_pane_row_width(p, pos.row))
 			reput(p, pos.row, to.col, g.width, g);
-	} else
-		reset_margins(p, NULL);
+	}
 	clamp_slot(p, slot.row, slot.col);
 	memset(p->rowdirty, 0, sizeof p->rowdirty);
 	mark_rows(p, 0, rows);

@@ -510,6 +510,79 @@ test_runs(void **state)
 	lz_pane_free(p);
 }
 
+/*
+ * A combining mark after a resize joins the last glyph only where the
+ * cursor stands right after it. libvterm keeps its own last glyph (where
+ * it joins marks) through a resize: a resize that cannot put the glyph
+ * back (erased, or on the alternate screen) parks libvterm's, and one
+ * that can puts it where the glyph is even under origin mode. The pane
+ * and its mirror (whose snapshot parked libvterm's glyph at the old
+ * size's last cell) stay the same.
+ */
+static void
+test_mark_after_resize(void **state)
+{
+	static const struct {
+		unsigned r0, c0;	/* the pane */
+		const char *x;		/* before the mirror */
+		unsigned rows, cols;	/* the resize */
+		const char *y;		/* the probe */
+		int row, col;		/* a cell that stays blank, or -1 */
+		int jrow, jcol;		/* where the mark joins, or -1 */
+	} t[] = {
+		/* The mirror's parked glyph at (4,9), the cursor after it. */
+		{ 5, 10, "ab\033[2K", 5, 20, "\033[5;11H\xcc\x88", 4, 9,
+		    -1, -1 },
+		{ 5, 10, "\033[?1049hab\033[2K", 5, 20,
+		    "\033[5;11H\xcc\x88", 4, 9, -1, -1 },
+		{ 4, 10, "0123456789abc\033[2K", 4, 7,
+		    "\033[4;8H\xcc\x88", 3, 6, -1, -1 },
+		/* Here the guard joins it to its erased glyph, as libvterm. */
+		{ 1, 1, "a\033[2K", 1, 7, "\033[1;2H\xcc\x88", -1, -1,
+		    -1, -1 },
+		/* Put back where it is, not under the old top margin. */
+		{ 6, 10, "\033[3;5r\033[?6h\033[1;1Hab", 6, 12,
+		    "\033[5;3H\xcc\x88", 4, 1, -1, -1 },
+		{ 6, 10, "\033[3;5r\033[?6h\033[1;1Hab", 6, 12,
+		    "\033[3;3H\xcc\x88", -1, -1, 2, 1 },
+		/* And joined as before where the glyph stays. */
+		{ 5, 10, "ab", 5, 20, "\xcc\x88", -1, -1, 0, 1 },
+		{ 5, 10, "ab", 7, 10, "\xcc\x88", -1, -1, 0, 1 },
+	};
+	struct lz_pane *p, *m;
+	const struct lz_cell *c;
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof t / sizeof *t; k++) {
+		p = mk(t[k].r0, t[k].c0, 50);
+		feed(p, t[k].x);
+		m = mirror(p, 50);
+		same(p, m, t[k].x);
+		lz_pane_resize(p, t[k].rows, t[k].cols);
+		lz_pane_resize(m, t[k].rows, t[k].cols);
+		same(p, m, "resized");
+		feed(p, t[k].y);
+		feed(m, t[k].y);
+		same(p, m, t[k].y);
+		if (t[k].row >= 0) {
+			c = lz_pane_cell(p, t[k].row, t[k].col);
+			if (c->ch[0] != 0 && c->ch[0] != ' ')
+				fail_msg("case %zu: cell %d,%d holds U+%04X", k,
+				    t[k].row, t[k].col, c->ch[0]);
+		}
+		if (t[k].jrow >= 0) {
+			c = lz_pane_cell(p, t[k].jrow, t[k].jcol);
+			if (c->ch[0] != 'b' || c->ch[1] != 0x308)
+				fail_msg("case %zu: cell %d,%d holds U+%04X "
+				    "U+%04X, not b and the mark", k, t[k].jrow,
+				    t[k].jcol, c->ch[0], c->ch[1]);
+		}
+		lz_pane_free(m);
+		lz_pane_free(p);
+	}
+}
+
 int
 main(void)
 {
@@ -523,6 +596,7 @@ main(void)
 		cmocka_unit_test(test_mirror),
 		cmocka_unit_test(test_property),
 		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_mark_after_resize),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
