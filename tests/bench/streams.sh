@@ -24,8 +24,9 @@
 # the pane and session freed), from its start, with the stream's session
 # the first and only one. A process's children, waited for or not, are
 # never in its own figure; both include their start-up and teardown. When
-# the writer ends at most a pty buffer (64 KiB) may still be unread by
-# tmux at `wait done`, as in the MB/s figure.
+# the writer ends, what the pty still holds (n_tty's 4 KiB and up to 64
+# KiB of flip buffers) may be unread by tmux at `wait done`, as in the
+# MB/s figure; its CPU is counted.
 #
 # Everything (writer, pty reader, tmux server and clients) is pinned to
 # one CPU with taskset (-c, default 1). The order of lazaret and tmux
