@@ -177,6 +177,12 @@ struct lz_pane {
 	uint32_t u8cp;
 	size_t u8start;			/* its first byte in this feed's buf */
 	int decaln;			/* putglyph calls come from DECALN */
+	/*
+	 * The glyph a write of stand-ins stands for (pane.c vwrite_glyph):
+	 * libvterm's putglyph of it puts these nstand characters instead.
+	 */
+	uint32_t stand[G_GLYPH_CHARS];
+	int nstand;
 	int restoring;			/* lz_pane_restore: private strings */
 	int hidden;			/* callbacks leave the grid alone */
 

@@ -414,6 +414,26 @@ putglyph_col0(struct lz_pane *p, uint32_t c, VTermPos pos)
 	return 1;
 }
 
+/*
+ * The glyph of a write of stand-ins (vwrite_glyph): the characters they
+ * stand for are put, with libvterm's width, which is theirs in the pane.
+ */
+static int __attribute__((noinline))
+putglyph_stand(struct lz_pane *p, VTermGlyphInfo *info, VTermPos pos)
+{
+	VTermGlyphInfo g = *info;
+	uint32_t ch[G_GLYPH_CHARS + 1];
+	int k;
+
+	for (k = 0; k < p->nstand && info->chars[k] != 0; k++)
+		ch[k] = p->stand[k];
+	ch[k] = 0;
+	p->nstand = 0;
+	g.chars = ch;
+	return p->hidden ? hcb_putglyph(&g, pos, p) :
+	    lz_pane_cb_putglyph(&g, pos, p);
+}
+
 int
 lz_pane_cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 {
@@ -421,6 +441,8 @@ lz_pane_cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	const uint32_t *chars = info->chars;
 	uint32_t c = chars[0];
 
+	if (p->nstand > 0)
+		return putglyph_stand(p, info, pos);
 	/*
 	 * One character below the surrogates, width 1, no marks, no wide
 	 * neighbour, no double-width line, not DECALN's: most of any output,
@@ -440,7 +462,11 @@ lz_pane_cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 static int
 hcb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 {
-	track_glyph(user, info, pos);
+	struct lz_pane *p = user;
+
+	if (p->nstand > 0)
+		return putglyph_stand(p, info, pos);
+	track_glyph(p, info, pos);
 	return 1;
 }
 
@@ -811,6 +837,38 @@ static void
 vwrites(struct lz_pane *p, const char *s)
 {
 	lz_pane_vwrite(p, s, strlen(s));
+}
+
+/*
+ * Writes libvterm the glyph ch[0..n) (a character and its marks) as
+ * text. A character libvterm 0.1.4 would give another width than the
+ * pane's (lz_vtchar_differs) goes as a stand-in of the pane's width
+ * (U+0300, a mark; U+00A1; U+4E00, wide), and the glyph libvterm puts
+ * carries the real characters (putglyph_stand).
+ */
+static void
+vwrite_glyph(struct lz_pane *p, const uint32_t *ch, int n)
+{
+	static const uint32_t stand_in[3] = { 0x300, 0xa1, 0x4e00 };
+	unsigned char u[4 * G_GLYPH_CHARS];
+	size_t len = 0;
+	int k, any = 0;
+
+	for (k = 0; k < n && k < G_GLYPH_CHARS; k++) {
+		if (ch[k] >= 0xa0 && lz_vtchar_differs(ch[k])) {
+			len += lz_utf8_put(u + len,
+			    stand_in[lz_vtchar_width(ch[k])]);
+			any = 1;
+		} else
+			len += lz_utf8_put(u + len, ch[k]);
+	}
+	lz_pane_vt_sync(p);
+	if (any) {
+		memcpy(p->stand, ch, (size_t)k * sizeof *ch);
+		p->nstand = k;
+	}
+	vterm_input_write(p->vt, (const char *)u, len);
+	p->nstand = 0;
 }
 
 /* Writes to libvterm, which first learns what the fast path did. */
@@ -1305,7 +1363,7 @@ too_wide(struct lz_pane *p)
 static void
 u8_done(struct lz_pane *p, size_t i, uint32_t cp)
 {
-	int drop = 0;
+	int drop = 0, stand;
 
 	switch (p->u8total) {
 	case 2:
@@ -1333,11 +1391,18 @@ u8_done(struct lz_pane *p, size_t i, uint32_t cp)
 			flush_to(p, p->u8start);
 		drop = too_wide(p);
 	}
-	if (drop) {
+	/* Where libvterm's width is not the pane's, it gets a stand-in. */
+	stand = !drop && lz_vtchar_differs(cp);
+	if (drop || stand) {
 		if (p->u8nheld == 0)
 			flush_to(p, p->u8start);
 		p->fseg = i + 1;
-	} else {
+	}
+	if (stand) {
+		vwrite_glyph(p, &cp, 1);
+		p->seg_move = 0;
+		p->t.ss = 0;
+	} else if (!drop) {
 		if (p->u8nheld > 0) {
 			/* Its first bytes came in an earlier feed: first. */
 			lz_pane_vwrite(p, (const char *)p->u8held,
@@ -1623,10 +1688,8 @@ static void
 rep(struct lz_pane *p, size_t i)
 {
 	const struct g_glyph *g = &p->t.lg;
-	unsigned char u[4 * G_GLYPH_CHARS];
+	struct g_glyph lg;
 	long n = lz_pane_csi_arg(p, 0, 1);
-	size_t len = 0;
-	int k;
 
 	cancel_at(p, i);
 	if (g->width <= 0 || g->nch == 0 || (g->width > 1 && too_wide(p))) {
@@ -1637,10 +1700,9 @@ rep(struct lz_pane *p, size_t i)
 		n = 1;
 	if (n > p->cols - p->t.vcol)
 		n = p->cols - p->t.vcol > 1 ? p->cols - p->t.vcol : 1;
-	for (k = 0; k < g->nch; k++)
-		len += lz_utf8_put(u + len, g->ch[k]);
+	lg = *g;
 	for (; n > 0; n--)
-		lz_pane_vwrite(p, (const char *)u, len);
+		vwrite_glyph(p, lg.ch, lg.nch);
 	p->t.ss = 0;
 }
 
@@ -1660,6 +1722,7 @@ decstr(struct lz_pane *p, size_t i)
 {
 	const struct g_glyph *g = &p->t.lg;
 	struct lz_buf b = LZ_BUF_INIT;
+	struct g_glyph lg;
 	int phantom, k;
 	VTermPos pos;
 
@@ -1693,13 +1756,11 @@ decstr(struct lz_pane *p, size_t i)
 	p->t.lg.wrap = 0;
 	track_modes(p);
 	if (phantom && g->row == pos.row && g->col == pos.col) {
-		lz_buf_reset(&b);
-		for (k = 0; k < g->nch; k++)
-			lz_buf_add_utf8(&b, g->ch[k]);
-		if (p->t.ss != 0)
-			lz_buf_addf(&b, "\033%c", p->t.ss == 2 ? 'N' : 'O');
 		set_hidden(p, 1);
-		lz_pane_vwrite(p, b.buf, b.len);
+		lg = *g;
+		vwrite_glyph(p, lg.ch, lg.nch);
+		if (p->t.ss != 0)
+			vwrites(p, p->t.ss == 2 ? "\033N" : "\033O");
 		set_hidden(p, 0);
 	}
 	lz_buf_release(&b);

@@ -150,6 +150,21 @@ test_cells(void **state)
 	    "\033[2;1Hmore\033]8;;\033\\plain\033]8;;file:///w/x\007");
 }
 
+/*
+ * Glyphs libvterm 0.1.4 counts otherwise than the pane (a stand-in is
+ * written to it, ui/vtchar.c): as the last glyph, with a pending wrap on
+ * it, a mark only the pane joins.
+ */
+static void
+test_stand_ins(void **state)
+{
+	(void)state;
+	property(3, 10, "a\xf0\x9f\xa5\xb0");
+	property(3, 10, "\033[1;9H\xf0\x9f\xa5\xb0");
+	property(3, 10, "e\xe1\xaa\xb0x\033[1;2H");
+	property(3, 10, "c\xf0\x9f\xa4\xbb\033[!p");
+}
+
 static void
 test_screens(void **state)
 {
@@ -306,6 +321,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cells),
+		cmocka_unit_test(test_stand_ins),
 		cmocka_unit_test(test_screens),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_margins),

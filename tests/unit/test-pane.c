@@ -230,6 +230,71 @@ test_combining(void **state)
 	done(p, &c);
 }
 
+/*
+ * Widths are the C library's where libvterm 0.1.4's differ (ui/vtchar.c):
+ * libvterm gets a stand-in of the pane's width, the grid the character.
+ * The same with the fast path off, and fed a byte at a time.
+ */
+static void
+test_widths_of_the_c_library(void **state)
+{
+	static const char in[] =
+	    "a\xf0\x9f\xa5\xb0" "b"		/* U+1F970: wide */
+	    "\r\ne\xe1\xaa\xb0z"		/* U+1AB0: a mark */
+	    "\r\nc\xf0\x9f\xa4\xbb" "d"		/* U+1F93B: narrow */
+	    "\r\n\xe1\x84\x80\xe1\x85\xa1\xe1\x86\xa8|" /* Hangul jamo */
+	    "\033[5;1H\xf0\x9f\xa5\xb0\033[2b"	/* REP of a stand-in */
+	    "\033[6;9H\xf0\x9f\xa5\xb0\xcc\x88"; /* pending wrap, a mark */
+	struct ctx c;
+	struct lz_pane *p;
+	const struct lz_cell *x;
+	int mode, k;
+
+	(void)state;
+	for (mode = 0; mode < 3; mode++) {
+		p = mk(6, 10, 0, &c);
+		lz_pane_set_fast(p, mode != 1);
+		if (mode == 2)
+			feed_bytes(p, in);
+		else
+			feed(p, in);
+		x = cell(p, 0, 1);
+		assert_int_equal(x->ch[0], 0x1f970);
+		assert_int_equal(x->width, 2);
+		assert_int_equal(cell(p, 0, 2)->ch[0], LZ_CELL_CONT);
+		assert_int_equal(cell(p, 0, 3)->ch[0], 'b');
+		x = cell(p, 1, 0);
+		assert_int_equal(x->ch[0], 'e');
+		assert_int_equal(x->ch[1], 0x1ab0);
+		assert_int_equal(cell(p, 1, 1)->ch[0], 'z');
+		x = cell(p, 2, 1);
+		assert_int_equal(x->ch[0], 0x1f93b);
+		assert_int_equal(x->width, 1);
+		assert_int_equal(cell(p, 2, 2)->ch[0], 'd');
+		x = cell(p, 3, 0);
+		assert_int_equal(x->ch[0], 0x1100);
+		assert_int_equal(x->ch[1], 0x1161);
+		assert_int_equal(x->ch[2], 0x11a8);
+		assert_int_equal(x->width, 2);
+		assert_int_equal(cell(p, 3, 2)->ch[0], '|');
+		for (k = 0; k < 6; k += 2) {
+			assert_int_equal(cell(p, 4, k)->ch[0], 0x1f970);
+			assert_int_equal(cell(p, 4, k)->width, 2);
+		}
+		assert_int_equal(cell(p, 4, 6)->ch[0], 0);
+		x = cell(p, 5, 8);
+		assert_int_equal(x->ch[0], 0x1f970);
+		assert_int_equal(x->ch[1], 0x308);
+		assert_int_equal(lz_pane_props(p)->cursor_row, 5);
+		assert_int_equal(lz_pane_props(p)->cursor_col, 8);
+		/* The pending wrap: the next character scrolls, on a new row. */
+		feed(p, "Q");
+		assert_int_equal(cell(p, 4, 8)->ch[0], 0x1f970);
+		assert_int_equal(cell(p, 5, 0)->ch[0], 'Q');
+		done(p, &c);
+	}
+}
+
 static void
 test_combining_flood(void **state)
 {
@@ -1019,6 +1084,7 @@ main(void)
 		cmocka_unit_test(test_sgr_bare_colour),
 		cmocka_unit_test(test_combining),
 		cmocka_unit_test(test_combining_flood),
+		cmocka_unit_test(test_widths_of_the_c_library),
 		cmocka_unit_test(test_altscreen),
 		cmocka_unit_test(test_restore_onto_double_width),
 		cmocka_unit_test(test_line_size_after_move),
