@@ -326,11 +326,11 @@ set_pen(struct lz_render *r, const struct lz_cell *c, struct lz_buf *out)
 
 /*
  * Writes the cell's glyph, taking exactly w columns on the terminal.
- * The pane gives a glyph libvterm 0.1.4's width; the terminal outside
- * goes by its own tables, which the C library's wcwidth stands for (as
- * it does for tmux). Where the two disagree (about 1,500 code points
- * libvterm makes narrow that are wide since Unicode 9, unassigned ones
- * the terminal may not draw at all), writing the glyph would move the
+ * The pane gives a glyph the C library's width as its tables were made
+ * (ui/vtchar.c); the terminal outside goes by its own, which the C
+ * library's wcwidth in the TUI's locale stands for (as it does for
+ * tmux). Where the two disagree (unassigned code points the terminal may
+ * not draw at all, another C library), writing the glyph would move the
  * terminal's cursor off the column every later cell of the row is drawn
  * at, and the row's last glyph over the border beside the pane: such a
  * glyph is drawn as U+FFFD in its w columns, and a combining mark the
@@ -360,8 +360,15 @@ put_cell(struct lz_render *r, const struct lz_cell *c, int w,
 	}
 	lz_buf_add_utf8(out, c->ch[0]);
 	for (i = 1; i < LZ_CELL_CHARS && c->ch[i] != 0; i++) {
+		/*
+		 * Not a zero-width joiner: terminals that draw emoji
+		 * sequences (tmux 3.3a, kitty) would join the next cell's
+		 * character to this one, two columns for what the pane has
+		 * in four or more, and every later cell of the row would be
+		 * drawn off its column.
+		 */
 		if (c->ch[i] <= 0x10ffff && c->ch[i] >= 0x20 &&
-		    wcwidth((wchar_t)c->ch[i]) == 0)
+		    c->ch[i] != 0x200d && wcwidth((wchar_t)c->ch[i]) == 0)
 			lz_buf_add_utf8(out, c->ch[i]);
 	}
 }

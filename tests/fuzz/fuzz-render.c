@@ -12,8 +12,11 @@
  * the oracle, not of the frame (journal.md).
  *
  * A glyph whose width the C library (wcwidth, in C.UTF-8 as the TUI sets
- * its locale) and libvterm disagree on is drawn as U+FFFD, followed by a
- * space if it is wide (ui/render.c put_cell): the oracle expects that.
+ * its locale) and the pane disagree on (unassigned code points: the pane
+ * takes libvterm's width there, ui/vtchar.c) is drawn as U+FFFD, followed
+ * by a space if it is wide (ui/render.c put_cell): the oracle expects
+ * that. Only the base characters are compared (a zero-width joiner is
+ * not drawn).
  */
 #include <locale.h>
 #include <stddef.h>

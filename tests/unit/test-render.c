@@ -282,6 +282,42 @@ test_width_disagreement(void **state)
 	lz_pane_free(dst);
 }
 
+/*
+ * A zero-width joiner is kept in its cell but not drawn: tmux 3.3a and
+ * other terminals join the character after it into the same two
+ * columns, where the pane has each emoji of the sequence in its own.
+ */
+static void
+test_no_joiner(void **state)
+{
+	static const char src_text[] =
+	    "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9x";
+	struct lz_pane *src = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+	struct lz_pane *dst = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+	struct lz_buf out = LZ_BUF_INIT;
+	struct lz_render r;
+	struct lz_term t;
+
+	(void)state;
+	load(&t);
+	lz_render_init(&r, &t, ROWS, COLS);
+	lz_pane_feed(src, src_text, sizeof src_text - 1);
+	assert_int_equal(lz_pane_cell(src, 0, 0)->ch[1], 0x200d);
+	assert_int_equal(lz_pane_cell(src, 0, 2)->ch[0], 0x1f469);
+	assert_int_equal(lz_pane_cell(src, 0, 4)->ch[0], 'x');
+	lz_render_pane(&r, src, (struct lz_rect){ 0, 0, ROWS, COLS }, 0);
+	lz_render_flush(&r, &out);
+	assert_null(memmem(out.buf, out.len, "\xe2\x80\x8d", 3));
+	lz_pane_feed(dst, out.buf, out.len);
+	assert_int_equal(lz_pane_cell(dst, 0, 2)->ch[0], 0x1f469);
+	assert_int_equal(lz_pane_cell(dst, 0, 4)->ch[0], 'x');
+	lz_buf_release(&out);
+	lz_render_free(&r);
+	lz_term_release(&t);
+	lz_pane_free(src);
+	lz_pane_free(dst);
+}
+
 int
 main(void)
 {
@@ -291,6 +327,7 @@ main(void)
 		cmocka_unit_test(test_colour_degrade),
 		cmocka_unit_test(test_text_and_edges),
 		cmocka_unit_test(test_width_disagreement),
+		cmocka_unit_test(test_no_joiner),
 	};
 
 	/* wcwidth, as the TUI's locale gives it (src/tui-main.c). */
