@@ -385,7 +385,7 @@ lz_render_flush(struct lz_render *r, struct lz_buf *out)
 {
 	const struct lz_term *t = r->t;
 	struct lz_cell *b, *f;
-	int row, col, w, last;
+	int row, col, w, last, wrapped;
 
 	if (r->shown_visible != 0 && t->civis != NULL) {
 		lz_buf_adds(out, t->civis);	/* no flicker while drawing */
@@ -411,7 +411,20 @@ lz_render_flush(struct lz_render *r, struct lz_buf *out)
 				lz_term_goto(t, out, row, col);
 			set_pen(r, b, out);
 			set_link(r, b, out);
+			/*
+			 * Marks in the last column: with autowrap off, tmux
+			 * 3.3a keeps its cursor on that column and joins them
+			 * to the cell before it. With it on, the cursor stands
+			 * past the glyph (no character comes before the next
+			 * move), except on the last row, left as it is.
+			 */
+			wrapped = !last && col + w == r->cols && b->ch[1] != 0 &&
+			    t->smam != NULL && t->rmam != NULL;
+			if (wrapped)
+				lz_buf_adds(out, t->smam);
 			put_cell(r, b, w, out);
+			if (wrapped)
+				lz_buf_adds(out, t->rmam);
 			if (w == 2 && !r->t->utf8)
 				lz_buf_addch(out, ' ');	/* '?' was one column */
 			r->at_row = row;

@@ -318,6 +318,43 @@ test_no_joiner(void **state)
 	lz_pane_free(dst);
 }
 
+/*
+ * A mark in the last column is drawn with autowrap on (tmux 3.3a, as the
+ * terminal outside, joins it to the cell before otherwise), and autowrap
+ * is off again after it; not on the last row.
+ */
+static void
+test_mark_last_column(void **state)
+{
+	struct lz_pane *src = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+	struct lz_buf out = LZ_BUF_INIT, in = LZ_BUF_INIT, want = LZ_BUF_INIT;
+	struct lz_render r;
+	struct lz_term t;
+	int k;
+
+	(void)state;
+	load(&t);
+	lz_render_init(&r, &t, ROWS, COLS);
+	for (k = 0; k < COLS - 1; k++)
+		lz_buf_addch(&in, 'x');
+	lz_buf_adds(&in, "a\xcc\xa8");
+	lz_buf_addf(&in, "\033[%d;%dHb\xcc\xa8", ROWS, COLS);
+	lz_pane_feed(src, in.buf, in.len);
+	lz_render_pane(&r, src, (struct lz_rect){ 0, 0, ROWS, COLS }, 0);
+	lz_render_flush(&r, &out);
+	lz_buf_addf(&want, "%sa\xcc\xa8%s", t.smam, t.rmam);
+	assert_non_null(memmem(out.buf, out.len, want.buf, want.len));
+	lz_buf_reset(&want);
+	lz_buf_addf(&want, "%sb", t.smam);
+	assert_null(memmem(out.buf, out.len, want.buf, want.len));
+	lz_buf_release(&want);
+	lz_buf_release(&in);
+	lz_buf_release(&out);
+	lz_render_free(&r);
+	lz_term_release(&t);
+	lz_pane_free(src);
+}
+
 int
 main(void)
 {
@@ -328,6 +365,7 @@ main(void)
 		cmocka_unit_test(test_text_and_edges),
 		cmocka_unit_test(test_width_disagreement),
 		cmocka_unit_test(test_no_joiner),
+		cmocka_unit_test(test_mark_last_column),
 	};
 
 	/* wcwidth, as the TUI's locale gives it (src/tui-main.c). */
