@@ -222,6 +222,46 @@ test_links(void **state)
 	lz_pane_free(b);
 }
 
+/* A pane fed some text, drawn into a frame, the frame's output. */
+struct drawn {
+	struct lz_pane *src;
+	struct lz_buf out;
+	struct lz_render r;
+	struct lz_term t;
+};
+
+static void
+draw(struct drawn *d, const char *text, size_t len)
+{
+	d->src = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+	lz_buf_init(&d->out);
+	load(&d->t);
+	lz_render_init(&d->r, &d->t, ROWS, COLS);
+	lz_pane_feed(d->src, text, len);
+	lz_render_pane(&d->r, d->src, (struct lz_rect){ 0, 0, ROWS, COLS },
+	    0);
+	lz_render_flush(&d->r, &d->out);
+}
+
+/* A new pane fed d's output (the terminal outside, as libvterm sees it). */
+static struct lz_pane *
+outside(const struct drawn *d)
+{
+	struct lz_pane *p = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
+
+	lz_pane_feed(p, d->out.buf, d->out.len);
+	return p;
+}
+
+static void
+drawn_release(struct drawn *d)
+{
+	lz_buf_release(&d->out);
+	lz_render_free(&d->r);
+	lz_term_release(&d->t);
+	lz_pane_free(d->src);
+}
+
 /*
  * A pane's widths are the C library's (ui/vtchar.c), also where libvterm
  * 0.1.4 counts otherwise: such glyphs are drawn as they are, in the
@@ -245,11 +285,8 @@ test_width_disagreement(void **state)
 		{ 5, 'c' }, { 6, 0x1f93b }, { 7, 'd' }, { 8, 0x600 },
 		{ 9, 'e' }, { 10, 0x6f22 }, { 12, 'f' },
 	};
-	struct lz_pane *src = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
-	struct lz_pane *dst = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
-	struct lz_buf out = LZ_BUF_INIT;
-	struct lz_render r;
-	struct lz_term t;
+	struct drawn d;
+	struct lz_pane *dst;
 	size_t i;
 
 	(void)state;
@@ -258,28 +295,21 @@ test_width_disagreement(void **state)
 	assert_int_equal(wcwidth(0x378), -1);
 	assert_int_equal(wcwidth(0x1f93b), 1);
 	assert_int_equal(wcwidth(0x600), 1);
-	load(&t);
-	lz_render_init(&r, &t, ROWS, COLS);
-	lz_pane_feed(src, src_text, sizeof src_text - 1);
-	assert_int_equal(lz_pane_cell(src, 0, 12)->ch[0], 'f');
-	lz_render_pane(&r, src, (struct lz_rect){ 0, 0, ROWS, COLS }, 0);
-	lz_render_flush(&r, &out);
-	assert_non_null(memmem(out.buf, out.len, "\xf0\x96\xbf\xa1", 4));
-	assert_null(memmem(out.buf, out.len, "\xcd\xb8", 2));
-	assert_non_null(memmem(out.buf, out.len, "\xf0\x9f\xa4\xbb", 4));
-	assert_non_null(memmem(out.buf, out.len, "\xd8\x80", 2));
-	assert_non_null(memmem(out.buf, out.len, "\xe6\xbc\xa2", 3));
-	lz_pane_feed(dst, out.buf, out.len);
+	draw(&d, src_text, sizeof src_text - 1);
+	assert_int_equal(lz_pane_cell(d.src, 0, 12)->ch[0], 'f');
+	assert_non_null(memmem(d.out.buf, d.out.len, "\xf0\x96\xbf\xa1", 4));
+	assert_null(memmem(d.out.buf, d.out.len, "\xcd\xb8", 2));
+	assert_non_null(memmem(d.out.buf, d.out.len, "\xf0\x9f\xa4\xbb", 4));
+	assert_non_null(memmem(d.out.buf, d.out.len, "\xd8\x80", 2));
+	assert_non_null(memmem(d.out.buf, d.out.len, "\xe6\xbc\xa2", 3));
+	dst = outside(&d);
 	for (i = 0; i < sizeof want / sizeof want[0]; i++)
 		if (lz_pane_cell(dst, 0, want[i].col)->ch[0] != want[i].ch)
 			fail_msg("column %d: %x, not %x", want[i].col,
 			    lz_pane_cell(dst, 0, want[i].col)->ch[0],
 			    want[i].ch);
-	lz_buf_release(&out);
-	lz_render_free(&r);
-	lz_term_release(&t);
-	lz_pane_free(src);
 	lz_pane_free(dst);
+	drawn_release(&d);
 }
 
 /*
@@ -292,30 +322,20 @@ test_no_joiner(void **state)
 {
 	static const char src_text[] =
 	    "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9x";
-	struct lz_pane *src = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
-	struct lz_pane *dst = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
-	struct lz_buf out = LZ_BUF_INIT;
-	struct lz_render r;
-	struct lz_term t;
+	struct drawn d;
+	struct lz_pane *dst;
 
 	(void)state;
-	load(&t);
-	lz_render_init(&r, &t, ROWS, COLS);
-	lz_pane_feed(src, src_text, sizeof src_text - 1);
-	assert_int_equal(lz_pane_cell(src, 0, 0)->ch[1], 0x200d);
-	assert_int_equal(lz_pane_cell(src, 0, 2)->ch[0], 0x1f469);
-	assert_int_equal(lz_pane_cell(src, 0, 4)->ch[0], 'x');
-	lz_render_pane(&r, src, (struct lz_rect){ 0, 0, ROWS, COLS }, 0);
-	lz_render_flush(&r, &out);
-	assert_null(memmem(out.buf, out.len, "\xe2\x80\x8d", 3));
-	lz_pane_feed(dst, out.buf, out.len);
+	draw(&d, src_text, sizeof src_text - 1);
+	assert_int_equal(lz_pane_cell(d.src, 0, 0)->ch[1], 0x200d);
+	assert_int_equal(lz_pane_cell(d.src, 0, 2)->ch[0], 0x1f469);
+	assert_int_equal(lz_pane_cell(d.src, 0, 4)->ch[0], 'x');
+	assert_null(memmem(d.out.buf, d.out.len, "\xe2\x80\x8d", 3));
+	dst = outside(&d);
 	assert_int_equal(lz_pane_cell(dst, 0, 2)->ch[0], 0x1f469);
 	assert_int_equal(lz_pane_cell(dst, 0, 4)->ch[0], 'x');
-	lz_buf_release(&out);
-	lz_render_free(&r);
-	lz_term_release(&t);
-	lz_pane_free(src);
 	lz_pane_free(dst);
+	drawn_release(&d);
 }
 
 /*
@@ -326,33 +346,24 @@ test_no_joiner(void **state)
 static void
 test_mark_last_column(void **state)
 {
-	struct lz_pane *src = lz_pane_new(ROWS, COLS, 0, NULL, NULL);
-	struct lz_buf out = LZ_BUF_INIT, in = LZ_BUF_INIT, want = LZ_BUF_INIT;
-	struct lz_render r;
-	struct lz_term t;
+	struct lz_buf in = LZ_BUF_INIT, want = LZ_BUF_INIT;
+	struct drawn d;
 	int k;
 
 	(void)state;
-	load(&t);
-	lz_render_init(&r, &t, ROWS, COLS);
 	for (k = 0; k < COLS - 1; k++)
 		lz_buf_addch(&in, 'x');
 	lz_buf_adds(&in, "a\xcc\xa8");
 	lz_buf_addf(&in, "\033[%d;%dHb\xcc\xa8", ROWS, COLS);
-	lz_pane_feed(src, in.buf, in.len);
-	lz_render_pane(&r, src, (struct lz_rect){ 0, 0, ROWS, COLS }, 0);
-	lz_render_flush(&r, &out);
-	lz_buf_addf(&want, "%sa\xcc\xa8%s", t.smam, t.rmam);
-	assert_non_null(memmem(out.buf, out.len, want.buf, want.len));
+	draw(&d, in.buf, in.len);
+	lz_buf_addf(&want, "%sa\xcc\xa8%s", d.t.smam, d.t.rmam);
+	assert_non_null(memmem(d.out.buf, d.out.len, want.buf, want.len));
 	lz_buf_reset(&want);
-	lz_buf_addf(&want, "%sb", t.smam);
-	assert_null(memmem(out.buf, out.len, want.buf, want.len));
+	lz_buf_addf(&want, "%sb", d.t.smam);
+	assert_null(memmem(d.out.buf, d.out.len, want.buf, want.len));
 	lz_buf_release(&want);
 	lz_buf_release(&in);
-	lz_buf_release(&out);
-	lz_render_free(&r);
-	lz_term_release(&t);
-	lz_pane_free(src);
+	drawn_release(&d);
 }
 
 int
