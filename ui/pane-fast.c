@@ -192,11 +192,19 @@ put(struct lz_pane *p, struct fpos *f, const uint32_t *chars, int w)
 static void
 glyph(struct lz_pane *p, struct fpos *f, const uint32_t *chars, int w)
 {
-	if (lz_pane_wrap(p) || f->col + w > p->cols) {
+	int edge = 0;
+
+	if (!p->t.autowrap) {
+		moved(p, f);
+		if ((edge = lz_pane_nowrap_edge(p, w)) == 1)
+			return;		/* it does not fit: dropped */
+	} else if (lz_pane_wrap(p) || f->col + w > p->cols) {
 		linefeed(p, f);
 		f->col = 0;
 	}
 	put(p, f, chars, w);
+	if (edge == 2)
+		f->col = p->cols - 1;
 }
 
 /*
@@ -291,8 +299,7 @@ join(struct lz_pane *p, uint32_t cp)
 {
 	struct g_glyph *g = &p->t.lg;
 
-	if (p->t.vrow != g->row || (p->t.vcol != g->col + g->width &&
-	    !(lz_pane_wrap(p) && p->t.vcol == g->col)))
+	if (!lz_pane_joins(p))
 		return 0;
 	if (g->nch < G_GLYPH_CHARS)
 		g->ch[g->nch++] = cp;

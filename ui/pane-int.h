@@ -298,6 +298,19 @@ int lz_pane_fast_ok(const struct lz_pane *p);
 size_t lz_pane_fast(struct lz_pane *p, const unsigned char *u, size_t i,
     size_t len);
 int lz_pane_tab_at(const struct lz_pane *p, int col);
+/*
+ * Whether a combining mark now joins the last glyph (pane.c u8_mark, the
+ * fast path's join): the cursor right after it, on it with a pending
+ * wrap, or, autowrap off, on its last column at the row's end (xterm).
+ */
+int lz_pane_joins(const struct lz_pane *p);
+/*
+ * Autowrap off, a glyph of w columns at the cursor: 1 when it does not
+ * fit before the row's end (it is dropped, as tmux does), 2 when it is
+ * wide and ends there (the cursor goes to its last column, as in xterm
+ * and tmux; libvterm 0.1.4 leaves it on the first), else 0.
+ */
+int lz_pane_nowrap_edge(const struct lz_pane *p, int w);
 /* Row width libvterm wraps at: half on a double-width line. */
 int lz_pane_row_width(const struct lz_pane *p, int row);
 

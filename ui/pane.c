@@ -1322,13 +1322,7 @@ u8_mark(struct lz_pane *p, size_t i, uint32_t cp)
 		return 0;
 	if (p->u8nheld == 0)
 		flush_to(p, p->u8start);
-	/*
-	 * libvterm's own test misses a glyph with a pending wrap (the cursor
-	 * stands on it, not after it): it would wrap and show the mark alone
-	 * on the next line. The mark belongs to that glyph.
-	 */
-	if (p->t.vrow != g->row || (p->t.vcol != g->col + g->width &&
-	    !(lz_pane_wrap(p) && p->t.vcol == g->col)))
+	if (!lz_pane_joins(p))
 		return 0;
 	/* libvterm never sees it: a pending single shift stays pending. */
 	p->fseg = i + 1;
@@ -1339,6 +1333,41 @@ u8_mark(struct lz_pane *p, size_t i, uint32_t cp)
 		lz_pane_put_chars(p, g->ch, g->nch, g->width, g->row, g->col,
 		    p->t.protect);
 	return 1;
+}
+
+int
+lz_pane_joins(const struct lz_pane *p)
+{
+	const struct g_glyph *g = &p->t.lg;
+
+	if (p->t.vrow != g->row)
+		return 0;
+	if (p->t.vcol == g->col + g->width)
+		return 1;
+	/*
+	 * libvterm's own test misses a glyph with a pending wrap (the cursor
+	 * stands on it, not after it): it would wrap and show the mark alone
+	 * on the next line. The mark belongs to that glyph; so it does with
+	 * autowrap off, where the cursor stays on the row's last column.
+	 */
+	if (lz_pane_wrap(p) && p->t.vcol == g->col)
+		return 1;
+	return !p->t.autowrap && g->width > 0 &&
+	    p->t.vcol == g->col + g->width - 1 &&
+	    g->col + g->width == lz_pane_row_width(p, g->row);
+}
+
+int
+lz_pane_nowrap_edge(const struct lz_pane *p, int w)
+{
+	int width;
+
+	if (p->t.autowrap)
+		return 0;
+	width = lz_pane_row_width(p, p->t.vrow);
+	if (p->t.vcol + w > width)
+		return 1;
+	return w == 2 && p->t.vcol + w == width ? 2 : 0;
 }
 
 /*
@@ -1363,7 +1392,7 @@ too_wide(struct lz_pane *p)
 static void
 u8_done(struct lz_pane *p, size_t i, uint32_t cp)
 {
-	int drop = 0, stand;
+	int drop = 0, stand, edge = 0;
 
 	switch (p->u8total) {
 	case 2:
@@ -1391,6 +1420,13 @@ u8_done(struct lz_pane *p, size_t i, uint32_t cp)
 			flush_to(p, p->u8start);
 		drop = too_wide(p);
 	}
+	if (!drop && !p->t.autowrap) {
+		/* The cursor as libvterm has it, before this character. */
+		if (p->u8nheld == 0)
+			flush_to(p, p->u8start);
+		edge = lz_pane_nowrap_edge(p, lz_vtchar_width(cp));
+		drop = edge == 1;
+	}
 	/* Where libvterm's width is not the pane's, it gets a stand-in. */
 	stand = !drop && lz_vtchar_differs(cp);
 	if (drop || stand) {
@@ -1410,6 +1446,11 @@ u8_done(struct lz_pane *p, size_t i, uint32_t cp)
 		}
 		p->seg_move = 0;
 		p->t.ss = 0;
+	}
+	if (!drop && edge == 2) {
+		/* A wide glyph at the row's end: the cursor on its last. */
+		flush_to(p, i + 1);
+		vwrites(p, "\033[C");
 	}
 	p->u8nheld = 0;
 	p->u8need = 0;

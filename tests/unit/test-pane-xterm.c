@@ -223,6 +223,25 @@ static const struct row table[] = {
 	    "0=abcdX;1=", "cursor.c CursorSet: ResetWrap" },
 	{ "No autowrap: overwrite the last column", 3, 5,
 	    "\033[?7labcdefg", 0, 4, "0=abcdg;1=", "ctlseqs DECAWM" },
+	{ "No autowrap: a wide character ending the row leaves the cursor "
+	    "on its second column", 3, 5, "\033[?7labc\xe4\xb8\xad", 0, 4,
+	    "0=abc\xe4\xb8\xad;1=", "xterm and tmux 3.3a (screen-write.c: "
+	    "the cursor sticks at the last column); libvterm 0.1.4 leaves it "
+	    "on the first" },
+	{ "No autowrap: the next character replaces its second half", 3, 5,
+	    "\033[?7labc\xe4\xb8\xadX", 0, 4, "0=abc X;1=",
+	    "xterm and tmux 3.3a" },
+	{ "No autowrap: a wide character that does not fit is dropped", 3, 5,
+	    "\033[?7labcd\xe4\xb8\xadX", 0, 4, "0=abcdX;1=",
+	    "tmux 3.3a screen-write.c: \"If this character doesn't fit, "
+	    "ignore it\"; libvterm 0.1.4 wraps it" },
+	{ "No autowrap, origin mode (not the fast path): the same", 3, 5,
+	    "\033[?6h\033[?7lab\033[Hab\xe4\xb8\xad\xe4\xb8\xadX\xe4\xb8\xad",
+	    0, 4, "0=ab\xe4\xb8\xadX;1=", "as the three rows above" },
+	{ "No autowrap: a mark joins the glyph in the last column", 3, 5,
+	    "\033[?7labcde\xcc\x81", 0, 4, "0=abcde\xcc\x81;1=",
+	    "xterm: a mark joins the last character written; libvterm 0.1.4 "
+	    "makes it a glyph of its own" },
 	{ "A wide character that does not fit wraps whole", 3, 5,
 	    "abcd\xe4\xb8\xad", 1, 2, "0=abcd;1=\xe4\xb8\xad",
 	    "xterm: a double-width character never splits" },
