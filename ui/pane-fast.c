@@ -194,13 +194,13 @@ glyph(struct lz_pane *p, struct fpos *f, const uint32_t *chars, int w)
 {
 	int edge = 0;
 
-	if (!p->t.autowrap) {
+	if (lz_pane_wrap(p) || (p->t.autowrap && f->col + w > p->cols)) {
+		linefeed(p, f);
+		f->col = 0;
+	} else if (!p->t.autowrap) {
 		moved(p, f);
 		if ((edge = lz_pane_nowrap_edge(p, w)) == 1)
 			return;		/* it does not fit: dropped */
-	} else if (lz_pane_wrap(p) || f->col + w > p->cols) {
-		linefeed(p, f);
-		f->col = 0;
 	}
 	put(p, f, chars, w);
 	if (edge == 2)

@@ -308,7 +308,8 @@ int lz_pane_joins(const struct lz_pane *p);
  * Autowrap off, a glyph of w columns at the cursor: 1 when it does not
  * fit before the row's end (it is dropped, as tmux does), 2 when it is
  * wide and ends there (the cursor goes to its last column, as in xterm
- * and tmux; libvterm 0.1.4 leaves it on the first), else 0.
+ * and tmux; libvterm 0.1.4 leaves it on the first), else 0; and 0 with a
+ * wrap pending from before autowrap went off (libvterm wraps then).
  */
 int lz_pane_nowrap_edge(const struct lz_pane *p, int w);
 /* Row width libvterm wraps at: half on a double-width line. */

@@ -1362,7 +1362,8 @@ lz_pane_nowrap_edge(const struct lz_pane *p, int w)
 {
 	int width;
 
-	if (p->t.autowrap)
+	/* A wrap pending from before autowrap went off wraps (libvterm). */
+	if (p->t.autowrap || lz_pane_wrap(p))
 		return 0;
 	width = lz_pane_row_width(p, p->t.vrow);
 	if (p->t.vcol + w > width)
@@ -1388,11 +1389,54 @@ too_wide(struct lz_pane *p)
 	return lz_pane_row_width(p, row) < 2;
 }
 
+/*
+ * Insert mode, a wide character next that fits on the cursor's row:
+ * libvterm 0.1.4 would shift the row by one column (on_text's scroll),
+ * over a character; xterm and tmux shift it by two. Room for two is made
+ * with ICH and insert mode is off in libvterm until the character is
+ * written (the caller turns it on again). Where it wraps, libvterm's own
+ * shift of the next row stays (tmux 3.3a overwrites two cells there
+ * instead). Not under left and right margins.
+ */
+static int
+room_for_wide(struct lz_pane *p)
+{
+	if (!p->t.insert || p->t.lrmm || lz_pane_wrap(p) ||
+	    p->t.vcol + 2 > lz_pane_row_width(p, p->t.vrow))
+		return 0;
+	vwrites(p, "\033[4l\033[2@");
+	return 1;
+}
+
+/*
+ * Writes libvterm the glyph ch[0..n), w columns in the pane, libvterm up
+ * to date: through vwrite_glyph (stand-ins), and where libvterm 0.1.4
+ * differs from xterm and tmux for a wide glyph, as they have it: autowrap
+ * off, dropped when it does not fit and the cursor on its second column
+ * when it ends the row (lz_pane_nowrap_edge); insert mode, room for both
+ * its columns (room_for_wide). Returns 0 when it was dropped.
+ */
+static int
+vwrite_text(struct lz_pane *p, const uint32_t *ch, int n, int w)
+{
+	int edge = lz_pane_nowrap_edge(p, w), room;
+
+	if (edge == 1)
+		return 0;
+	room = w == 2 && room_for_wide(p);
+	vwrite_glyph(p, ch, n);
+	if (edge == 2)
+		vwrites(p, "\033[C");
+	if (room)
+		vwrites(p, "\033[4h");
+	return 1;
+}
+
 /* A whole character cp ends at byte i: pass it, or cut it. */
 static void
 u8_done(struct lz_pane *p, size_t i, uint32_t cp)
 {
-	int drop = 0, stand, edge = 0;
+	int drop = 0, w;
 
 	switch (p->u8total) {
 	case 2:
@@ -1410,35 +1454,28 @@ u8_done(struct lz_pane *p, size_t i, uint32_t cp)
 	default:
 		break;
 	}
+	w = lz_vtchar_width(cp);
 	if (cp >= 0x80 && cp < 0xa0)
 		drop = 1;		/* C1 control: libvterm's width is -1 */
-	else if (lz_vtchar_combining(cp) && u8_mark(p, i, cp)) {
+	else if (w == 0 && u8_mark(p, i, cp)) {
 		p->u8need = 0;
 		return;
-	} else if (p->cols < 4 && lz_vtchar_wide(cp)) {
+	} else if (p->cols < 4 && w == 2) {
 		if (p->u8nheld == 0)
 			flush_to(p, p->u8start);
 		drop = too_wide(p);
 	}
-	if (!drop && !p->t.autowrap) {
-		/* The cursor as libvterm has it, before this character. */
-		if (p->u8nheld == 0)
-			flush_to(p, p->u8start);
-		edge = lz_pane_nowrap_edge(p, lz_vtchar_width(cp));
-		drop = edge == 1;
-	}
-	/* Where libvterm's width is not the pane's, it gets a stand-in. */
-	stand = !drop && lz_vtchar_differs(cp);
-	if (drop || stand) {
+	if (drop || lz_vtchar_differs(cp) || (w == 2 && (!p->t.autowrap ||
+	    p->t.insert))) {
+		/* Written by vwrite_text, or cut. */
 		if (p->u8nheld == 0)
 			flush_to(p, p->u8start);
 		p->fseg = i + 1;
-	}
-	if (stand) {
-		vwrite_glyph(p, &cp, 1);
-		p->seg_move = 0;
-		p->t.ss = 0;
-	} else if (!drop) {
+		if (!drop && vwrite_text(p, &cp, 1, w)) {
+			p->seg_move = 0;
+			p->t.ss = 0;
+		}
+	} else {
 		if (p->u8nheld > 0) {
 			/* Its first bytes came in an earlier feed: first. */
 			lz_pane_vwrite(p, (const char *)p->u8held,
@@ -1446,11 +1483,6 @@ u8_done(struct lz_pane *p, size_t i, uint32_t cp)
 		}
 		p->seg_move = 0;
 		p->t.ss = 0;
-	}
-	if (!drop && edge == 2) {
-		/* A wide glyph at the row's end: the cursor on its last. */
-		flush_to(p, i + 1);
-		vwrites(p, "\033[C");
 	}
 	p->u8nheld = 0;
 	p->u8need = 0;
@@ -1743,7 +1775,8 @@ rep(struct lz_pane *p, size_t i)
 		n = p->cols - p->t.vcol > 1 ? p->cols - p->t.vcol : 1;
 	lg = *g;
 	for (; n > 0; n--)
-		vwrite_glyph(p, lg.ch, lg.nch);
+		if (!vwrite_text(p, lg.ch, lg.nch, lg.width))
+			break;
 	p->t.ss = 0;
 }
 
