@@ -840,24 +840,35 @@ vwrites(struct lz_pane *p, const char *s)
 }
 
 /*
+ * What libvterm gets in place of a glyph of width w (0, 1, 2) whose
+ * characters it must not see: U+0300 (a mark), U+00A1, U+4E00 (wide).
+ * The hidden glyphs that set its last glyph and pending wrap (reput,
+ * lz_pane_vt_sync) and the stand-ins of vwrite_glyph.
+ */
+static const char *const stand_in[3] = {
+	"\xcc\x80", "\xc2\xa1", "\xe4\xb8\x80"
+};
+
+/*
  * Writes libvterm the glyph ch[0..n) (a character and its marks) as
  * text. A character libvterm 0.1.4 would give another width than the
- * pane's (lz_vtchar_differs) goes as a stand-in of the pane's width
- * (U+0300, a mark; U+00A1; U+4E00, wide), and the glyph libvterm puts
- * carries the real characters (putglyph_stand).
+ * pane's (lz_vtchar_differs) goes as the stand-in of the pane's width,
+ * and the glyph libvterm puts carries the real characters
+ * (putglyph_stand).
  */
 static void
 vwrite_glyph(struct lz_pane *p, const uint32_t *ch, int n)
 {
-	static const uint32_t stand_in[3] = { 0x300, 0xa1, 0x4e00 };
 	unsigned char u[4 * G_GLYPH_CHARS];
+	const char *s;
 	size_t len = 0;
 	int k, any = 0;
 
 	for (k = 0; k < n && k < G_GLYPH_CHARS; k++) {
 		if (ch[k] >= 0xa0 && lz_vtchar_differs(ch[k])) {
-			len += lz_utf8_put(u + len,
-			    stand_in[lz_vtchar_width(ch[k])]);
+			s = stand_in[lz_vtchar_width(ch[k])];
+			memcpy(u + len, s, strlen(s));
+			len += strlen(s);
 			any = 1;
 		} else
 			len += lz_utf8_put(u + len, ch[k]);
@@ -923,7 +934,7 @@ lz_pane_vt_sync(struct lz_pane *p)
 	if ((st & G_STALE_GLYPH) && g.width > 0) {
 		lz_buf_reset(&b);
 		lz_buf_addf(&b, "\033[%d;%dH%s", g.row + 1, g.col + 1,
-		    g.width == 2 ? "\xe4\xb8\x80" : "\xc2\xa1");
+		    stand_in[g.width == 2 ? 2 : 1]);
 		set_hidden(p, 1);
 		vterm_input_write(p->vt, b.buf, b.len);
 		set_hidden(p, 0);
@@ -2724,7 +2735,7 @@ reput(struct lz_pane *p, int row, int col, int w, struct g_glyph g)
 		lz_pane_park_seq(p, &b);
 	else
 		lz_buf_addf(&b, "\033[%d;%dH%s", row + 1, col + 1,
-		    w == 2 ? "\xe4\xb8\x80" : "\xc2\xa1");
+		    stand_in[w == 2 ? 2 : 1]);
 	if (p->t.ss != 0)
 		lz_buf_adds(&b, p->t.ss == 2 ? "\033N" : "\033O");
 	set_hidden(p, 1);
