@@ -136,41 +136,43 @@ put_range(uint32_t first, uint32_t last, int w)
 static int
 print_tables(void)
 {
+	static unsigned char want[0x110001], differ[0x110001];
 	struct probe pr;
-	uint32_t cp, first = 0, dfirst = 0;
-	int v, w, run = 1, drun = 0, d;
+	uint32_t cp, first = 0;
+	int v, run = 1, drun = 0;
 
 	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) {
 		fprintf(stderr, "test-vtchar: no C.UTF-8 locale\n");
 		return 1;
 	}
 	probe_init(&pr);
+	/* One probe a code point; the end (U+110000) closes the last run. */
+	for (cp = 0xa0; cp <= 0x110000; cp++) {
+		want[cp] = 1;
+		if (cp <= 0x10ffff && !surrogate(cp)) {
+			v = vt_width(&pr, cp);
+			want[cp] = (unsigned char)want_width(cp, v);
+			differ[cp] = want[cp] != v;
+		}
+	}
+	vterm_free(pr.vt);
 	printf("static const struct wrange widths[] = {\n");
 	for (cp = 0xa0; cp <= 0x110000; cp++) {
-		w = 1;
-		if (cp <= 0x10ffff && !surrogate(cp))
-			w = want_width(cp, vt_width(&pr, cp));
-		if (w != run && run != 1)
+		if (want[cp] != run && run != 1)
 			put_range(first, cp - 1, run);
-		if (w != run)
+		if (want[cp] != run)
 			first = cp;
-		run = w;
+		run = want[cp];
 	}
 	printf("};\n\nstatic const struct range differs[] = {\n");
 	for (cp = 0xa0; cp <= 0x110000; cp++) {
-		d = 0;
-		if (cp <= 0x10ffff && !surrogate(cp)) {
-			v = vt_width(&pr, cp);
-			d = want_width(cp, v) != v;
-		}
-		if (d && !drun)
-			dfirst = cp;
-		if (!d && drun)
-			put_range(dfirst, cp - 1, -1);
-		drun = d;
+		if (differ[cp] && !drun)
+			first = cp;
+		if (!differ[cp] && drun)
+			put_range(first, cp - 1, -1);
+		drun = differ[cp];
 	}
 	printf("};\n");
-	vterm_free(pr.vt);
 	return 0;
 }
 
