@@ -13,6 +13,7 @@
 #include "core/mailbox-mount.h"
 #include "core/netpolicy.h"
 #include "core/sandbox-argv.h"
+#include "core/sidecar-seccomp.h"
 #include "core/ws-view.h"
 
 static void	 pushf(struct lz_tokens *t, const char *fmt, ...)
@@ -338,11 +339,15 @@ verb(struct lz_tokens *out, const char *podman, const char *prepared)
 }
 
 int
-lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
-    const char *image, const char *policy, const char *log,
-    const char *pidfile, const struct lz_sidecar_attach *attach,
+lz_sandbox_argv_sidecar(const char *podman, const struct lz_sandbox_spec *s,
     const char *prepared, struct lz_tokens *out, struct lz_err *err)
 {
+	const char *domain_id = s->domain_id, *log = s->sidecar_log;
+	const char *pidfile = s->sidecar_pidfile, *sc = s->sidecar_seccomp;
+	const char *policy = s->netpolicy_sent != NULL ? s->netpolicy_sent :
+	    s->netpolicy;
+	const struct lz_sidecar_attach *attach = s->attach;
+
 	if (!id_valid(domain_id))
 		return lz_err_set(err, LZ_EINVAL, "invalid Domain ID '%s' (16 "
 		    "lower-case hex digits expected)", domain_id ? domain_id :
@@ -357,6 +362,12 @@ lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
 	if (pidfile != NULL && pidfile[0] != '/')
 		return lz_err_set(err, LZ_EINVAL, "sidecar PID file path '%s' "
 		    "must be absolute", pidfile);
+	if (sc == NULL || sc[0] != '/' || strchr(sc, ',') != NULL ||
+	    s->sidecar_seccomp_sha == NULL || strlen(s->sidecar_seccomp_sha) !=
+	    64)
+		return lz_err_set(err, LZ_EINVAL, "the sidecar's seccomp "
+		    "profile needs an absolute file without ',' and its "
+		    "SHA-256 (got '%s')", sc != NULL ? sc : "(none)");
 	if (prepared_valid(prepared, err) != 0)
 		return LZ_EINVAL;
 	if (attach != NULL && (attach->keyfile[0] != '/' ||
@@ -382,6 +393,8 @@ lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
 	pushf(out, LZ_SANDBOX_LABEL_DOMAIN "=%s", domain_id);
 	lz_tokens_push(out, "--label");
 	lz_tokens_push(out, LZ_SANDBOX_LABEL_ROLE "=" LZ_SANDBOX_ROLE_SIDECAR);
+	lz_tokens_push(out, "--label");
+	pushf(out, LZ_SIDECAR_SECCOMP_LABEL "=%s", s->sidecar_seccomp_sha);
 	lz_tokens_push(out, "--runtime");
 	lz_tokens_push(out, "crun");
 	lz_tokens_push(out, "--pull=never");
@@ -399,6 +412,8 @@ lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
 	lz_tokens_push(out, "--read-only");
 	lz_tokens_push(out, "--security-opt");
 	lz_tokens_push(out, "no-new-privileges");
+	lz_tokens_push(out, "--security-opt");
+	pushf(out, "seccomp=%s", sc);
 	lz_tokens_push(out, "--hostname");
 	lz_tokens_push(out, LZ_SANDBOX_HOSTNAME);
 	if (attach != NULL) {
@@ -407,7 +422,8 @@ lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
 	}
 	lz_tokens_push(out, "--entrypoint");
 	lz_tokens_push(out, LZ_SANDBOX_SIDECAR_PROGRAM);
-	lz_tokens_push(out, image != NULL ? image : LZ_SANDBOX_SIDECAR_IMAGE);
+	lz_tokens_push(out, s->sidecar_image != NULL ? s->sidecar_image :
+	    LZ_SANDBOX_SIDECAR_IMAGE);
 	lz_tokens_push(out, policy);
 	/* This start's key and IDs are in the file, not here. */
 	if (attach != NULL)

@@ -125,6 +125,10 @@ struct lz_sandbox_spec {
 	const char *sandbox_pidfile;
 	/* With the sidecar: its attachment, checked with its readiness. */
 	const struct lz_sidecar_attach *attach;
+	/* The sidecar's seccomp profile (sidecar-seccomp.h): the file
+	 * (absolute, no comma) and its SHA-256 (hex) for the label. */
+	const char *sidecar_seccomp;
+	const char *sidecar_seccomp_sha;
 	/* The mailbox request directory the shim mounts a tmpfs on
 	 * (annotation lazaret.mailbox, core/mailbox-mount.h), or NULL. */
 	const char *mailbox;
@@ -158,16 +162,20 @@ char *lz_sandbox_name(const char *domain_id);
 char *lz_sandbox_sidecar_name(const char *domain_id);
 
 /*
- * Builds the Network Sidecar's "podman run -d" into out (empty):
+ * Builds the Network Sidecar's "podman run -d" into out (empty), from
+ * s's domain_id, sidecar_image, netpolicy (netpolicy_sent when not NULL),
+ * sidecar_log, sidecar_pidfile, attach and sidecar_seccomp:
  *
  *   PODMAN run -d --name lz-ID-net [--log-driver k8s-file --log-opt path=LOG]
  *     [--pidfile PIDFILE] --label lazaret.domain=ID
- *     --label lazaret.role=sidecar --runtime crun --pull=never
+ *     --label lazaret.role=sidecar --label lazaret.seccomp=SHA256
+ *     --runtime crun --pull=never
  *     --network slirp4netns:allow_host_loopback=false,enable_ipv6=false
  *     --cap-drop all --cap-add NET_ADMIN
  *     --sysctl net.ipv6.conf.all.disable_ipv6=1
  *     --sysctl net.ipv6.conf.default.disable_ipv6=1
- *     --read-only --security-opt no-new-privileges --hostname lazaret
+ *     --read-only --security-opt no-new-privileges
+ *     --security-opt seccomp=SECCOMP --hostname lazaret
  *     [-v ATTACHFILE:/lazaret-attach.key:ro]
  *     --entrypoint /lazaret-netpolicy IMAGE POLICY-TEXT [DOMAIN-ID]
  *
@@ -176,18 +184,18 @@ char *lz_sandbox_sidecar_name(const char *domain_id);
  * sandbox. The policy travels as the program's argument (visible in
  * "podman inspect", which holds nothing secret); with attach, the Domain
  * ID follows it, and this start's key and component IDs are in the
- * attachment file, read when the container starts. log, when not NULL, is the file
- * conmon writes the sidecar's output to, which the start reads directly
- * (a "podman logs" call is 0.1-0.15 s on the critical path); pidfile, when
- * not NULL, the file podman writes the sidecar's process ID to before it
- * returns (a "podman inspect" would cost as much). LZ_EINVAL for a bad
- * Domain ID, an empty policy, a relative PID file, or a log path that is
- * relative or has a comma (podman splits --log-opt at commas).
+ * attachment file, read when the container starts. The log, when not
+ * NULL, is the file conmon writes the sidecar's output to, which the
+ * start reads directly (a "podman logs" call is 0.1-0.15 s on the
+ * critical path); the PID file, when not NULL, the file podman writes the
+ * sidecar's process ID to before it returns (a "podman inspect" would
+ * cost as much). LZ_EINVAL for a bad Domain ID, an empty policy, a
+ * relative PID file, a log path that is relative or has a comma (podman
+ * splits --log-opt at commas), or a missing or relative seccomp profile.
  */
-int lz_sandbox_argv_sidecar(const char *podman, const char *domain_id,
-    const char *image, const char *policy, const char *log,
-    const char *pidfile, const struct lz_sidecar_attach *attach,
-    const char *prepared, struct lz_tokens *out, struct lz_err *err);
+int lz_sandbox_argv_sidecar(const char *podman,
+    const struct lz_sandbox_spec *s, const char *prepared,
+    struct lz_tokens *out, struct lz_err *err);
 
 /*
  * Builds "PODMAN run -d ..." (above) into out, which must be empty.

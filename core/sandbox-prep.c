@@ -48,9 +48,7 @@ build(const char *podman, const struct lz_sandbox_spec *s, const char *label,
 	net.prepared = label;
 	net.use = NULL;
 	net.network = "container:" LZ_SANDBOX_PREP_PEER;
-	rc = lz_sandbox_argv_sidecar(podman, s->domain_id, s->sidecar_image,
-	    s->netpolicy_sent != NULL ? s->netpolicy_sent : s->netpolicy,
-	    s->sidecar_log, s->sidecar_pidfile, s->attach, label, side, err);
+	rc = lz_sandbox_argv_sidecar(podman, s, label, side, err);
 	if (rc == 0)
 		rc = lz_sandbox_argv_run(podman, &net, box, err);
 	if (rc != 0) {

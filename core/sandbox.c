@@ -401,9 +401,7 @@ sidecar_run(const struct lz_sandbox_ctx *c, const struct lz_sandbox_spec *s,
 	lz_spawn_result_init(&res);
 	if ((rc = sidecar_files_reset(s, err)) != 0)
 		return rc;
-	rc = lz_sandbox_argv_sidecar(c->podman, s->domain_id, s->sidecar_image,
-	    s->netpolicy_sent != NULL ? s->netpolicy_sent : s->netpolicy,
-	    s->sidecar_log, s->sidecar_pidfile, s->attach, NULL, &t, err);
+	rc = lz_sandbox_argv_sidecar(c->podman, s, NULL, &t, err);
 	if (rc == 0)
 		rc = run_podman(c, &t, &res, "podman run (network sidecar)",
 		    err);

@@ -15,11 +15,13 @@
 #include "core/anchor.h"
 #include "core/domain-meta.h"
 #include "core/gitsentry.h"
+#include "core/hmac.h"
 #include "core/ignored.h"
 #include "core/mountplan.h"
 #include "core/netpolicy.h"
 #include "core/rundir.h"
 #include "core/sandbox.h"
+#include "core/sidecar-seccomp.h"
 #include "src/domain-sandbox.h"
 
 
@@ -168,6 +170,25 @@ write_resolv(const struct lz_client *c, char **path, struct lz_err *err)
 		lz_buf_addf(&b, "nameserver %s\n", a);
 	}
 	rc = write_runtime_file(c, "resolv.conf", &b, path, err);
+	lz_buf_release(&b);
+	return rc;
+}
+
+/*
+ * The Network Sidecar's seccomp profile (core/sidecar-seccomp.h), written
+ * anew at every start for podman to read when it creates the sidecar
+ * (now, or at this Domain's end for its next start); sha gets its SHA-256.
+ */
+static int
+write_seccomp(const struct lz_client *c, char **path, char sha[65],
+    struct lz_err *err)
+{
+	struct lz_buf b = LZ_BUF_INIT;
+	int rc;
+
+	lz_sidecar_seccomp_json(&b);
+	lz_sha256_hex(b.buf, b.len, sha);
+	rc = write_runtime_file(c, LZ_SIDECAR_SECCOMP_FILE, &b, path, err);
 	lz_buf_release(&b);
 	return rc;
 }
@@ -354,7 +375,7 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	struct lz_view view;
 	char *shim = NULL, *escalate = NULL, *resolv = NULL, *log = NULL;
 	char *pidfile = NULL, *sandbox_pid = NULL, *view_annot = NULL;
-	char *gate = NULL;
+	char *gate = NULL, *seccomp = NULL, seccomp_sha[65];
 	int rc, using = 0;
 
 	memset(&ig, 0, sizeof ig);
@@ -431,6 +452,7 @@ lz_domain_up(const struct lz_client *c, const char *self,
 	if ((rc = compile_policy(c, &policy, &tampered, err)) != 0)
 		goto out;
 	if ((rc = write_resolv(c, &resolv, err)) != 0 ||
+	    (rc = write_seccomp(c, &seccomp, seccomp_sha, err)) != 0 ||
 	    (rc = lz_domain_notice(c, &mp, err)) != 0)
 		goto out;
 	if (c->profile->ignored_isolation) {
@@ -474,6 +496,8 @@ lz_domain_up(const struct lz_client *c, const char *self,
 		attach.key_hex = "00000000000000000000000000000000"
 		    "00000000000000000000000000000000";
 	spec.attach = &attach;
+	spec.sidecar_seccomp = seccomp;
+	spec.sidecar_seccomp_sha = seccomp_sha;
 	spec.mailbox = ctx.mailbox;
 	if (using)
 		spec.use = &use;
@@ -498,6 +522,7 @@ out:
 	free(gate);
 	free(keyfile);
 	free(resolv);
+	free(seccomp);
 	lz_buf_release(&policy);
 	lz_buf_release(&tampered);
 	lz_err_release(&meta);

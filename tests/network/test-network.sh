@@ -15,7 +15,8 @@
 #
 # Checks: default policy (RFC 1918 host unreachable, 198.18 host
 # reachable, host loopback unreachable through 10.0.2.2, 169.254.169.254
-# does not route), routes inside the sidecar as compiled, IPv6 off, route
+# does not route), routes inside the sidecar as compiled, IPv6 off, the
+# sidecar's own seccomp profile, route
 # changes from inside refused (also with NET_ADMIN forced on a sandbox),
 # allow/deny rules, DNS through the profile's resolver, conflicts refused at
 # load with file:line, a tampered policy stopping the start before the
@@ -240,6 +241,28 @@ if up default 0; then
 	v6=$(nsenter -t "$SPID" -n sh -c 'cat /proc/sys/net/ipv6/conf/all/disable_ipv6; ip -6 addr; ip -6 route' 2>&1)
 	[ "$v6" = 1 ] && pass "default: IPv6 disabled, no IPv6 address or route" ||
 	    fail "default: IPv6: $v6"
+	# Lazaret's own seccomp profile (core/sidecar-seccomp.h): what podman
+	# gave crun, the kernel's filter mode, and the label naming its digest.
+	ocf=$(as_user podman inspect -f '{{.OCIConfigPath}}' "$SIDECAR" 2>&1)
+	scn=$(as_user jq -r '.linux.seccomp | .defaultAction + " " +
+	    ([.syscalls[].names[]] | join(","))' "$ocf" 2>&1)
+	scf=$(as_user podman inspect -f '{{range .HostConfig.SecurityOpt}}{{.}} {{end}}' \
+	    "$SIDECAR" 2>&1 | tr ' ' '\n' | sed -n 's/^seccomp=//p')
+	lbl=$(as_user podman inspect -f '{{index .Config.Labels "lazaret.seccomp"}}' \
+	    "$SIDECAR" 2>&1)
+	sha=$(as_user sha256sum "$scf" 2>&1 | cut -d' ' -f1)
+	mode=$(sed -n 's/^Seccomp:[[:space:]]*//p' "/proc/$SPID/status")
+	case ",${scn#* }," in
+	*,connect,*|*,mount,*|*,unshare,*|*,setns,*|*,ptrace,*|*,clone,*) wide=1 ;;
+	*) wide=0 ;;
+	esac
+	if [ "${scn%% *}" = SCMP_ACT_ERRNO ] && [ "$wide" = 0 ] &&
+	    [[ ",${scn#* }," == *,sendto,* ]] && [ "$mode" = 2 ] &&
+	    [ -n "$lbl" ] && [ "$lbl" = "$sha" ]; then
+		pass "default: sidecar under Lazaret's seccomp profile ($(tr , "\n" <<<"${scn#* }" | wc -l) system calls allowed, label ${lbl:0:12})"
+	else
+		fail "default: sidecar's seccomp: '$scn' mode '$mode' label '$lbl' file '$scf' sha '$sha'"
+	fi
 	rc=$(in_sb 'cat /etc/resolv.conf')
 	grep -q "^nameserver 10.0.2.3$" <<<"$rc" && grep -q Lazaret <<<"$rc" &&
 	    pass "default: /etc/resolv.conf is Lazaret's (10.0.2.3)" || fail "resolv.conf: $rc"

@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "core/sandbox-argv.h"
 #include "core/sandbox.h"
+#include "core/sidecar-seccomp.h"
 
 #define ID "0123456789abcdef"
 
@@ -462,41 +464,83 @@ test_entry_orphan(void **state)
 	lz_sandbox_list_release(&l);
 }
 
-/* The sidecar: crun, NET_ADMIN only, no host loopback, IPv6 off. */
+#define SC_SHA "5ec0000000000000000000000000000000000000000000000000000000000005"
+
+/* A sidecar's spec with only what every one needs. */
+static struct lz_sandbox_spec
+side_spec(void)
+{
+	struct lz_sandbox_spec s;
+
+	memset(&s, 0, sizeof s);
+	s.domain_id = "0123456789abcdef";
+	s.netpolicy = "P\n";
+	s.sidecar_seccomp = "/run/l/sidecar-seccomp.json";
+	s.sidecar_seccomp_sha = SC_SHA;
+	return s;
+}
+
+/* Builds the sidecar's command line of s; returns its status. */
+static int
+side_argv(const struct lz_sandbox_spec *s, const char *prepared,
+    struct lz_tokens *t)
+{
+	struct lz_err e = LZ_ERR_INIT;
+	int rc;
+
+	rc = lz_sandbox_argv_sidecar("/usr/bin/podman", s, prepared, t, &e);
+	if (rc != 0) {
+		assert_non_null(e.msg);
+		assert_int_equal(t->n, 0);
+	}
+	lz_err_release(&e);
+	return rc;
+}
+
+/*
+ * The sidecar: crun, NET_ADMIN only, no host loopback, IPv6 off, its own
+ * seccomp profile and that profile's digest as a label.
+ */
 static void
 test_sidecar(void **state)
 {
 	static const char *const want[] = { "/usr/bin/podman", "run", "-d",
 	    "--name", "lz-0123456789abcdef-net", "--label",
 	    "lazaret.domain=0123456789abcdef", "--label",
-	    "lazaret.role=sidecar", "--runtime", "crun", "--pull=never",
+	    "lazaret.role=sidecar", "--label", "lazaret.seccomp=" SC_SHA,
+	    "--runtime", "crun", "--pull=never",
 	    "--network", "slirp4netns:allow_host_loopback=false,"
 	    "enable_ipv6=false", "--cap-drop", "all", "--cap-add", "NET_ADMIN",
 	    "--sysctl", "net.ipv6.conf.all.disable_ipv6=1", "--sysctl",
 	    "net.ipv6.conf.default.disable_ipv6=1", "--read-only",
-	    "--security-opt", "no-new-privileges", "--hostname", "lazaret",
+	    "--security-opt", "no-new-privileges", "--security-opt",
+	    "seccomp=/run/l/sidecar-seccomp.json", "--hostname", "lazaret",
 	    "--entrypoint", "/lazaret-netpolicy",
 	    "localhost/lazaret/netpolicy:" LZ_VERSION, "P\n" };
+	struct lz_sandbox_spec s = side_spec(), bad;
 	struct lz_tokens t = LZ_TOKENS_INIT;
-	struct lz_err e = LZ_ERR_INIT;
 	size_t i;
 	char *name;
 
 	(void)state;
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", NULL, NULL, NULL, NULL, &t, NULL),
-	    0);
+	assert_int_equal(side_argv(&s, NULL, &t), 0);
 	assert_int_equal(t.n, sizeof want / sizeof want[0]);
 	for (i = 0; i < t.n; i++)
 		assert_string_equal(t.v[i], want[i]);
 	lz_tokens_release(&t);
+	/* The text sent wins over the policy (the tamper test hook). */
+	s.netpolicy_sent = "Q\n";
+	assert_int_equal(side_argv(&s, NULL, &t), 0);
+	assert_string_equal(t.v[t.n - 1], "Q\n");
+	lz_tokens_release(&t);
+	s.netpolicy_sent = NULL;
 	/*
 	 * A log file: conmon's k8s-file at that path, after the name; then
 	 * the PID file.
 	 */
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", "/run/l/sidecar.log",
-	    "/run/l/sidecar.pid", NULL, NULL, &t, NULL), 0);
+	s.sidecar_log = "/run/l/sidecar.log";
+	s.sidecar_pidfile = "/run/l/sidecar.pid";
+	assert_int_equal(side_argv(&s, NULL, &t), 0);
 	assert_int_equal(t.n, sizeof want / sizeof want[0] + 6);
 	assert_string_equal(t.v[4], "lz-0123456789abcdef-net");
 	assert_string_equal(t.v[5], "--log-driver");
@@ -507,26 +551,33 @@ test_sidecar(void **state)
 	assert_string_equal(t.v[10], "/run/l/sidecar.pid");
 	assert_string_equal(t.v[11], want[5]);
 	lz_tokens_release(&t);
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", NULL, "rel.pid", NULL, NULL, &t,
-	    &e), LZ_EINVAL);
-	lz_err_release(&e);
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", "/run/a,b/log", NULL, NULL, NULL,
-	    &t, &e), LZ_EINVAL);
-	lz_err_release(&e);
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", "rel/log", NULL, NULL, NULL, &t,
-	    &e), LZ_EINVAL);
-	lz_err_release(&e);
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman", "../x",
-	    NULL, "P\n", NULL, NULL, NULL, NULL, &t, &e), LZ_EINVAL);
-	lz_err_release(&e);
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "", NULL, NULL, NULL, NULL, &t, &e),
-	    LZ_EINVAL);
-	lz_err_release(&e);
-	assert_int_equal(t.n, 0);
+	bad = side_spec();
+	bad.sidecar_pidfile = "rel.pid";
+	assert_int_equal(side_argv(&bad, NULL, &t), LZ_EINVAL);
+	bad = side_spec();
+	bad.sidecar_log = "/run/a,b/log";
+	assert_int_equal(side_argv(&bad, NULL, &t), LZ_EINVAL);
+	bad.sidecar_log = "rel/log";
+	assert_int_equal(side_argv(&bad, NULL, &t), LZ_EINVAL);
+	bad = side_spec();
+	bad.domain_id = "../x";
+	assert_int_equal(side_argv(&bad, NULL, &t), LZ_EINVAL);
+	bad = side_spec();
+	bad.netpolicy = "";
+	assert_int_equal(side_argv(&bad, NULL, &t), LZ_EINVAL);
+	/* No sidecar runs without Lazaret's profile and its digest. */
+	bad = side_spec();
+	bad.sidecar_seccomp = NULL;
+	assert_int_equal(side_argv(&bad, NULL, &t), LZ_EINVAL);
+	bad.sidecar_seccomp = "rel.json";
+	assert_int_equal(side_argv(&bad, NULL, &t), LZ_EINVAL);
+	bad.sidecar_seccomp = "/run/a,b/sc.json";
+	assert_int_equal(side_argv(&bad, NULL, &t), LZ_EINVAL);
+	bad = side_spec();
+	bad.sidecar_seccomp_sha = NULL;
+	assert_int_equal(side_argv(&bad, NULL, &t), LZ_EINVAL);
+	bad.sidecar_seccomp_sha = "abc";
+	assert_int_equal(side_argv(&bad, NULL, &t), LZ_EINVAL);
 	name = lz_sandbox_sidecar_name("0123456789abcdef");
 	assert_string_equal(name, "lz-0123456789abcdef-net");
 	free(name);
@@ -544,14 +595,14 @@ test_sidecar_attach_prepared(void **state)
 	    "00112233445566778899aabbccddeeff";
 	struct lz_sidecar_attach a = { "/run/l/sidecar.key", "ab",
 	    "1111111111111111", "2222222222222222" };
+	struct lz_sandbox_spec s = side_spec();
 	struct lz_tokens t = LZ_TOKENS_INIT;
 	struct lz_err e = LZ_ERR_INIT;
 	size_t i;
 
 	(void)state;
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", NULL, NULL, &a, NULL, &t, NULL),
-	    0);
+	s.attach = &a;
+	assert_int_equal(side_argv(&s, NULL, &t), 0);
 	assert_string_equal(t.v[1], "run");
 	assert_string_equal(t.v[t.n - 2], "P\n");
 	assert_string_equal(t.v[t.n - 1], "0123456789abcdef");
@@ -563,8 +614,7 @@ test_sidecar_attach_prepared(void **state)
 			    "/lazaret-attach.key:ro");
 	}
 	lz_tokens_release(&t);
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", NULL, NULL, &a, fp, &t, NULL), 0);
+	assert_int_equal(side_argv(&s, fp, &t), 0);
 	assert_string_equal(t.v[1], "create");
 	assert_string_equal(t.v[2], "--label");
 	assert_string_equal(t.v[3], "lazaret.prepared="
@@ -572,22 +622,90 @@ test_sidecar_attach_prepared(void **state)
 	assert_string_equal(t.v[4], "--name");
 	lz_tokens_release(&t);
 	/* "" is create without the label (what the fingerprint hashes). */
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", NULL, NULL, &a, "", &t, NULL), 0);
+	assert_int_equal(side_argv(&s, "", &t), 0);
 	assert_string_equal(t.v[1], "create");
 	assert_string_equal(t.v[2], "--name");
 	lz_tokens_release(&t);
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", NULL, NULL, &a, "x,y", &t, &e),
-	    LZ_EINVAL);
+	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman", &s, "x,y",
+	    &t, &e), LZ_EINVAL);
 	assert_non_null(strstr(e.msg, "fingerprint"));
 	lz_err_release(&e);
 	a.keyfile = "/run/a,b/key";
-	assert_int_equal(lz_sandbox_argv_sidecar("/usr/bin/podman",
-	    "0123456789abcdef", NULL, "P\n", NULL, NULL, &a, NULL, &t, &e),
-	    LZ_EINVAL);
-	lz_err_release(&e);
-	assert_int_equal(t.n, 0);
+	assert_int_equal(side_argv(&s, NULL, &t), LZ_EINVAL);
+}
+
+/* The action the profile p gives the system call name ("" if none). */
+static const char *
+sc_action(json_t *p, const char *name, json_t **args)
+{
+	json_t *rule, *n;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(p, "syscalls"), i, rule)
+		json_array_foreach(json_object_get(rule, "names"), j, n)
+			if (strcmp(json_string_value(n), name) == 0) {
+				*args = json_object_get(rule, "args");
+				return json_string_value(json_object_get(rule,
+				    "action"));
+			}
+	*args = NULL;
+	return "";
+}
+
+/*
+ * The sidecar's seccomp profile: refuses (EPERM) what it does not name,
+ * names what the sidecar calls, not what would let it leave its place
+ * (mounts, namespaces, ptrace, BPF, modules, new processes, connections),
+ * and lets ioctl through only with SIOCGIFINDEX.
+ */
+static void
+test_sidecar_seccomp_profile(void **state)
+{
+	static const char *const needed[] = { "execve", "close", "socket",
+	    "bind", "sendto", "recvfrom", "openat", "read", "write", "pause",
+	    "exit_group", "rt_sigreturn", "brk", "mmap" };
+	static const char *const refused[] = { "mount", "umount2", "unshare",
+	    "setns", "ptrace", "bpf", "init_module", "finit_module",
+	    "kexec_load", "keyctl", "clone", "clone3", "fork", "vfork",
+	    "connect", "accept4", "listen", "open_by_handle_at", "pivot_root",
+	    "chroot", "setuid", "capset", "process_vm_writev", "userfaultfd",
+	    "perf_event_open", "io_uring_setup", "personality" };
+	struct lz_buf b = LZ_BUF_INIT, again = LZ_BUF_INIT;
+	json_error_t je;
+	json_t *p, *args, *a;
+	size_t i;
+
+	(void)state;
+	lz_sidecar_seccomp_json(&b);
+	p = json_loads(b.buf, 0, &je);
+	assert_non_null(p);
+	assert_string_equal(json_string_value(json_object_get(p,
+	    "defaultAction")), "SCMP_ACT_ERRNO");
+	assert_int_equal(json_integer_value(json_object_get(p,
+	    "defaultErrnoRet")), 1);
+	/* Native architecture only: no "architectures" list. */
+	assert_null(json_object_get(p, "architectures"));
+	for (i = 0; i < sizeof needed / sizeof needed[0]; i++) {
+		assert_string_equal(sc_action(p, needed[i], &args),
+		    "SCMP_ACT_ALLOW");
+		assert_null(args);
+	}
+	for (i = 0; i < sizeof refused / sizeof refused[0]; i++)
+		assert_string_equal(sc_action(p, refused[i], &args), "");
+	assert_string_equal(sc_action(p, "ioctl", &args), "SCMP_ACT_ALLOW");
+	assert_int_equal(json_array_size(args), 1);
+	a = json_array_get(args, 0);
+	assert_int_equal(json_integer_value(json_object_get(a, "index")), 1);
+	assert_int_equal(json_integer_value(json_object_get(a, "value")),
+	    0x8933);
+	assert_string_equal(json_string_value(json_object_get(a, "op")),
+	    "SCMP_CMP_EQ");
+	json_decref(p);
+	/* The same text every time: its digest is the sidecar's label. */
+	lz_sidecar_seccomp_json(&again);
+	assert_string_equal(b.buf, again.buf);
+	lz_buf_release(&b);
+	lz_buf_release(&again);
 }
 
 /* A session's direct runsc exec: the shim, runsc's root, the full ID. */
@@ -678,6 +796,7 @@ main(void)
 		cmocka_unit_test(test_entry_orphan),
 		cmocka_unit_test(test_sidecar),
 		cmocka_unit_test(test_sidecar_attach_prepared),
+		cmocka_unit_test(test_sidecar_seccomp_profile),
 		cmocka_unit_test(test_log_split),
 		cmocka_unit_test(test_runsc_exec),
 	};

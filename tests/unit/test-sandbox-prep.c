@@ -50,6 +50,9 @@ fix_init(struct fix *f)
 	f->s.sandbox_pidfile = "/run/user/1/lazaret/" ID "/sandbox.pid";
 	f->s.anchors = "W1tdXQ==";
 	f->s.attach = &f->attach;
+	f->s.sidecar_seccomp = "/run/user/1/lazaret/" ID "/sidecar-seccomp.json";
+	f->s.sidecar_seccomp_sha = "11111111111111111111111111111111"
+	    "11111111111111111111111111111111";
 }
 
 static void
@@ -145,6 +148,10 @@ test_plan(void **state)
 	f.mp.v[0].readonly = 1;
 	changed(&f, a);
 	f.s.mailbox = "/run/user/1/lazaret/" ID "/mailbox/requests";
+	changed(&f, a);
+	/* Another seccomp profile for the sidecar. */
+	f.s.sidecar_seccomp_sha = "22222222222222222222222222222222"
+	    "22222222222222222222222222222222";
 	changed(&f, a);
 
 	/* Only a start with a sidecar is prepared. */
