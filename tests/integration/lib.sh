@@ -183,6 +183,9 @@ lz_domain_project() {
 	rm -f "$XDG_CONFIG_HOME/lazaret/config.ini"
 	proj=$LZ_TMP/proj
 	lz_new_domain "$proj"
+	# After the Domain's removal: the test's profile is not left for the
+	# account's next user.
+	lz_cleanup_hooks+=("rm -f '$XDG_CONFIG_HOME/lazaret/config.ini'")
 	id=$lz_new_id rt=$lz_new_rt droot=$lz_new_root
 }
 
