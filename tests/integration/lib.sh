@@ -97,9 +97,12 @@ lz_make_project() {
 # tests/lib/containers.sh), its control socket, anchor mounts in podman's
 # namespace. Silent when none.
 leftovers() {
-	local n
-	n=$(lz_live_containers "$id" | wc -l)
-	[ "$n" = 0 ] || { echo "containers: $n"; return 1; }
+	local live
+	live=$(lz_live_containers "$id")
+	# What they are and where the coordinator got to, for the failure.
+	[ -z "$live" ] || { echo "containers: $(wc -l <<<"$live") ($(tr '\n' ' ' \
+	    <<<"$live")); coordinator log: $(tail -3 "$rt/coordinator.log" \
+	    2>/dev/null | cut -c1-200 | tr '\n' ' ')"; return 1; }
 	[ ! -S "$rt/control.sock" ] || { echo "socket left"; return 1; }
 	! podman unshare grep -Eq "$droot/(anchors|view)" /proc/self/mountinfo ||
 	    { echo "anchor or workspace view mounts left"; return 1; }
