@@ -35,7 +35,9 @@ tm send-keys -t lz -l "$LAZARET"; tm send-keys -t lz Enter
 wait_for 'root@lazaret:/workspace#' 90 || fail "no TUI"
 tm send-keys -t lz "$P" '|'
 wait_for '2 sessions' 60 || fail "no second pane"
-type_line 'while :; do date +%s%N; sleep 0.1; done'
+# In a child sh, one foreground job: C-c ends it at any moment (an
+# interactive bash running the loop itself can miss it; test-tui-stall).
+type_line "sh -c 'while :; do date +%s%N; sleep 0.1; done'"
 tm send-keys -t lz "$P" o
 coord=$(cat "$rt/coordinator.pid" 2>/dev/null || true)
 tui=$(pane_lazaret)

@@ -25,8 +25,13 @@ wait_for 'root@lazaret:/workspace#' 90 || fail "no TUI"
 tm send-keys -t lz "$P" '|'
 wait_for '2 sessions \| sandbox running' 60 || fail "no second pane"
 wait_for '│root@lazaret:/workspace#' 30
-# Pane 2: a clock; it must never stop while pane 1 floods.
-type_line 'i=0; while :; do i=$((i+1)); printf "\rtick-%06d" $i; sleep 0.1; done'
+# Pane 2: a clock; it must never stop while pane 1 floods. It runs in a
+# child sh, one foreground job all along: an interactive bash running the
+# loop itself misses a C-c that lands while it starts the next sleep (not
+# yet the terminal's foreground group), and the loop goes on (seen: the
+# clock kept ticking after C-c, and the Domain after "exit").
+clock='i=0; while :; do i=$((i+1)); printf "\rtick-%06d" $i; sleep 0.1; done'
+type_line "sh -c '$clock'"
 wait_for '│tick-0000[1-9]' 10 || fail "the clock does not tick"
 tm send-keys -t lz "$P" o
 type_line 'clear; seq 1 300000 | sed s/^/flood-/; echo FLOOD-DONE-$((6*7))'
