@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@ static int xdg_dir(const char *(*get)(const char *), const char *var,
 static char *canonical_or_planned(const char *path);
 static void put_lp(EVP_MD_CTX *md, const char *s);
 static char *commondir_above(const char *dir);
+static void git_init_begin(void);
 
 /*
  * The ".git/commondir" of the nearest directory at or above dir that has a
@@ -180,7 +182,11 @@ lz_domain_workspace(const char *dir, char **out, struct lz_err *err)
 		    strerror(errno));
 		goto out;
 	}
-	/* Before libgit2 follows includes (a FIFO there would hang it). */
+	/*
+	 * Before libgit2 follows includes (a FIFO there would hang it); its
+	 * init reads no configuration, and runs meanwhile.
+	 */
+	git_init_begin();
 	if ((rc = lz_gitconfig_check(real, err)) != 0)
 		goto out;
 	lz_git_init();
@@ -259,21 +265,72 @@ lz_domain_id(const char *profile, const char *workspace,
 	lz_hex(h, LZ_DOMAIN_ID_LEN / 2, id);
 }
 
-int
-lz_domain_resolve(struct lz_domain *d, const struct lz_paths *paths,
-    const char *profile, const char *dir, struct lz_err *err)
+/* The rest of d, from its profile and canonical workspace (owned). */
+static void
+domain_fill(struct lz_domain *d, const struct lz_paths *paths,
+    const char *profile, char *workspace)
 {
-	int rc;
-
 	memset(d, 0, sizeof *d);
-	rc = lz_domain_workspace(dir, &d->workspace, err);
-	if (rc != 0)
-		return rc;
+	d->workspace = workspace;
 	d->profile = lz_xstrdup(profile);
 	lz_domain_id(profile, d->workspace, d->id);
 	d->root = lz_xasprintf("%s/domains/%s", paths->storage_root, d->id);
 	d->runtime = lz_xasprintf("%s/%s", paths->runtime_base, d->id);
+}
+
+int
+lz_domain_resolve(struct lz_domain *d, const struct lz_paths *paths,
+    const char *profile, const char *dir, struct lz_err *err)
+{
+	char *ws = NULL;
+	int rc;
+
+	memset(d, 0, sizeof *d);
+	rc = lz_domain_workspace(dir, &ws, err);
+	if (rc != 0)
+		return rc;
+	domain_fill(d, paths, profile, ws);
 	return 0;
+}
+
+int
+lz_domain_given(struct lz_domain *d, const struct lz_paths *paths,
+    const char *profile, const char *workspace, struct lz_err *err)
+{
+	char *real;
+
+	memset(d, 0, sizeof *d);
+	if (workspace[0] != '/' || (real = realpath(workspace, NULL)) == NULL)
+		return lz_err_set(err, LZ_EINVAL, "the workspace handed over, "
+		    "'%s', is not an absolute path to a directory that exists",
+		    workspace);
+	if (strcmp(real, workspace) != 0) {
+		lz_err_set(err, LZ_EINVAL, "the workspace handed over, '%s', "
+		    "is not canonical (it resolves to '%s')", workspace, real);
+		free(real);
+		return LZ_EINVAL;
+	}
+	domain_fill(d, paths, profile, real);
+	d->handed = 1;
+	return 0;
+}
+
+int
+lz_domain_verify(const struct lz_domain *d, struct lz_err *err)
+{
+	char *ws = NULL;
+	int rc;
+
+	if (!d->handed)
+		return 0;
+	if ((rc = lz_domain_workspace(d->workspace, &ws, err)) != 0)
+		return rc;
+	if (strcmp(ws, d->workspace) != 0)
+		rc = lz_err_set(err, LZ_EINVAL, "'%s' is not the top level of "
+		    "its Git work tree ('%s' is): a Domain's workspace is the "
+		    "whole work tree", d->workspace, ws);
+	free(ws);
+	return rc;
 }
 
 void
@@ -368,13 +425,45 @@ lz_domain_check_mounts(const struct lz_domain *d,
  * git_libgit2_init after a shutdown loads the system's CA bundle again
  * (its TLS backend), three times in a coordinator's start.
  */
+static void
+git_init_once(void)
+{
+	git_libgit2_init();
+}
+
+static pthread_once_t git_once = PTHREAD_ONCE_INIT;
+
+/* Once, whichever thread comes first (the history guard's may). */
 void
 lz_git_init(void)
 {
-	static int done;
+	if (pthread_once(&git_once, git_init_once) != 0)
+		LZ_BUG("pthread_once failed");
+}
 
-	if (!done) {
-		git_libgit2_init();
-		done = 1;
-	}
+static void *
+git_init_thread(void *arg)
+{
+	(void)arg;
+	lz_git_init();
+	return NULL;
+}
+
+/*
+ * The init costs 4-5 ms (Debian's libgit2 uses mbedTLS, which parses the
+ * whole CA bundle there): on a thread of its own it runs while the
+ * caller waits for lz_gitconfig_check's git. lz_git_init waits for it
+ * (pthread_once); a thread that cannot be made leaves it to lz_git_init.
+ */
+static void
+git_init_begin(void)
+{
+	pthread_attr_t a;
+	pthread_t t;
+
+	if (pthread_attr_init(&a) != 0)
+		return;
+	if (pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED) == 0)
+		(void)pthread_create(&t, &a, git_init_thread, NULL);
+	pthread_attr_destroy(&a);
 }

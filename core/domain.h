@@ -37,6 +37,7 @@ struct lz_domain {
 	char *workspace;	/* canonical Git top level */
 	char *root;		/* storage_root/domains/<id> */
 	char *runtime;		/* runtime_base/<id> */
+	int handed;		/* by lz_domain_given: Git not asked yet */
 };
 
 /*
@@ -70,6 +71,21 @@ void lz_domain_id(const char *profile, const char *workspace,
 /* Fills d for profile and workspace dir (any directory inside the project). */
 int lz_domain_resolve(struct lz_domain *d, const struct lz_paths *paths,
     const char *profile, const char *dir, struct lz_err *err);
+/*
+ * Fills d for a workspace another process resolved with
+ * lz_domain_resolve (the starting client hands its coordinator the work
+ * tree it found): workspace must be canonical, an absolute path that
+ * realpath leaves as it is; Git is not asked, so d->handed is set.
+ * lz_domain_verify then asks Git, later, once a cold start's first podman
+ * runs (src/domain-sandbox.c).
+ */
+int lz_domain_given(struct lz_domain *d, const struct lz_paths *paths,
+    const char *profile, const char *workspace, struct lz_err *err);
+/*
+ * For a Domain lz_domain_given filled: refuses a workspace that is not the
+ * Git top level Git finds there. 0 at once for any other Domain.
+ */
+int lz_domain_verify(const struct lz_domain *d, struct lz_err *err);
 void lz_domain_release(struct lz_domain *d);
 
 /*

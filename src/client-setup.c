@@ -135,7 +135,10 @@ lz_client_setup(struct lz_client *c, const char *profile, const char *dir,
 	if (flags & LZ_CLIENT_KEPT)
 		rc = lz_histview_domain(&c->domain, &c->paths, profile,
 		    dir ? dir : ".", NULL);
-	if (rc != 0)
+	if (rc != 0 && (flags & LZ_CLIENT_HANDED))
+		rc = lz_domain_given(&c->domain, &c->paths, profile,
+		    dir ? dir : ".", &err);
+	else if (rc != 0)
 		rc = lz_domain_resolve(&c->domain, &c->paths, profile,
 		    dir ? dir : ".", &err);
 	if (rc == 0)

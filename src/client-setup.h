@@ -30,6 +30,12 @@ enum lz_client_flags {
 	 * gone; else the usual one.
 	 */
 	LZ_CLIENT_KEPT = 1 << 2,
+	/*
+	 * With LZ_CLIENT_DOMAIN: dir is the workspace the starting client
+	 * resolved (the coordinator's -C), taken as it is
+	 * (lz_domain_given); lz_domain_verify asks Git later.
+	 */
+	LZ_CLIENT_HANDED = 1 << 3,
 };
 
 /*

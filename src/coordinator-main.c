@@ -410,9 +410,13 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		ready_fd = atoi(optarg);
 	}
 	signal(SIGPIPE, SIG_IGN);
-	/* The Domain outlives the starting client's working directory. */
+	/*
+	 * The Domain outlives the starting client's working directory. The
+	 * workspace is the one that client resolved: Git is asked about it
+	 * once the prepared pair's podman runs (lz_domain_up), not before.
+	 */
 	rc = lz_client_setup(&lz_coord.cfg, o.profile, o.dir, LZ_CLIENT_CONFIG |
-	    LZ_CLIENT_DOMAIN);
+	    LZ_CLIENT_DOMAIN | LZ_CLIENT_HANDED);
 	if (rc != LZ_EXIT_OK) {
 		report(ready_fd, "error: the coordinator could not load the "
 		    "configuration (see above)\n");

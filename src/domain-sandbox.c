@@ -429,6 +429,9 @@ lz_domain_up(const struct lz_client *c, const char *self,
 		lz_buf_addf(&st->note, "prepared containers not started early: "
 		    "%s\n", meta.msg);
 	lz_err_release(&meta);
+	/* The workspace the starting client handed over, checked by Git. */
+	if ((rc = lz_domain_verify(&c->domain, err)) != 0)
+		goto out;
 	/* The record "lazaret state" reads (domain-meta.h): a warning only. */
 	if (lz_domain_meta_write(&c->domain, c->profile->image,
 	    (long long)time(NULL), &meta) != 0)

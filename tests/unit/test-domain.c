@@ -1,7 +1,8 @@
 /*
  * test-domain.c: Domain ID stability and distinctness (FR-1), canonical
- * workspace resolution through Git and symlinks, XDG path resolution and
- * the SR-2 mount checks.
+ * workspace resolution through Git and symlinks, a workspace handed over
+ * (lz_domain_given, lz_domain_verify), XDG path resolution and the SR-2
+ * mount checks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -124,6 +125,81 @@ test_workspace(void **state)
 	assert_int_equal(lz_domain_workspace(path, &ws, &e), LZ_ENOTFOUND);
 	lz_err_release(&e);
 	git_libgit2_shutdown();
+	lz_test_rmrf(dir);
+}
+
+/*
+ * The coordinator's Domain from the workspace its client handed over:
+ * the same Domain as lz_domain_resolve's, and Git asked only by
+ * lz_domain_verify, which refuses anything but the work tree's top level.
+ */
+static void
+test_given(void **state)
+{
+	static const char *const env[] = { "HOME", "/h", "XDG_RUNTIME_DIR",
+	    "/run/user/7", NULL };
+	char dir[] = "/tmp/lz-test-given-XXXXXX", path[256], link[256];
+	struct lz_paths p;
+	struct lz_domain a, b;
+	struct lz_err e = LZ_ERR_INIT;
+	git_repository *repo = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	set_env(env);
+	assert_int_equal(lz_paths_init(&p, get_fake, "/run/user", NULL), 0);
+	git_libgit2_init();
+	snprintf(path, sizeof path, "%s/proj", dir);
+	assert_int_equal(git_repository_init(&repo, path, 0), 0);
+	git_repository_free(repo);
+
+	assert_int_equal(lz_domain_resolve(&a, &p, "default", path, NULL), 0);
+	assert_int_equal(a.handed, 0);
+	assert_int_equal(lz_domain_verify(&a, NULL), 0);
+	assert_int_equal(lz_domain_given(&b, &p, "default", path, NULL), 0);
+	assert_int_equal(b.handed, 1);
+	assert_string_equal(a.id, b.id);
+	assert_string_equal(a.runtime, b.runtime);
+	assert_string_equal(a.root, b.root);
+	assert_int_equal(lz_domain_verify(&b, NULL), 0);
+	lz_domain_release(&a);
+	lz_domain_release(&b);
+
+	/* Refused before anything is read: relative, missing, not canonical. */
+	assert_int_equal(lz_domain_given(&b, &p, "default", "proj", &e),
+	    LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "not an absolute path"));
+	lz_err_release(&e);
+	snprintf(link, sizeof link, "%s/missing", dir);
+	assert_int_equal(lz_domain_given(&b, &p, "default", link, &e),
+	    LZ_EINVAL);
+	lz_err_release(&e);
+	snprintf(link, sizeof link, "%s/link", dir);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(lz_domain_given(&b, &p, "default", link, &e),
+	    LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "not canonical"));
+	assert_non_null(strstr(e.msg, path));
+	lz_err_release(&e);
+
+	/* Taken, then refused by Git: a subdirectory, then no project. */
+	snprintf(link, sizeof link, "%s/proj/sub", dir);
+	assert_int_equal(mkdir(link, 0700), 0);
+	assert_int_equal(lz_domain_given(&b, &p, "default", link, NULL), 0);
+	assert_int_equal(lz_domain_verify(&b, &e), LZ_EINVAL);
+	assert_non_null(strstr(e.msg, "is not the top level"));
+	assert_non_null(strstr(e.msg, path));
+	lz_err_release(&e);
+	lz_domain_release(&b);
+	snprintf(link, sizeof link, "%s/plain", dir);
+	assert_int_equal(mkdir(link, 0700), 0);
+	assert_int_equal(lz_domain_given(&b, &p, "default", link, NULL), 0);
+	assert_int_equal(lz_domain_verify(&b, &e), LZ_ENOTFOUND);
+	assert_non_null(strstr(e.msg, "is not inside a Git project"));
+	lz_err_release(&e);
+	lz_domain_release(&b);
+	git_libgit2_shutdown();
+	lz_paths_release(&p);
 	lz_test_rmrf(dir);
 }
 
@@ -312,6 +388,7 @@ main(void)
 		cmocka_unit_test(test_id_stable),
 		cmocka_unit_test(test_id_distinct),
 		cmocka_unit_test(test_workspace),
+		cmocka_unit_test(test_given),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_runtime_fallback),
 		cmocka_unit_test(test_mount_checks),
