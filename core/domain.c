@@ -454,14 +454,17 @@ git_init_thread(void *arg)
  * whole CA bundle there): on a thread of its own it runs while the
  * caller waits for lz_gitconfig_check's git. lz_git_init waits for it
  * (pthread_once); a thread that cannot be made leaves it to lz_git_init.
+ * Once per process: later calls find it begun.
  */
 static void
 git_init_begin(void)
 {
+	static int begun;
 	pthread_attr_t a;
 	pthread_t t;
 
-	if (pthread_attr_init(&a) != 0)
+	if (__atomic_exchange_n(&begun, 1, __ATOMIC_SEQ_CST) ||
+	    pthread_attr_init(&a) != 0)
 		return;
 	if (pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED) == 0)
 		(void)pthread_create(&t, &a, git_init_thread, NULL);
