@@ -21,6 +21,11 @@
 /* Longer parameters could overflow libvterm's long: not a real use. */
 #define VTF_CSI_DIGIT_MAX 9
 #define VTF_CSI_RAW_MAX 256
+/* A CSI_ARG is below 2^31: ten digits at most. */
+#define VTF_DECIMAL_MAX 10
+/* A kept CSI rebuilt: one leader, 16 arguments and their separators, one
+ * intermediate, the final byte. */
+#define VTF_CSI_CANON_MAX (3 + (VTF_CSI_SEP_MAX + 1) * (VTF_DECIMAL_MAX + 1))
 
 /* The tracker's view of libvterm's parser state (parser.c of 0.1.4). */
 enum vtf_state {
@@ -85,6 +90,7 @@ static int vtf_raw_matches(const struct lz_vtfilter *f, const char *canon,
     size_t len);
 static void vtf_u8_byte(struct lz_vtfilter *f, unsigned char c);
 static void vtf_u8_flush(struct lz_vtfilter *f);
+static size_t vtf_decimal(char *p, long v);
 static int vtf_csi_drop(struct lz_vtfilter *f, const char *leader,
     const long args[], int argcount, const char *intermed, char command);
 
@@ -153,6 +159,17 @@ lz_vtfilter_feed(struct lz_vtfilter *f, const char *buf, size_t len)
 	size_t i, seg = 0;
 
 	for (i = 0; i < len; i++) {
+		/*
+		 * Text in the ground state changes nothing the tracker keeps:
+		 * skipped here in one go (vtf_track would say VTF_PASS).
+		 */
+		if (f->state == VTF_GROUND && !f->held_esc && !f->discard) {
+			while (i < len && (unsigned char)buf[i] >= 0x20 &&
+			    buf[i] != 0x7f)
+				i++;
+			if (i == len)
+				break;
+		}
 		act = vtf_track(f, (unsigned char)buf[i]);
 		if (f->pair) {
 			/* The held ESC and this byte, in one write. */
@@ -353,15 +370,26 @@ static int
 vtf_text(const char *bytes, size_t len, void *user)
 {
 	struct lz_vtfilter *f = user;
-	size_t i;
+	size_t i = 0, run;
+	unsigned char c;
 
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)bytes[i];
-
+	while (i < len) {
+		c = (unsigned char)bytes[i];
 		if (c < 0x20 || c == 0x7f)
 			break;
+		if (!f->swallow && c < 0x80 && f->u8need == 0) {
+			/* A run of printable ASCII goes out in one piece. */
+			for (run = i + 1; run < len &&
+			    (unsigned char)bytes[run] >= 0x20 &&
+			    (unsigned char)bytes[run] < 0x7f; run++)
+				;
+			lz_buf_add(&f->obuf, bytes + i, run - i);
+			i = run;
+			continue;
+		}
 		if (!f->swallow)
 			vtf_u8_byte(f, c);
+		i++;
 	}
 	return (int)i;
 }
@@ -544,37 +572,55 @@ vtf_csi(const char *leader, const long args[], int argcount,
     const char *intermed, char command, void *user)
 {
 	struct lz_vtfilter *f = user;
-	struct lz_buf b = LZ_BUF_INIT;
+	char canon[VTF_CSI_CANON_MAX];
+	size_t n = 0;
 	int i;
 
 	vtf_u8_flush(f);
 	f->swallow = 0;
 	if (f->rawlong || (leader != NULL && leader[1] != '\0') ||
-	    (intermed != NULL && intermed[1] != '\0')) {
+	    (intermed != NULL && intermed[1] != '\0') ||
+	    argcount > VTF_CSI_SEP_MAX + 1) {
 		/* Terminals disagree on these: judged unsafe. */
 		f->st.malformed++;
 		return 1;
 	}
 	if (vtf_csi_drop(f, leader, args, argcount, intermed, command))
 		return 1;
-	if (leader != NULL)
-		lz_buf_adds(&b, leader);
+	/* A CSI per cell is common (colours): no allocation, no printf. */
+	if (leader != NULL && leader[0] != '\0')
+		canon[n++] = leader[0];
 	for (i = 0; i < argcount; i++) {
 		if (!CSI_ARG_IS_MISSING(args[i]))
-			lz_buf_addf(&b, "%ld", CSI_ARG(args[i]));
+			n += vtf_decimal(canon + n, CSI_ARG(args[i]));
 		if (i + 1 < argcount)
-			lz_buf_addch(&b, CSI_ARG_HAS_MORE(args[i]) ? ':' : ';');
+			canon[n++] = CSI_ARG_HAS_MORE(args[i]) ? ':' : ';';
 	}
-	if (intermed != NULL)
-		lz_buf_adds(&b, intermed);
-	lz_buf_addch(&b, command);
-	lz_buf_adds(&f->obuf, "\033[");
-	if (vtf_raw_matches(f, b.buf, b.len))
+	if (intermed != NULL && intermed[0] != '\0')
+		canon[n++] = intermed[0];
+	canon[n++] = command;
+	lz_buf_add(&f->obuf, "\033[", 2);
+	if (vtf_raw_matches(f, canon, n))
 		lz_buf_add(&f->obuf, f->raw, f->rawlen);
 	else
-		lz_buf_add(&f->obuf, b.buf, b.len);
-	lz_buf_release(&b);
+		lz_buf_add(&f->obuf, canon, n);
 	return 1;
+}
+
+/* The decimal digits of v (0 <= v < 2^31) at p; returns how many. */
+static size_t
+vtf_decimal(char *p, long v)
+{
+	char t[VTF_DECIMAL_MAX];
+	size_t n = 0, i;
+
+	do {
+		t[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0 && n < sizeof t);
+	for (i = 0; i < n; i++)
+		p[i] = t[n - 1 - i];
+	return n;
 }
 
 /* 1 when the recorded raw CSI is canon once leading zeros are dropped. */
