@@ -23,7 +23,7 @@ static int xdg_dir(const char *(*get)(const char *), const char *var,
 static char *canonical_or_planned(const char *path);
 static void put_lp(EVP_MD_CTX *md, const char *s);
 static char *commondir_above(const char *dir);
-static void git_init_begin(void);
+static int git_init_begin(pthread_t *t);
 
 /*
  * The ".git/commondir" of the nearest directory at or above dir that has a
@@ -173,7 +173,8 @@ lz_domain_workspace(const char *dir, char **out, struct lz_err *err)
 	const git_error *ge;
 	const char *wd;
 	char *real = NULL, *cd;
-	int rc = 0, g;
+	pthread_t init;
+	int rc = 0, g, threaded = 0;
 
 	real = realpath(dir, NULL);
 	if (real == NULL) {
@@ -186,7 +187,7 @@ lz_domain_workspace(const char *dir, char **out, struct lz_err *err)
 	 * Before libgit2 follows includes (a FIFO there would hang it); its
 	 * init reads no configuration, and runs meanwhile.
 	 */
-	git_init_begin();
+	threaded = git_init_begin(&init);
 	if ((rc = lz_gitconfig_check(real, err)) != 0)
 		goto out;
 	lz_git_init();
@@ -223,6 +224,8 @@ lz_domain_workspace(const char *dir, char **out, struct lz_err *err)
 		rc = lz_err_set(err, LZ_ESYS, "cannot resolve work tree '%s': "
 		    "%s", wd, strerror(errno));
 out:
+	if (threaded)
+		pthread_join(init, NULL);
 	git_repository_free(repo);
 	free(real);
 	return rc;
@@ -453,20 +456,17 @@ git_init_thread(void *arg)
  * The init costs 4-5 ms (Debian's libgit2 uses mbedTLS, which parses the
  * whole CA bundle there): on a thread of its own it runs while the
  * caller waits for lz_gitconfig_check's git. lz_git_init waits for it
- * (pthread_once); a thread that cannot be made leaves it to lz_git_init.
- * Once per process: later calls find it begun.
+ * (pthread_once). 1 when *t runs it: the caller joins it before it
+ * returns, so that no thread outlives it (the thread's OpenSSL state,
+ * which libssh2's init makes, is freed only when it has ended). Once per
+ * process; 0 when a thread cannot be made (lz_git_init does it then).
  */
-static void
-git_init_begin(void)
+static int
+git_init_begin(pthread_t *t)
 {
 	static int begun;
-	pthread_attr_t a;
-	pthread_t t;
 
-	if (__atomic_exchange_n(&begun, 1, __ATOMIC_SEQ_CST) ||
-	    pthread_attr_init(&a) != 0)
-		return;
-	if (pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED) == 0)
-		(void)pthread_create(&t, &a, git_init_thread, NULL);
-	pthread_attr_destroy(&a);
+	if (__atomic_exchange_n(&begun, 1, __ATOMIC_SEQ_CST))
+		return 0;
+	return pthread_create(t, NULL, git_init_thread, NULL) == 0;
 }
