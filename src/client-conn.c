@@ -26,6 +26,7 @@
 #define JOIN_WAIT_MS 180000
 #define JOIN_TELL_MS 1000	/* then it says what it waits for */
 #define JOIN_POLL_MS 20
+#define LZ_CONN_READ 65536	/* bytes asked of one read of the socket */
 
 static int try_connect(const char *path, int *fd);
 static int hello(struct lz_conn_client *cc, const struct lz_client *c,
@@ -281,6 +282,7 @@ lz_conn_open(struct lz_conn_client *cc, const struct lz_client *c,
 			close(cc->fd);
 			cc->fd = -1;
 			lz_buf_reset(&cc->in);
+			cc->in_off = 0;
 		} else if (!(flags & LZ_CONN_START)) {
 			rc = lz_err_set(err, LZ_ENOTFOUND, "no running Domain "
 			    "%s for this project and profile", c->domain.id);
@@ -385,18 +387,36 @@ lz_conn_send(struct lz_conn_client *cc, struct lz_buf *frames,
 }
 
 int
+lz_conn_buffered(const struct lz_conn_client *cc)
+{
+	return cc->in.len > cc->in_off;
+}
+
+/*
+ * The decoded bytes leave cc->in here, once per read, not once per frame
+ * (a read brings a few dozen OUTPUT frames in a flood), and the socket is
+ * read straight into it.
+ */
+int
 lz_conn_fill(struct lz_conn_client *cc, struct lz_err *err)
 {
-	char buf[65536];
 	ssize_t n;
 
+	if (cc->in_off > 0) {
+		memmove(cc->in.buf, cc->in.buf + cc->in_off, cc->in.len -
+		    cc->in_off);
+		cc->in.len -= cc->in_off;
+		cc->in_off = 0;
+	}
+	lz_buf_grow(&cc->in, LZ_CONN_READ);
 	do
-		n = read(cc->fd, buf, sizeof buf);
+		n = read(cc->fd, cc->in.buf + cc->in.len, LZ_CONN_READ);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return lz_err_set(err, LZ_ESYS, "lost the coordinator: %s",
 		    strerror(errno));
-	lz_buf_add(&cc->in, buf, (size_t)n);
+	cc->in.len += (size_t)n;
+	cc->in.buf[cc->in.len] = '\0';
 	return (int)n;
 }
 
@@ -407,16 +427,18 @@ lz_conn_next(struct lz_conn_client *cc, struct lz_frame *f,
 	size_t used;
 	int rc;
 
-	rc = lz_frame_decode((unsigned char *)cc->in.buf, cc->in.len, f,
-	    &used, err);
+	rc = lz_frame_decode((unsigned char *)cc->in.buf + cc->in_off,
+	    cc->in.len - cc->in_off, f, &used, err);
 	if (rc != 1)
 		return rc;
 	lz_buf_reset(payload);
 	lz_buf_add(payload, f->payload, f->len);
 	f->payload = (unsigned char *)payload->buf;
-	memmove(cc->in.buf, cc->in.buf + used, cc->in.len - used);
-	cc->in.len -= used;
-	cc->in.buf[cc->in.len] = '\0';
+	cc->in_off += used;
+	if (cc->in_off == cc->in.len) {
+		lz_buf_reset(&cc->in);
+		cc->in_off = 0;
+	}
 	return 1;
 }
 

@@ -17,7 +17,8 @@
 
 struct lz_conn_client {
 	int fd;
-	struct lz_buf in;		/* received, not yet decoded */
+	struct lz_buf in;		/* received */
+	size_t in_off;			/* in's bytes before it: decoded */
 	char client_id[LZ_MSG_CLIENT_HEX + 1];		/* from WELCOME */
 	char coordinator_id[LZ_MSG_COORD_HEX + 1];
 	/*
@@ -65,6 +66,8 @@ int lz_conn_fill(struct lz_conn_client *cc, struct lz_err *err);
  */
 int lz_conn_next(struct lz_conn_client *cc, struct lz_frame *f,
     struct lz_buf *payload, struct lz_err *err);
+/* 1 when cc->in holds bytes lz_conn_next has not taken yet. */
+int lz_conn_buffered(const struct lz_conn_client *cc);
 /*
  * An ERROR frame as an error: its message in err, and LZ_EBUSY
  * (fingerprint), LZ_EAGAIN (stopping), LZ_EFAILED (domain-failure) or

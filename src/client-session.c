@@ -239,7 +239,7 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		emit(fout, &out, f.payload, f.len);
 	/* The same read may have brought more (the rest of the screen, a
 	 * waiting PROMPT): the socket will not wake poll for it. */
-	buffered = cc->in.len > 0;
+	buffered = lz_conn_buffered(cc);
 	for (;;) {
 		/*
 		 * stdin is read only while the input window has room: a
