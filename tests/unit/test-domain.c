@@ -128,6 +128,23 @@ test_workspace(void **state)
 	lz_test_rmrf(dir);
 }
 
+/* A new directory ws, taken by lz_domain_given and refused by Git. */
+static void
+given_refused(const struct lz_paths *p, const char *ws, int code,
+    const char *says, const char *names)
+{
+	struct lz_domain d;
+	struct lz_err e = LZ_ERR_INIT;
+
+	assert_int_equal(mkdir(ws, 0700), 0);
+	assert_int_equal(lz_domain_given(&d, p, "default", ws, NULL), 0);
+	assert_int_equal(lz_domain_verify(&d, &e), code);
+	assert_non_null(strstr(e.msg, says));
+	assert_non_null(strstr(e.msg, names));
+	lz_err_release(&e);
+	lz_domain_release(&d);
+}
+
 /*
  * The coordinator's Domain from the workspace its client handed over:
  * the same Domain as lz_domain_resolve's, and Git asked only by
@@ -184,20 +201,10 @@ test_given(void **state)
 
 	/* Taken, then refused by Git: a subdirectory, then no project. */
 	snprintf(link, sizeof link, "%s/proj/sub", dir);
-	assert_int_equal(mkdir(link, 0700), 0);
-	assert_int_equal(lz_domain_given(&b, &p, "default", link, NULL), 0);
-	assert_int_equal(lz_domain_verify(&b, &e), LZ_EINVAL);
-	assert_non_null(strstr(e.msg, "is not the top level"));
-	assert_non_null(strstr(e.msg, path));
-	lz_err_release(&e);
-	lz_domain_release(&b);
+	given_refused(&p, link, LZ_EINVAL, "is not the top level", path);
 	snprintf(link, sizeof link, "%s/plain", dir);
-	assert_int_equal(mkdir(link, 0700), 0);
-	assert_int_equal(lz_domain_given(&b, &p, "default", link, NULL), 0);
-	assert_int_equal(lz_domain_verify(&b, &e), LZ_ENOTFOUND);
-	assert_non_null(strstr(e.msg, "is not inside a Git project"));
-	lz_err_release(&e);
-	lz_domain_release(&b);
+	given_refused(&p, link, LZ_ENOTFOUND, "is not inside a Git project",
+	    link);
 	git_libgit2_shutdown();
 	lz_paths_release(&p);
 	lz_test_rmrf(dir);
