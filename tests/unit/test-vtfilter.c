@@ -341,6 +341,17 @@ test_overlong_csi(void **state)
 		lz_buf_addf(&in, ";%d", i);
 	lz_buf_adds(&in, "m");
 	check(in.buf, in.buf, 0);
+	/*
+	 * The longest kept CSI: a leader, 16 parameters of 9 digits (leading
+	 * zeros kept as they came), both separators, an intermediate.
+	 */
+	lz_buf_reset(&in);
+	lz_buf_adds(&in, "\033[?999999999");
+	for (i = 2; i <= 16; i++)
+		lz_buf_addf(&in, "%c%09d", i % 2 ? ':' : ';', i % 3 ? 999999999 :
+		    i);
+	lz_buf_adds(&in, " h");
+	check(in.buf, in.buf, 0);
 	/* 17 and 40: dropped whole, no crash, what follows intact. */
 	lz_buf_reset(&in);
 	lz_buf_adds(&in, "a\033[1");
