@@ -239,6 +239,18 @@ lz_buf_reset(struct lz_buf *b)
 }
 
 void
+lz_buf_drop(struct lz_buf *b, size_t n)
+{
+	if (n > b->len)
+		LZ_BUG("dropping %zu bytes of a buffer of %zu", n, b->len);
+	if (n == 0)
+		return;
+	memmove(b->buf, b->buf + n, b->len - n);
+	b->len -= n;
+	b->buf[b->len] = '\0';
+}
+
+void
 lz_buf_wipe(struct lz_buf *b)
 {
 	/* volatile: the compiler must not drop a write nothing reads. */

@@ -82,6 +82,8 @@ void lz_buf_addf(struct lz_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void lz_buf_vaddf(struct lz_buf *b, const char *fmt, va_list ap);
 void lz_buf_reset(struct lz_buf *b);
+/* Drops the first n bytes (n <= len): what is left moves to the front. */
+void lz_buf_drop(struct lz_buf *b, size_t n);
 /* Overwrites b's bytes (a key, a secret) before releasing it. */
 void lz_buf_wipe(struct lz_buf *b);
 /* Hands the string to the caller and leaves b empty. */

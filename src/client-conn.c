@@ -132,9 +132,7 @@ start_coordinator(const struct lz_client *c, const char *self, int lock_fd,
 			if (!(flags & LZ_CONN_QUIET))
 				fprintf(stderr, "lazaret: %.*s\n",
 				    (int)(nl - msg.buf), msg.buf);
-			memmove(msg.buf, nl + 1, msg.len - (size_t)(nl + 1 -
-			    msg.buf) + 1);
-			msg.len -= (size_t)(nl + 1 - msg.buf);
+			lz_buf_drop(&msg, (size_t)(nl + 1 - msg.buf));
 		}
 		if (msg.len >= 3 && strncmp(msg.buf, "ok\n", 3) == 0)
 			goto out;
@@ -402,12 +400,8 @@ lz_conn_fill(struct lz_conn_client *cc, struct lz_err *err)
 {
 	ssize_t n;
 
-	if (cc->in_off > 0) {
-		memmove(cc->in.buf, cc->in.buf + cc->in_off, cc->in.len -
-		    cc->in_off);
-		cc->in.len -= cc->in_off;
-		cc->in_off = 0;
-	}
+	lz_buf_drop(&cc->in, cc->in_off);
+	cc->in_off = 0;
 	lz_buf_grow(&cc->in, LZ_CONN_READ);
 	do
 		n = read(cc->fd, cc->in.buf + cc->in.len, LZ_CONN_READ);

@@ -311,9 +311,7 @@ lz_client_session(struct lz_conn_client *cc, const struct lz_client *c,
 		/* What the window takes now; the rest waits for an ACK. */
 		if (pending.len > 0) {
 			k = lz_client_input(cc, &b, pending.buf, pending.len);
-			memmove(pending.buf, pending.buf + k, pending.len - k);
-			pending.len -= k;
-			pending.buf[pending.len] = '\0';
+			lz_buf_drop(&pending, k);
 		}
 		if (!stdin_open && pending.len == 0 && !eof_sent) {
 			lz_frame_add(&b, LZ_FRAME_INPUT, NULL, 0);

@@ -137,11 +137,8 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 		lz_err_release(&err);
 		return;
 	}
-	if (off > 0 && !c->closing) {
-		memmove(c->in.buf, c->in.buf + off, c->in.len - off);
-		c->in.len -= off;
-		c->in.buf[c->in.len] = '\0';
-	}
+	if (!c->closing)
+		lz_buf_drop(&c->in, off);
 }
 
 /* One decoded frame of c, in order. */

@@ -364,9 +364,7 @@ tui_pane_flush(struct tui *t, struct tui_pane *p)
 		} else
 			k = lz_client_input(&p->cc, &p->sendq, p->inq.buf,
 			    p->inq.len);
-		memmove(p->inq.buf, p->inq.buf + k, p->inq.len - k);
-		p->inq.len -= k;
-		p->inq.buf[p->inq.len] = '\0';
+		lz_buf_drop(&p->inq, k);
 	}
 	while (p->sendq.len > 0 && p->fd >= 0) {
 		n = write(p->fd, p->sendq.buf, p->sendq.len);
@@ -378,10 +376,7 @@ tui_pane_flush(struct tui *t, struct tui_pane *p)
 				lz_buf_reset(&p->sendq);
 			break;
 		}
-		memmove(p->sendq.buf, p->sendq.buf + n, p->sendq.len -
-		    (size_t)n);
-		p->sendq.len -= (size_t)n;
-		p->sendq.buf[p->sendq.len] = '\0';
+		lz_buf_drop(&p->sendq, (size_t)n);
 	}
 }
 
