@@ -19,12 +19,12 @@
 
 #include "ui/grid.h"
 #include "ui/pane.h"
+#include "ui/vtlimits.h"
 
-/* libvterm 0.1.4 keeps 16 CSI arguments: at most 15 separators. */
-#define G_CSI_SEP_MAX 15
-#define G_CSI_DIGIT_MAX 9
-/* Leader and intermediate bytes libvterm keeps (INTERMED_MAX - 1). */
-#define G_CSI_BYTES_MAX 15
+/* The guard's bounds on a CSI: libvterm's (vtlimits.h). */
+#define G_CSI_SEP_MAX (LZ_VT_CSI_ARGS_MAX - 1)
+#define G_CSI_DIGIT_MAX LZ_VT_CSI_DIGIT_MAX
+#define G_CSI_BYTES_MAX LZ_VT_CSI_BYTES_MAX
 /* The raw bytes of a CSI in progress: leaders, arguments, intermediates. */
 #define G_CSI_RAW_MAX (2 * G_CSI_BYTES_MAX + (G_CSI_SEP_MAX + 1) * \
 	(G_CSI_DIGIT_MAX + 1))

@@ -16,30 +16,61 @@
  * middle of.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/utf8.h"
 #include "core/util.h"
 #include "ui/pane-int.h"
 #include "ui/pane.h"
+#include "ui/vtlimits.h"
+
+/*
+ * An SGR being written: parameters go into the open CSI while it holds at
+ * most LZ_VT_CSI_ARGS_MAX of them (libvterm's parser keeps no more and
+ * wrote past its array: vtlimits.h), then into another CSI. A group (a
+ * colour's 38;2;R;G;B, an underline's 4:3) is never split; each is read
+ * alike in one CSI or two.
+ */
+struct sgr {
+	struct lz_buf *out;
+	int n;			/* parameters in the open CSI */
+};
 
 static void
-sgr_color(struct lz_buf *out, uint32_t c, int bg)
+sgr_param(struct sgr *s, int k, const char *text)
+{
+	if (s->n + k > LZ_VT_CSI_ARGS_MAX) {
+		lz_buf_adds(s->out, "m\033[");
+		s->n = 0;
+	}
+	if (s->n > 0)
+		lz_buf_addch(s->out, ';');
+	lz_buf_adds(s->out, text);
+	s->n += k;
+}
+
+static void
+sgr_color(struct sgr *s, uint32_t c, int bg)
 {
 	uint32_t v = c & 0xffffff;
+	char t[32];
 
 	switch (LZ_COLOR_KIND(c)) {
 	case LZ_COLOR_KIND_INDEXED:
-		if (v < 8)
-			lz_buf_addf(out, ";%u", (bg ? 40 : 30) + v);
-		else if (v < 16)
-			lz_buf_addf(out, ";%u", (bg ? 100 : 90) + v - 8);
-		else
-			lz_buf_addf(out, ";%d;5;%u", bg ? 48 : 38, v);
+		if (v < 16) {
+			snprintf(t, sizeof t, "%u", (v < 8 ? (bg ? 40 : 30) :
+			    (bg ? 100 : 90) - 8) + v);
+			sgr_param(s, 1, t);
+		} else {
+			snprintf(t, sizeof t, "%d;5;%u", bg ? 48 : 38, v);
+			sgr_param(s, 3, t);
+		}
 		break;
 	case LZ_COLOR_KIND_RGB:
-		lz_buf_addf(out, ";%d;2;%u;%u;%u", bg ? 48 : 38, v >> 16,
+		snprintf(t, sizeof t, "%d;2;%u;%u;%u", bg ? 48 : 38, v >> 16,
 		    v >> 8 & 0xff, v & 0xff);
+		sgr_param(s, 5, t);
 		break;
 	default:
 		break;
@@ -47,24 +78,34 @@ sgr_color(struct lz_buf *out, uint32_t c, int bg)
 }
 
 void
-lz_pane_sgr(struct lz_buf *out, uint32_t fg, uint32_t bg, uint16_t attr)
+lz_pane_sgr(struct lz_buf *out, uint32_t fg, uint32_t bg, uint16_t attr,
+    int font)
 {
-	static const char *const ul[] = { "", ";4", ";4:2", ";4:3" };
+	static const char *const ul[] = { "", "4", "4:2", "4:3" };
+	struct sgr s = { out, 0 };
+	unsigned u = LZ_ATTR_UNDERLINE(attr);
+	char t[4];
 
-	lz_buf_adds(out, "\033[0");
+	lz_buf_adds(out, "\033[");
+	sgr_param(&s, 1, "0");
 	if (attr & LZ_ATTR_BOLD)
-		lz_buf_adds(out, ";1");
+		sgr_param(&s, 1, "1");
 	if (attr & LZ_ATTR_ITALIC)
-		lz_buf_adds(out, ";3");
-	lz_buf_adds(out, ul[LZ_ATTR_UNDERLINE(attr)]);
+		sgr_param(&s, 1, "3");
+	if (u != 0)
+		sgr_param(&s, u == 1 ? 1 : 2, ul[u]);
 	if (attr & LZ_ATTR_BLINK)
-		lz_buf_adds(out, ";5");
+		sgr_param(&s, 1, "5");
 	if (attr & LZ_ATTR_REVERSE)
-		lz_buf_adds(out, ";7");
+		sgr_param(&s, 1, "7");
 	if (attr & LZ_ATTR_STRIKE)
-		lz_buf_adds(out, ";9");
-	sgr_color(out, fg, 0);
-	sgr_color(out, bg, 1);
+		sgr_param(&s, 1, "9");
+	if (font > 0 && font < 10) {
+		snprintf(t, sizeof t, "%d", 10 + font);
+		sgr_param(&s, 1, t);
+	}
+	sgr_color(&s, fg, 0);
+	sgr_color(&s, bg, 1);
 	lz_buf_addch(out, 'm');
 }
 
@@ -103,7 +144,7 @@ rpen_set(const struct lz_pane *p, struct lz_buf *out, struct rpen *cur,
 		link_set(p, out, LZ_ATTR_LINK(attr));
 	if (cur->fg != fg || cur->bg != bg || ((cur->attr ^ attr) &
 	    ~(LZ_ATTR_PROTECTED | LZ_ATTR_LINK_MASK)))
-		lz_pane_sgr(out, fg, bg, attr);
+		lz_pane_sgr(out, fg, bg, attr, 0);
 	cur->fg = fg;
 	cur->bg = bg;
 	cur->attr = attr;
@@ -308,7 +349,7 @@ save_slot(const struct lz_pane *p, struct lz_buf *out)
 		lz_buf_adds(out, "\033#5");
 	}
 	cup(out, row, col);
-	lz_pane_sgr(out, s->pen.fg, s->pen.bg, s->pen.attr);
+	lz_pane_sgr(out, s->pen.fg, s->pen.bg, s->pen.attr, 0);
 	cursor_look(out, s->shape, s->blink, s->visible);
 	lz_buf_adds(out, "\0337");
 	if (real != '5' && col >= p->cols / 2)
@@ -549,7 +590,7 @@ modes(const struct lz_pane *p, struct lz_buf *out)
 		lz_buf_adds(out, "\033[1\"q");
 	if (p->t.s8c1t)
 		lz_buf_adds(out, "\033 G");
-	lz_pane_sgr(out, p->pen.fg, p->pen.bg, p->pen.attr);
+	lz_pane_sgr(out, p->pen.fg, p->pen.bg, p->pen.attr, p->font);
 	if (p->pen.attr & LZ_ATTR_LINK_MASK)
 		link_set(p, out, LZ_ATTR_LINK(p->pen.attr));
 }

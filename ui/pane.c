@@ -919,13 +919,8 @@ lz_pane_vt_sync(struct lz_pane *p)
 	if (st == 0)
 		return;
 	p->vstale = 0;
-	if (st & G_STALE_PEN) {
-		lz_pane_sgr(&b, p->pen.fg, p->pen.bg, p->pen.attr);
-		if (p->font != 0) {
-			b.len--;	/* before the 'm' */
-			lz_buf_addf(&b, ";%dm", 10 + p->font);
-		}
-	}
+	if (st & G_STALE_PEN)
+		lz_pane_sgr(&b, p->pen.fg, p->pen.bg, p->pen.attr, p->font);
 	if (st & G_STALE_VISIBLE)
 		lz_buf_adds(&b, p->props.cursor_visible ? "\033[?25h" :
 		    "\033[?25l");
@@ -2693,6 +2688,7 @@ clamp_slot(struct lz_pane *p, int row, int col)
 	struct lz_pane_props pr = p->props;
 	struct lz_pen pen = p->pen;
 	struct lz_buf b = LZ_BUF_INIT;
+	int font = p->font;
 	VTermPos pos;
 
 	if (!s->valid || (row == -1 && s->row < p->rows && s->col < p->cols) ||
@@ -2707,7 +2703,7 @@ clamp_slot(struct lz_pane *p, int row, int col)
 	s->col = s->col < p->cols ? s->col : p->cols - 1;
 	lz_buf_addf(&b, "\0338\033[%d;%dH\0337\033[%d;%dH", s->row + 1,
 	    s->col + 1, pos.row + 1, pos.col + 1);
-	lz_pane_sgr(&b, pen.fg, pen.bg, pen.attr);
+	lz_pane_sgr(&b, pen.fg, pen.bg, pen.attr, font);
 	lz_buf_addf(&b, "\033[%d q\033[?25%c", (pr.cursor_shape ==
 	    LZ_CURSOR_UNDERLINE ? 3 : pr.cursor_shape == LZ_CURSOR_BAR ? 5 :
 	    1) + !pr.cursor_blink, pr.cursor_visible ? 'h' : 'l');

@@ -319,7 +319,12 @@ void lz_pane_render_ansi(const struct lz_pane *p, struct lz_buf *out);
  */
 void lz_pane_restore_begin(struct lz_pane *p);
 void lz_pane_restore_end(struct lz_pane *p);
-/* Appends the SGR that sets this pen from nothing (it resets first). */
-void lz_pane_sgr(struct lz_buf *out, uint32_t fg, uint32_t bg, uint16_t attr);
+/*
+ * Appends the SGR that sets this pen and font (SGR 10 + font; 0: the
+ * default) from nothing (it resets first): one CSI, or two when one would
+ * carry more arguments than libvterm keeps (ui/vtlimits.h).
+ */
+void lz_pane_sgr(struct lz_buf *out, uint32_t fg, uint32_t bg, uint16_t attr,
+    int font);
 
 #endif

@@ -15,11 +15,11 @@
 
 #include "core/util.h"
 #include "ui/vtfilter.h"
+#include "ui/vtlimits.h"
 
-/* libvterm 0.1.4's CSI_ARGS_MAX: 16 arguments, so 15 separators. */
-#define VTF_CSI_SEP_MAX 15
-/* Longer parameters could overflow libvterm's long: not a real use. */
-#define VTF_CSI_DIGIT_MAX 9
+/* libvterm's bounds (vtlimits.h): longer is not a real use. */
+#define VTF_CSI_SEP_MAX (LZ_VT_CSI_ARGS_MAX - 1)
+#define VTF_CSI_DIGIT_MAX LZ_VT_CSI_DIGIT_MAX
 #define VTF_CSI_RAW_MAX 256
 /* A CSI_ARG is below 2^31: ten digits at most. */
 #define VTF_DECIMAL_MAX 10

@@ -151,6 +151,27 @@ test_cells(void **state)
 }
 
 /*
+ * The fullest pen: every attribute, 24-bit colours on both sides and a
+ * font make 19 SGR arguments, more than the 16 libvterm 0.1.4 keeps. Its
+ * parser wrote past its array when the fast path's pen was handed to it
+ * (lz_pane_vt_sync: a crash of the pane, in the coordinator too, from 65
+ * bytes of a program's output, the second line below as an "SGR
+ * attributes" stream wrote it), and a mirror's guard dropped the
+ * snapshot's pen. The probes hand each pane's pen to libvterm.
+ */
+static void
+test_fullest_pen(void **state)
+{
+	(void)state;
+	property(3, 30, "\033[1;3;4:3;5;7;9m\033[38;2;1;2;3;48;2;4;5;6;"
+	    "12mA");
+	property(3, 30, "\033[7m\033[48;5;109m\033[9m\033[3m\033[38:2::146:"
+	    "152:2m\033[58;5;12m\033[1m\033[21m\033[53m");
+	property(3, 30, "\033[4:2;5;7;9;38;2;255;255;255;48;2;255;255;255;"
+	    "19mB\033[1;3m");
+}
+
+/*
  * Glyphs libvterm 0.1.4 counts otherwise than the pane (a stand-in is
  * written to it, ui/vtchar.c): as the last glyph, with a pending wrap on
  * it, a mark only the pane joins.
@@ -322,6 +343,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cells),
 		cmocka_unit_test(test_stand_ins),
+		cmocka_unit_test(test_fullest_pen),
 		cmocka_unit_test(test_screens),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_margins),
