@@ -32,6 +32,13 @@
  *             line, as a pager or a chat client: lines written at its
  *             bottom scroll it (LF), reverse index at its top, IL and DL
  *             in it, SU and SD, the status line redrawn every few lines
+ *   attrs     every SGR attribute in the forms programs write, one SGR
+ *             before each word: bold, faint, italic, underlines (4, 4:N,
+ *             21), blink, reverse, conceal, strike, overline and their
+ *             resets, 256 and 24-bit colours with ';' and ':' (38:2::R:G:B),
+ *             underline colours (58), fonts; the pen is reset only now and
+ *             then, so it often holds most of them at once (such a pen
+ *             handed back to libvterm in one CSI overran its parser)
  */
 #ifndef LZ_BENCH_ANSI_STREAM_H
 #define LZ_BENCH_ANSI_STREAM_H
@@ -273,6 +280,42 @@ ansi_small_line(struct lz_buf *b, struct ansi_rng *g)
 		    ansi_text[ansi_rnd(g) % ANSI_NTEXT]);
 }
 
+static void
+ansi_attrs_line(struct lz_buf *b, struct ansi_rng *g)
+{
+	static const char *const set[] = { "1", "2", "3", "4", "4:3", "4:2",
+	    "21", "5", "7", "8", "9", "53", "12", "1;3;5", "7;9;4:3" };
+	static const char *const unset[] = { "22", "23", "24", "4:0", "25",
+	    "27", "28", "29", "55", "10", "39", "49", "59", "" };
+	uint32_t n = ansi_in(g, 8, 40), k, r;
+
+	for (k = 0; k < n; k++) {
+		r = ansi_rnd(g) % 16;
+		if (r < 6)
+			lz_buf_addf(b, "\033[%sm", set[ansi_rnd(g) % (sizeof
+			    set / sizeof *set)]);
+		else if (r < 8)
+			lz_buf_addf(b, "\033[%u;5;%um", ansi_rnd(g) % 2 ? 38 : 48,
+			    ansi_rnd(g) % 256);
+		else if (r < 10)
+			lz_buf_addf(b, "\033[%u;2;%u;%u;%um", ansi_rnd(g) % 2 ?
+			    38 : 48, ansi_rnd(g) % 256, ansi_rnd(g) % 256,
+			    ansi_rnd(g) % 256);
+		else if (r < 11)
+			lz_buf_addf(b, "\033[%u:2::%u:%u:%um", ansi_rnd(g) % 2 ?
+			    38 : 48, ansi_rnd(g) % 256, ansi_rnd(g) % 256,
+			    ansi_rnd(g) % 256);
+		else if (r < 12)
+			lz_buf_addf(b, "\033[58;5;%um", ansi_rnd(g) % 256);
+		else if (r < 13)
+			lz_buf_addf(b, "\033[%sm", unset[ansi_rnd(g) % (sizeof
+			    unset / sizeof *unset)]);
+		lz_buf_adds(b, ansi_text[ansi_rnd(g) % ANSI_NTEXT]);
+		lz_buf_addch(b, ' ');
+	}
+	lz_buf_adds(b, "\r\n");
+}
+
 /* One row of a redraw frame: text with SGR runs, cols wide at most. */
 static void
 ansi_row_text(struct lz_buf *b, struct ansi_rng *g, uint32_t cols)
@@ -407,7 +450,7 @@ ansi_stream(struct lz_buf *b, size_t size)
 }
 
 static const char *const ansi_kinds[] = { "ls", "sgr24", "wide",
-	"combining", "long", "small", "redraw", "scroll" };
+	"combining", "long", "small", "redraw", "scroll", "attrs" };
 #define ANSI_NKINDS (sizeof ansi_kinds / sizeof *ansi_kinds)
 
 /*
@@ -457,8 +500,11 @@ ansi_stream_kind(struct lz_buf *b, const char *kind, size_t size, int rows,
 		case 6:
 			ansi_redraw_frame(b, &g, rows, cols);
 			break;
-		default:
+		case 7:
 			ansi_scroll_step(b, &g, rows, cols);
+			break;
+		default:
+			ansi_attrs_line(b, &g);
 			break;
 		}
 	}
