@@ -382,10 +382,12 @@ sgr_color(const struct fcsi *c, int *k, uint32_t *col)
 }
 
 /*
- * SGR as pen.c's vterm_state_setpen and the pane's setpenattr make it,
- * for the codes libvterm 0.1.4 acts on (the font, a colon and anything
- * unknown are left to it). The link (OSC 8) stays. 0: not taken, the pen
- * untouched.
+ * SGR as pen.c's vterm_state_setpen and the pane's setpenattr make it.
+ * A code vterm_state_setpen has no case for (faint, conceal, overline,
+ * underline colours, ...) changes nothing there and is skipped alone (a
+ * CSI with a colon, whose subparameters it would skip with it, is left to
+ * libvterm: csi_parse). The link (OSC 8) stays. 0: not taken (an
+ * extended colour the path does not read), the pen untouched.
  */
 static int
 sgr(struct lz_pane *p, const struct fcsi *c)
@@ -469,7 +471,9 @@ sgr(struct lz_pane *p, const struct fcsi *c)
 				pen.bg = LZ_COLOR_DEFAULT;
 				break;
 			default:
-				return 0;
+				if (a >= 10 && a <= 19)
+					font = (int)a - 10;
+				break;
 			}
 		}
 	}
