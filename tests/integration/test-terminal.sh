@@ -5,7 +5,8 @@
 # sandbox never reach the outer terminal (tmux's buffer and pane title stay
 # unchanged); the terminal is left in cooked mode when the session ends and
 # when the client is killed; detach (Ctrl-] d), ls, attach with the screen
-# redrawn, and a session surviving its client's SIGTERM.
+# redrawn, a session surviving its client's SIGTERM, and a program's
+# fullest pen leaving the coordinator running.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -101,6 +102,17 @@ clear_pane
 tm send-keys -t lz "$LAZARET attach --raw" Enter
 wait_for '^mark-42' 15 && pass "the session survived its client's SIGTERM" ||
     fail "the session did not survive its client's SIGTERM"
+# A program's SGRs that build the fullest pen (every attribute, 24-bit
+# colours on both sides, a font), then REP, which the pane hands libvterm:
+# written to libvterm in one CSI of 19 arguments, such a pen overran its
+# parser and ended the coordinator with every session (journal, eleventh
+# session). The session answers afterwards, in the same Domain.
+tm send-keys -t lz "clear; printf '\\033[1;3;4:3;5;7;9m\\033[38;2;1;2;3;48;2;4;5;6;12mP\\033[2b\\033[m\\n'; echo pen-\$((6*8))" Enter
+wait_for '^pen-48' 15 || fail "no answer after the fullest pen"
+tm send-keys -t lz "echo after-\$((6*9))" Enter
+wait_for '^after-54' 15 && [ -n "$(lz_live_containers "$id")" ] &&
+    pass "the fullest pen a program can set leaves the session and its Domain running" ||
+    fail "the session or its Domain ended after the fullest pen"
 tm send-keys -t lz "exit" Enter
 for i in $(seq 1 100); do
 	[ -z "$(lz_live_containers "$id")" ] && break
