@@ -5,7 +5,9 @@
  * cut sequences and characters at every place: under ASan nothing of it
  * may fault (the "attrs" stream's pen, handed back to libvterm in one CSI
  * of 19 arguments, overran libvterm's parser), and both panes must end
- * with the same cells, cursor, pen and answers.
+ * with the same cells, cursor, pen and answers. A third pane replays the
+ * first one's snapshot (what a TUI's mirror gets after an attach) and
+ * must reach the same state.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -65,7 +67,8 @@ test_kinds(void **state)
 {
 	static const size_t pieces[] = { 4096, 1, 4093, 17, 65536, 3 };
 	struct lz_buf s = LZ_BUF_INIT, ra = LZ_BUF_INIT, rb = LZ_BUF_INIT;
-	struct lz_pane *a, *b;
+	struct lz_buf rm = LZ_BUF_INIT, snap = LZ_BUF_INIT;
+	struct lz_pane *a, *b, *m;
 	size_t k, off, n, i;
 
 	(void)state;
@@ -85,23 +88,39 @@ test_kinds(void **state)
 			lz_pane_feed(b, s.buf + off, n);
 		}
 		/* A sequence cut at the end is ended, as a program would. */
-		lz_pane_feed(a, "\030\033[m", 4);
-		lz_pane_feed(b, "\030\033[m", 4);
+		lz_pane_feed(a, "\030", 1);
+		lz_pane_feed(b, "\030", 1);
 		same(a, b, ansi_kinds[k]);
+		lz_buf_reset(&snap);
+		lz_pane_render_ansi(a, &snap);
+		m = lz_pane_new(ROWS, COLS, 1000, &cbs, &rm);
+		lz_pane_restore_begin(m);
+		lz_pane_feed(m, snap.buf, snap.len);
+		lz_pane_restore_end(m);
+		same(a, m, ansi_kinds[k]);
 		lz_buf_reset(&ra);
 		lz_buf_reset(&rb);
+		lz_buf_reset(&rm);
 		lz_pane_feed(a, PROBE, strlen(PROBE));
 		lz_pane_feed(b, PROBE, strlen(PROBE));
+		lz_pane_feed(m, PROBE, strlen(PROBE));
 		assert_true(ra.len > 0);
 		if (ra.len != rb.len || memcmp(ra.buf, rb.buf, ra.len) != 0)
 			fail_msg("%s: answers '%.*s' / '%.*s'", ansi_kinds[k],
 			    (int)ra.len, ra.buf, (int)rb.len, rb.buf);
+		if (ra.len != rm.len || memcmp(ra.buf, rm.buf, ra.len) != 0)
+			fail_msg("%s: answers '%.*s' / the snapshot's '%.*s'",
+			    ansi_kinds[k], (int)ra.len, ra.buf, (int)rm.len,
+			    rm.buf);
 		lz_pane_free(a);
 		lz_pane_free(b);
+		lz_pane_free(m);
 	}
 	lz_buf_release(&s);
 	lz_buf_release(&ra);
 	lz_buf_release(&rb);
+	lz_buf_release(&rm);
+	lz_buf_release(&snap);
 }
 
 int
