@@ -58,9 +58,9 @@ lz_frame_type_name(unsigned t)
 	return "?";
 }
 
-void
-lz_frame_add(struct lz_buf *b, enum lz_frame_type type, const void *payload,
-    size_t len)
+static void
+frame_add(struct lz_buf *b, enum lz_frame_type type, unsigned flags,
+    const void *payload, size_t len)
 {
 	unsigned char h[LZ_FRAME_HEADER];
 
@@ -70,14 +70,38 @@ lz_frame_add(struct lz_buf *b, enum lz_frame_type type, const void *payload,
 	h[1] = 'Z';
 	h[2] = LZ_FRAME_VERSION;
 	h[3] = (unsigned char)type;
-	h[4] = 0;
-	h[5] = 0;
+	h[4] = (unsigned char)(flags >> 8);
+	h[5] = (unsigned char)flags;
 	h[6] = (unsigned char)(len >> 24);
 	h[7] = (unsigned char)(len >> 16);
 	h[8] = (unsigned char)(len >> 8);
 	h[9] = (unsigned char)len;
 	lz_buf_add(b, h, sizeof h);
 	lz_buf_add(b, payload, len);
+}
+
+void
+lz_frame_add(struct lz_buf *b, enum lz_frame_type type, const void *payload,
+    size_t len)
+{
+	frame_add(b, type, 0, payload, len);
+}
+
+void
+lz_frame_add_screen(struct lz_buf *b, enum lz_frame_type type,
+    const void *buf, size_t len)
+{
+	const char *s = buf;
+	size_t n;
+
+	if (type != LZ_FRAME_ATTACHED && type != LZ_FRAME_SNAPSHOT)
+		LZ_BUG("a screen in a %s frame", lz_frame_type_name(type));
+	do {
+		n = len < LZ_FRAME_MAX ? len : LZ_FRAME_MAX;
+		frame_add(b, type, len > n ? LZ_FRAME_FLAG_MORE : 0, s, n);
+		s += n;
+		len -= n;
+	} while (len > 0);
 }
 
 void
@@ -110,9 +134,12 @@ lz_frame_decode(const unsigned char *buf, size_t len, struct lz_frame *f,
 	if (len >= 4 && !lz_frame_type_known(buf[3]))
 		return lz_err_set(err, LZ_EINVAL, "unknown frame type 0x%02x",
 		    buf[3]);
-	if (len >= 6 && (buf[4] != 0 || buf[5] != 0))
-		return lz_err_set(err, LZ_EINVAL, "reserved frame flags "
-		    "0x%02x%02x are not zero", buf[4], buf[5]);
+	if (len >= 6 && (buf[4] != 0 || (buf[5] != 0 && !(buf[5] ==
+	    LZ_FRAME_FLAG_MORE && (buf[3] == LZ_FRAME_ATTACHED ||
+	    buf[3] == LZ_FRAME_SNAPSHOT)))))
+		return lz_err_set(err, LZ_EINVAL, "frame flags 0x%02x%02x are "
+		    "not allowed on %s frames", buf[4], buf[5],
+		    lz_frame_type_name(buf[3]));
 	if (len < LZ_FRAME_HEADER)
 		return 0;
 	n = (uint32_t)buf[6] << 24 | (uint32_t)buf[7] << 16 |
@@ -123,6 +150,7 @@ lz_frame_decode(const unsigned char *buf, size_t len, struct lz_frame *f,
 	if (len - LZ_FRAME_HEADER < n)
 		return 0;
 	f->type = buf[3];
+	f->flags = buf[5];
 	f->payload = buf + LZ_FRAME_HEADER;
 	f->len = n;
 	*used = LZ_FRAME_HEADER + n;

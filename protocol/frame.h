@@ -6,7 +6,8 @@
  *   0  'L' 'Z'        magic
  *   2  version        LZ_FRAME_VERSION
  *   3  type           enum lz_frame_type
- *   4  flags          u16, big-endian, 0 (reserved; non-zero is an error)
+ *   4  flags          u16, big-endian: LZ_FRAME_FLAG_MORE on ATTACHED and
+ *                     SNAPSHOT, 0 otherwise (any other bit is an error)
  *   6  length         u32, big-endian, payload bytes, <= LZ_FRAME_MAX
  *
  * Control payloads are one JSON object (UTF-8, jansson); data payloads
@@ -25,9 +26,15 @@
 
 #include "core/util.h"
 
-#define LZ_FRAME_VERSION 3
+#define LZ_FRAME_VERSION 4
 #define LZ_FRAME_HEADER 10
 #define LZ_FRAME_MAX (1024 * 1024)
+/*
+ * A pane's screen (ATTACHED, SNAPSHOT) longer than LZ_FRAME_MAX goes in
+ * several frames of its type: every one but the last has this flag. The
+ * receiver takes them as one screen (a mirror stays in its restore).
+ */
+#define LZ_FRAME_FLAG_MORE 0x0001
 
 enum lz_frame_type {
 	LZ_FRAME_HELLO = 0x01,		/* c->s JSON: version, fingerprint, ... */
@@ -60,6 +67,7 @@ enum lz_frame_type {
 
 struct lz_frame {
 	enum lz_frame_type type;
+	unsigned flags;			/* LZ_FRAME_FLAG_MORE or 0 */
 	const unsigned char *payload;	/* points into the decoded buffer */
 	uint32_t len;
 };
@@ -71,6 +79,13 @@ const char *lz_frame_type_name(unsigned t);
 /* Appends a frame with a raw payload to b. len must be <= LZ_FRAME_MAX. */
 void lz_frame_add(struct lz_buf *b, enum lz_frame_type type,
     const void *payload, size_t len);
+/*
+ * Appends len bytes of a pane's screen as frames of type (ATTACHED or
+ * SNAPSHOT) of at most LZ_FRAME_MAX each, all but the last flagged
+ * LZ_FRAME_FLAG_MORE; one empty frame when len is 0.
+ */
+void lz_frame_add_screen(struct lz_buf *b, enum lz_frame_type type,
+    const void *buf, size_t len);
 /* Appends a frame whose payload is j (compact JSON). Does not steal j. */
 void lz_frame_add_json(struct lz_buf *b, enum lz_frame_type type,
     const json_t *j);
@@ -78,8 +93,9 @@ void lz_frame_add_json(struct lz_buf *b, enum lz_frame_type type,
 /*
  * Decodes one frame from the start of buf. Returns 1 with *f filled and
  * *used set when a whole frame is there; 0 when more bytes are needed;
- * LZ_EINVAL with a message for a bad magic, version, flags, type, or a
- * length over LZ_FRAME_MAX (the peer must then be disconnected: nothing
+ * LZ_EINVAL with a message for a bad magic, version, type, flags (other
+ * than LZ_FRAME_FLAG_MORE on ATTACHED or SNAPSHOT), or a length over
+ * LZ_FRAME_MAX (the peer must then be disconnected: nothing
  * after a bad header can be trusted). Nothing is allocated.
  */
 int lz_frame_decode(const unsigned char *buf, size_t len, struct lz_frame *f,

@@ -361,10 +361,9 @@ lz_session_drained(struct lz_conn *c)
 
 void
 lz_session_screen(struct lz_session *s, unsigned long history,
-    enum lz_frame_type first, struct lz_buf *frames)
+    enum lz_frame_type type, struct lz_buf *frames)
 {
 	struct lz_buf screen = LZ_BUF_INIT;
-	size_t off, n;
 
 	if (s->pane == NULL)
 		return;
@@ -372,13 +371,8 @@ lz_session_screen(struct lz_session *s, unsigned long history,
 		lz_pane_render_history(s->pane, (size_t)history, &screen);
 	lz_buf_adds(&screen, "\033[H\033[2J");
 	lz_pane_render_ansi(s->pane, &screen);
-	/* The first frame says what it is; the rest is OUTPUT. */
-	for (off = 0; off < screen.len; off += n) {
-		n = screen.len - off < LZ_FRAME_MAX ? screen.len - off :
-		    LZ_FRAME_MAX;
-		lz_frame_add(frames, off == 0 ? first : LZ_FRAME_OUTPUT,
-		    screen.buf + off, n);
-	}
+	/* Over a frame's limit, the next frames are flagged MORE. */
+	lz_frame_add_screen(frames, type, screen.buf, screen.len);
 	lz_buf_release(&screen);
 }
 

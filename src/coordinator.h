@@ -138,9 +138,13 @@ void lz_session_resize(struct lz_session *s, unsigned rows, unsigned cols,
 void lz_session_host(struct lz_session *s, const struct lz_msg_host *h);
 void lz_session_cell(struct lz_session *s, unsigned w, unsigned h);
 void lz_session_hangup(struct lz_session *s);
-/* The screen (after up to history lines of scrollback) as frames. */
+/*
+ * The screen (after up to history lines of scrollback) as frames of type
+ * (ATTACHED or SNAPSHOT), several flagged MORE when it is longer than one
+ * (lz_frame_add_screen).
+ */
 void lz_session_screen(struct lz_session *s, unsigned long history,
-    enum lz_frame_type first, struct lz_buf *frames);
+    enum lz_frame_type type, struct lz_buf *frames);
 /* c's write queue fell under the low mark: resume what it held back. */
 void lz_session_drained(struct lz_conn *c);
 void lz_session_free(struct lz_session *s);

@@ -243,15 +243,20 @@ pane_frame(struct tui *t, struct tui_pane *p, const struct lz_frame *f)
 
 	switch (f->type) {
 	case LZ_FRAME_SNAPSHOT:
-		/* The mirror starts again from the coordinator's screen. */
-		p->restoring = 0;
-		p->back = 0;
+		/* The mirror starts again from the coordinator's screen,
+		 * unless this frame goes on with the last one's. */
+		if (!p->more) {
+			p->restoring = 0;
+			p->back = 0;
+		}
 		/* FALLTHROUGH */
 	case LZ_FRAME_ATTACHED:
 		tui_pane_snapshot(p, f->payload, f->len);
+		p->more = (f->flags & LZ_FRAME_FLAG_MORE) != 0;
 		t->output += f->len;
 		break;
 	case LZ_FRAME_OUTPUT:
+		p->more = 0;
 		tui_pane_output(p, f->payload, f->len);
 		t->output += f->len;
 		break;

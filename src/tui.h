@@ -62,6 +62,7 @@ struct tui_pane {
 	char *command;			/* for the status line and list */
 	struct lz_pane *pane;		/* mirror of the session's screen */
 	int restoring;			/* in a snapshot (tui_pane_snapshot) */
+	int more;			/* its last frame was flagged MORE */
 	struct lz_rect rect;
 	struct lz_buf inq;		/* keys waiting for the window */
 	struct lz_buf sendq;		/* frames (bytes) not yet written */

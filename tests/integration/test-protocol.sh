@@ -24,7 +24,7 @@ lz_cleanup_hooks+=("kill $alive 2>/dev/null")
 cat >"$LZ_TMP/frames.py" <<'EOF'
 import json, socket, struct, sys, time
 sock, dom, fp, key = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-V = 3
+V = 4
 def frame(t, payload, version=V, flags=0):
     return b"LZ" + bytes([version, t]) + struct.pack(">HI", flags, len(payload)) + payload
 def hello(**over):
@@ -66,8 +66,8 @@ cases = {
  "HELLO twice": hello() + hello(),
  "HELLO with a number for a string": hello(domain=12),
  "HELLO missing its fingerprint": frame(0x01, json.dumps({"version": V, "domain": dom, "profile": "default"}).encode()),
- "HELLO with duplicate keys": frame(0x01, b'{"version":3,"version":3,"domain":"%s","profile":"default","fingerprint":"%s"}' % (dom.encode(), fp.encode())),
- "HELLO with invalid UTF-8": frame(0x01, b'{"version":3,"domain":"%s","profile":"\xff\xfe","fingerprint":"%s"}' % (dom.encode(), fp.encode())),
+ "HELLO with duplicate keys": frame(0x01, b'{"version":4,"version":4,"domain":"%s","profile":"default","fingerprint":"%s"}' % (dom.encode(), fp.encode())),
+ "HELLO with invalid UTF-8": frame(0x01, b'{"version":4,"domain":"%s","profile":"\xff\xfe","fingerprint":"%s"}' % (dom.encode(), fp.encode())),
  "OPEN with rows out of range": hello() + frame(0x10, json.dumps({"tty": True, "rows": 0, "cols": 80}).encode()),
  "OPEN with a huge cwd": hello() + frame(0x10, json.dumps({"cwd": "a" * 100000}).encode()),
  "OPEN with argv not strings": hello() + frame(0x10, json.dumps({"argv": ["sh", {"x": 1}]}).encode()),

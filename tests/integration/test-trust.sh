@@ -67,12 +67,12 @@ fp=$(jq -r .fingerprint <<<"$show")
 python3 - "$rt/control.sock" "$id" "$fp" >"$LZ_TMP/keys" <<'EOF'
 import json, socket, struct, sys
 sock, dom, fp = sys.argv[1:4]
-def frame(t, p): return b"LZ" + bytes([3, t]) + struct.pack(">HI", 0, len(p)) + p
+def frame(t, p): return b"LZ" + bytes([4, t]) + struct.pack(">HI", 0, len(p)) + p
 def ask(key):
     s = socket.socket(socket.AF_UNIX)   # connect blocking, as lazaret does
     s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("ll", 30, 0))
     s.connect(sock); s.settimeout(5)
-    h = {"version": 3, "domain": dom, "profile": "default", "fingerprint": fp}
+    h = {"version": 4, "domain": dom, "profile": "default", "fingerprint": fp}
     if key is not None: h["key"] = key
     s.sendall(frame(1, json.dumps(h).encode()))
     got = b""

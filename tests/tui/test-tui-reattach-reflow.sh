@@ -4,7 +4,8 @@
 # runsc: a 200-column line written in a 220-column TUI, detached; a TUI
 # attached at 120 columns draws it rewrapped from the coordinator's pane
 # (its last 80 columns on the next row), and one attached at 220 again
-# draws it whole on one row.
+# draws it whole on one row; then a screen with 10,000 lines of history,
+# several frames long, reattached without a trace of what it hides.
 set -u
 . "$(dirname "$0")/../integration/lib.sh"
 
@@ -40,6 +41,22 @@ open_tui attach || fail "no TUI after the second attach"
 wait_for "^$line" 10 &&
     pass "reattached at 220 columns: the whole line is back on one row" ||
     fail "reattached at 220 columns: the line did not come back whole"
+# A screen longer than one frame: 12,000 coloured lines of 300 columns
+# (soft-wrapped at 220), the screen cleared (the scrollback kept), then
+# a reattach, whose ATTACHED carries the TUI's 10,000 lines of history,
+# about 4 MB. Its frames after the first went as OUTPUT until protocol
+# version 4 and ended the mirror's restore: what the snapshot hides from
+# the grid (libvterm's last glyph, parked as an 'x' in the last cell) was
+# drawn there, and the scrollback's soft wraps were lost.
+type_line "for i in \$(seq 12000); do printf '\\033[3%dm%0300d\\033[m\\n' \$((i % 8)) \$i; done; printf '\\033[H\\033[2J'; echo top-marker"
+wait_for '^top-marker' 120 || fail "no marker after the long history"
+detach || fail "no third detach"
+open_tui attach || fail "no TUI after the third attach"
+wait_for '^top-marker' 20 || fail "the marker is not on the reattached screen"
+stray=$(tm capture-pane -p -t d | awk 'length($0) == 220 && /x$/' | wc -l)
+[ "$stray" = 0 ] &&
+    pass "reattached with a screen of several frames: nothing hidden is drawn" ||
+    fail "reattached with a screen of several frames: $stray rows end in the snapshot's parked 'x'"
 type_line 'exit'
 for i in $(seq 1 300); do [ -s "$LZ_TMP/rc" ] && break; sleep 0.1; done
 [ "$(cat "$LZ_TMP/rc" 2>/dev/null)" = rc=0 ] || fail "the TUI did not end with the session"

@@ -1,10 +1,12 @@
 /*
- * test-frame.c: control-socket frames: round trips, partial input, and
- * refusal of every malformed header field.
+ * test-frame.c: control-socket frames: round trips, partial input, a
+ * screen split over several frames, and refusal of every malformed header
+ * field.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -63,6 +65,52 @@ test_roundtrip_and_partial(void **state)
 	lz_buf_release(&b);
 }
 
+/*
+ * A screen over the frame limit goes in frames of its type, all flagged
+ * MORE but the last; the payloads put together are the screen. An empty
+ * screen is one empty frame.
+ */
+static void
+test_screen(void **state)
+{
+	static const size_t sizes[] = { 0, 1, LZ_FRAME_MAX, LZ_FRAME_MAX + 1,
+	    3 * LZ_FRAME_MAX + 7 };
+	struct lz_buf b = LZ_BUF_INIT, back = LZ_BUF_INIT;
+	struct lz_frame f;
+	unsigned char *screen;
+	size_t k, i, off, used, frames;
+
+	(void)state;
+	screen = malloc(3 * LZ_FRAME_MAX + 7);
+	assert_non_null(screen);
+	for (i = 0; i < 3 * LZ_FRAME_MAX + 7; i++)
+		screen[i] = (unsigned char)(i * 7 + i / 251);
+	for (k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		lz_buf_reset(&b);
+		lz_buf_reset(&back);
+		lz_frame_add_screen(&b, k % 2 ? LZ_FRAME_SNAPSHOT :
+		    LZ_FRAME_ATTACHED, screen, sizes[k]);
+		for (off = 0, frames = 0; off < b.len; off += used, frames++) {
+			assert_int_equal(lz_frame_decode((unsigned char *)b.buf +
+			    off, b.len - off, &f, &used, NULL), 1);
+			assert_int_equal(f.type, k % 2 ? LZ_FRAME_SNAPSHOT :
+			    LZ_FRAME_ATTACHED);
+			assert_int_equal(f.flags, off + used < b.len ?
+			    LZ_FRAME_FLAG_MORE : 0);
+			assert_true(f.len <= LZ_FRAME_MAX);
+			lz_buf_add(&back, f.payload, f.len);
+		}
+		assert_int_equal(frames, sizes[k] == 0 ? 1 : (sizes[k] +
+		    LZ_FRAME_MAX - 1) / LZ_FRAME_MAX);
+		assert_int_equal(back.len, sizes[k]);
+		if (sizes[k] > 0)
+			assert_memory_equal(back.buf, screen, sizes[k]);
+	}
+	free(screen);
+	lz_buf_release(&b);
+	lz_buf_release(&back);
+}
+
 static void
 bad(const char *hdr, size_t n, const char *needle)
 {
@@ -90,10 +138,15 @@ test_refusals(void **state)
 	bad("X", 1, "bad magic");
 	bad("LZ\x01\x01", 4, "version 1");
 	bad("LZ\x02\x01", 4, "version 2");
-	bad("LZ\x04\x01", 4, "version 4");
-	bad("LZ\x03\x7f", 4, "unknown frame type 0x7f");
-	bad("LZ\x03\x12\x00\x01", 6, "reserved frame flags");
-	bad("LZ\x03\x12\x00\x00\x00\x10\x00\x01", 10, "over the limit");
+	bad("LZ\x03\x01", 4, "version 3");
+	bad("LZ\x05\x01", 4, "version 5");
+	bad("LZ\x04\x7f", 4, "unknown frame type 0x7f");
+	/* MORE only on a screen (ATTACHED, SNAPSHOT); no other flag. */
+	bad("LZ\x04\x12\x00\x01", 6, "not allowed on INPUT frames");
+	bad("LZ\x04\x13\x00\x01", 6, "not allowed on OUTPUT frames");
+	bad("LZ\x04\x1c\x00\x02", 6, "flags 0x0002");
+	bad("LZ\x04\x19\x01\x01", 6, "flags 0x0101");
+	bad("LZ\x04\x12\x00\x00\x00\x10\x00\x01", 10, "over the limit");
 
 	f.type = LZ_FRAME_HELLO;
 	f.payload = (const unsigned char *)"[1]";
@@ -141,6 +194,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_and_partial),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_screen),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
