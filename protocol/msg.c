@@ -4,6 +4,7 @@
  * and alphabet before the struct is filled. The field helpers at the top
  * are the only code that reads a control frame's JSON.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -541,25 +542,49 @@ lz_msg_attach_decode(const struct lz_frame *f, struct lz_msg_attach *m,
 	return rc;
 }
 
+/*
+ * The entries take at most LZ_MSG_SESSIONS_BUDGET bytes of the frame
+ * (counted as lz_frame_add_json writes them); the rest of the frame is
+ * for the object around them, "omitted" and the history note.
+ */
+#define LZ_MSG_SESSIONS_BUDGET (LZ_FRAME_MAX - 16 * 1024)
+
 void
 lz_msg_sessions_add(struct lz_buf *b, const struct lz_msg_sessions *m)
 {
 	json_t *a = json_array(), *e;
-	size_t i;
+	size_t i, used = 0, n, omitted = 0;
+	char *s;
 
 	for (i = 0; i < m->n; i++) {
-		e = json_pack("{s:s,s:s,s:s,s:b,s:s,s:I,s:i}", "session",
-		    m->v[i].session, "command", m->v[i].command, "cwd",
-		    m->v[i].cwd, "tty", m->v[i].tty, "state", m->v[i].running ?
-		    "running" : "exited", "started",
+		e = json_pack("{s:s,s:o,s:o,s:b,s:s,s:I,s:i}", "session",
+		    m->v[i].session, "command", lz_jf_text(m->v[i].command,
+		    LZ_MSG_COMMAND_MAX), "cwd", lz_jf_text(m->v[i].cwd,
+		    LZ_MSG_PATH_MAX), "tty", m->v[i].tty, "state",
+		    m->v[i].running ? "running" : "exited", "started",
 		    (json_int_t)m->v[i].started, "pending",
 		    (int)m->v[i].pending);
+		if (e == NULL)
+			LZ_BUG("cannot build a SESSIONS entry");
 		if (m->v[i].client[0] != '\0')
 			json_object_set_new(e, "client",
 			    json_string(m->v[i].client));
+		s = json_dumps(e, JSON_COMPACT | JSON_ENSURE_ASCII);
+		n = s != NULL ? strlen(s) + 1 : SIZE_MAX;
+		free(s);
+		if (a == NULL || json_array_size(a) == LZ_MSG_SESSIONS_MAX ||
+		    n > LZ_MSG_SESSIONS_BUDGET - used) {
+			omitted++;
+			json_decref(e);
+			continue;
+		}
+		used += n;
 		json_array_append_new(a, e);
 	}
 	e = json_pack("{s:o}", "sessions", a);
+	if (omitted > 0)
+		json_object_set_new(e, "omitted", json_integer((json_int_t)
+		    omitted));
 	if (m->history != NULL)
 		json_object_set_new(e, "history", lz_jf_text(m->history,
 		    LZ_MSG_HISTORY_NOTE_MAX));
@@ -619,6 +644,7 @@ lz_msg_sessions_decode(const struct lz_frame *f, struct lz_msg_sessions *m,
 	json_t *o = body(f, LZ_FRAME_SESSIONS, err), *a, *e;
 	const char *note = NULL;
 	struct lz_msg_session s;
+	long long omitted = 0;
 	size_t i;
 	int rc = 0;
 
@@ -637,6 +663,11 @@ lz_msg_sessions_decode(const struct lz_frame *f, struct lz_msg_sessions *m,
 		m->v = lz_xreallocarray(m->v, m->n + 1, sizeof *m->v);
 		m->v[m->n++] = s;
 	}
+	if (rc == 0)
+		rc = lz_jf_int(o, "SESSIONS frame", "omitted", 0, 0,
+		    LZ_MSG_SESSIONS_OMITTED_MAX, &omitted, err);
+	if (rc == 0)
+		m->omitted = (size_t)omitted;
 	if (rc == 0)
 		rc = lz_jf_str(o, "SESSIONS frame", "history", 0,
 		    LZ_MSG_HISTORY_NOTE_MAX, &note, err);

@@ -150,11 +150,19 @@ struct lz_msg_session {
  * changed".
  */
 #define LZ_MSG_HISTORY_NOTE_MAX 512
+/*
+ * The coordinator lists what fits in one frame (each command and cwd
+ * cut at LZ_MSG_COMMAND_MAX and LZ_MSG_PATH_MAX, at most
+ * LZ_MSG_SESSIONS_MAX entries) and counts the rest in omitted.
+ */
+#define LZ_MSG_SESSIONS_OMITTED_MAX (1 << 30)
 struct lz_msg_sessions {
 	struct lz_msg_session *v;
 	size_t n;
+	size_t omitted;			/* sessions not listed */
 	char *history;
 };
+#define LZ_MSG_SESSIONS_INIT { NULL, 0, 0, NULL }
 
 void lz_msg_hello_add(struct lz_buf *b, const struct lz_msg_hello *m);
 int lz_msg_hello_decode(const struct lz_frame *f, struct lz_msg_hello *m,

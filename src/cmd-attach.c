@@ -98,7 +98,7 @@ cmd_attach_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	};
 	struct lz_cmd_opts o = { NULL, NULL, 0, 0 };
 	struct lz_err err = LZ_ERR_INIT;
-	struct lz_msg_sessions list = { NULL, 0, NULL };
+	struct lz_msg_sessions list = LZ_MSG_SESSIONS_INIT;
 	struct lz_conn_client cc;
 	struct lz_client c;
 	char **ids = NULL;

@@ -22,7 +22,7 @@ cmd_ls_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	};
 	struct lz_cmd_opts o = { NULL, NULL, ctx->json, 0 };
 	struct lz_err err = LZ_ERR_INIT;
-	struct lz_msg_sessions l = { NULL, 0, NULL };
+	struct lz_msg_sessions l = LZ_MSG_SESSIONS_INIT;
 	struct lz_msg_session *s;
 	struct lz_conn_client cc;
 	struct lz_client c;
@@ -91,6 +91,10 @@ cmd_ls_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 				    "'lazaret attach %.12s' to answer\n",
 				    l.v[i].session, l.v[i].session);
 	}
+	if (rc == 0 && l.omitted > 0)
+		lz_cmd_error("%zu more session%s not listed: the list is "
+		    "longer than the coordinator sends at once", l.omitted,
+		    l.omitted == 1 ? "" : "s");
 	if (rc == 0 && l.history != NULL) {
 		/* The coordinator's words, with ref names of the sandbox's. */
 		note = lz_visible_str(l.history, 0);

@@ -8,6 +8,8 @@
 #    read are exactly the command's, in order (checksum);
 #  - eight cold `lazaret run` at once: one Domain, all done within 1.5x
 #    the time of one;
+#  - two sessions with 800 KB command lines: the list of sessions still
+#    fits in one frame and the Domain keeps running;
 #  - the sandbox's gVisor process killed under a session: the client says
 #    what happened and exits 125, nothing is left.
 set -u
@@ -114,6 +116,33 @@ starts=$(( $(grep -c 'started in' "$rt/coordinator.log") - before ))
 [ "$eight" -le $((one * 3 / 2)) ] &&
     pass "all eight done in $eight ms, within 1.5x one run ($one ms)" ||
     fail "eight cold runs took $eight ms, one $one ms"
+wait_gone || fail "the Domain did not end: $(leftovers)"
+
+# ---- command lines that fill a frame: the list fits in one, cut
+# Two sessions, each with 200 arguments of 4,000 bytes (800 KB of command
+# line): the list of sessions was one frame of 1.6 MB, over the frame
+# limit, and the coordinator stopped on LZ_BUG with every session.
+arg=$(head -c 4000 /dev/zero | tr '\0' a)
+args=()
+for i in $(seq 200); do args+=("$arg"); done
+for k in 1 2; do
+	"$LAZARET" run -- sh -c 'echo up; sleep 60' "${args[@]}" \
+	    >"$LZ_TMP/long.$k" 2>&1 &
+	eval "long$k=\$!"
+done
+for i in $(seq 1 300); do
+	[ "$(cat "$LZ_TMP"/long.1 "$LZ_TMP"/long.2 2>/dev/null | grep -c up)" = 2 ] && break
+	sleep 0.2
+done
+run "$LAZARET" ls --json
+n=$(jq 'length' <<<"$LZ_OUT" 2>/dev/null)
+longest=$(jq '[.[].command | length] | max' <<<"$LZ_OUT" 2>/dev/null)
+[ "$LZ_RC" = 0 ] && [ "$n" = 2 ] && [ "$longest" -le 65536 ] &&
+    kill -0 "$long1" "$long2" 2>/dev/null &&
+    pass "two sessions with 800 KB command lines: listed in one frame (commands cut at 64 KiB), both running" ||
+    fail "ls with 800 KB command lines: rc $LZ_RC, $n listed, longest $longest"
+kill "$long1" "$long2" 2>/dev/null
+wait "$long1" "$long2" 2>/dev/null
 wait_gone || fail "the Domain did not end: $(leftovers)"
 
 # ---- the sandbox dies under a session

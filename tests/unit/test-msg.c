@@ -259,10 +259,61 @@ test_attach_exit_error(void **state)
 	refused(lz_msg_error_decode(&f, &er, &e), &e, "'code'");
 }
 
+/*
+ * Sessions whose command lines fill a frame: each command is cut at
+ * LZ_MSG_COMMAND_MAX, the list stops within one frame and counts the
+ * rest in "omitted" (a list of two commands of 800 KB was one frame of
+ * 1.6 MB, and the coordinator's encoder stopped it with LZ_BUG).
+ */
+static void
+test_sessions_bounded(void **state)
+{
+	struct lz_msg_sessions s = LZ_MSG_SESSIONS_INIT, s2;
+	struct lz_msg_session one;
+	struct lz_buf b = LZ_BUF_INIT;
+	struct lz_frame f;
+	size_t used, k, total = 0;
+	char *big;
+
+	(void)state;
+	big = malloc(800 * 1024 + 1);
+	assert_non_null(big);
+	memset(big, 'a', 800 * 1024);
+	big[800 * 1024] = '\0';
+	memset(&one, 0, sizeof one);
+	strcpy(one.session, HEX32);
+	one.command = big;
+	one.cwd = big;
+	one.running = 1;
+	for (k = 0; k < 40; k++)
+		lz_msg_sessions_push(&s, &one);
+	/* Control characters take six bytes each in the frame. */
+	memset(big, '\001', 800 * 1024);
+	for (k = 0; k < 40; k++)
+		lz_msg_sessions_push(&s, &one);
+	lz_msg_sessions_add(&b, &s);
+	assert_int_equal(lz_frame_decode((unsigned char *)b.buf, b.len, &f,
+	    &used, NULL), 1);
+	assert_int_equal(used, b.len);
+	assert_int_equal(lz_msg_sessions_decode(&f, &s2, NULL), 0);
+	assert_true(s2.n > 0);
+	assert_int_equal(s2.n + s2.omitted, 80);
+	for (k = 0; k < s2.n; k++) {
+		assert_int_equal(strlen(s2.v[k].command), LZ_MSG_COMMAND_MAX);
+		assert_int_equal(strlen(s2.v[k].cwd), LZ_MSG_PATH_MAX);
+		total += strlen(s2.v[k].command);
+	}
+	assert_true(total < LZ_FRAME_MAX);
+	lz_msg_sessions_release(&s2);
+	lz_msg_sessions_release(&s);
+	lz_buf_release(&b);
+	free(big);
+}
+
 static void
 test_sessions_ack(void **state)
 {
-	struct lz_msg_sessions s = { NULL, 0, NULL }, s2;
+	struct lz_msg_sessions s = LZ_MSG_SESSIONS_INIT, s2;
 	struct lz_msg_session one;
 	struct lz_buf b = LZ_BUF_INIT;
 	struct lz_err e = LZ_ERR_INIT;
@@ -403,6 +454,7 @@ main(void)
 		cmocka_unit_test(test_open),
 		cmocka_unit_test(test_attach_exit_error),
 		cmocka_unit_test(test_sessions_ack),
+		cmocka_unit_test(test_sessions_bounded),
 		cmocka_unit_test(test_escalation_frames),
 	};
 
