@@ -65,9 +65,13 @@ summary=()
 record() {
 	total_pass=$((total_pass + $2))
 	total_fail=$((total_fail + $3))
-	summary+=("$1: $2 passed, $3 failed")
+	summary+=("$1: $2 passed, $3 failed, in $(($(date +%s) - step_t0)) s")
 }
-step() { printf '\n==== %s ====\n' "$*"; }
+# step TITLE: a suite's (or set-up's) heading; record's time counts from it.
+step() {
+	step_t0=$(date +%s)
+	printf '\n==== %s ====\n' "$*"
+}
 # closing OUT: sets sp and sf from the last "NAME: N passed, N failed"
 # line of OUT (both empty when there is none).
 closing() {
@@ -90,6 +94,7 @@ tally() {
 	p=$((p + sp)); f=$((f + sf))
 }
 t0=$(date +%s)
+step_t0=$t0
 
 # fresh_account: the test account's podman and Lazaret state removed, as
 # the account, in an order that leaves nothing behind: the Domain Roots
@@ -211,7 +216,7 @@ stage_bins() {
 # ASan binaries (and the compiled lazaret terminfo entry beside them), with
 # an XDG_CONFIG_HOME of the suite's own.
 run_as_user() {
-	local suite=$1 dir=$2 stage t out p=0 f=0
+	local suite=$1 dir=$2 stage t t1 out p=0 f=0
 	# The checkout may not be readable by the test account: stage what the
 	# tests need in a directory it can read.
 	stage=$(mktemp -d /tmp/lz-stage.XXXXXX)
@@ -229,11 +234,13 @@ run_as_user() {
 		return
 	fi
 	for t in "$stage"/tests/"$dir"/test-*.sh; do
+		t1=$(date +%s)
 		out=$(cd "$stage" && lz_acct_run CI="${CI:-}" \
 		    LZ_BIN="$stage/bin" LZ_SHIM="$stage/bin/lazaret-runsc" \
 		    bash "$t" 2>&1)
 		local rc=$?
 		printf '%s\n' "$out"
+		printf '  (%s: %d s)\n' "$(basename "$t")" $(($(date +%s) - t1))
 		tally "$suite" "$t" "$rc" "$out"
 	done
 	rm -rf "$stage"
