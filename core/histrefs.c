@@ -366,18 +366,20 @@ lz_histrefs_read(int gitfd, struct lz_histrefs_cache *cache,
     struct lz_refset *out, struct lz_buf *notes, int *partial,
     struct lz_err *err)
 {
-	struct walk w = { out, notes, LZ_BUF_INIT, 0, 0, cache, NULL, 0 };
+	struct lz_refset loose = LZ_REFSET_INIT;
+	struct walk w = { &loose, notes, LZ_BUF_INIT, 0, 0, cache, NULL, 0 };
 	size_t i;
 	int fd;
 
 	memset(out, 0, sizeof *out);
 	*partial = 0;
-	packed(gitfd, cache, notes, partial);
-	if (cache->valid)
-		for (i = 0; i < cache->packed.n; i++)
-			lz_refset_push(out, cache->packed.v[i].name,
-			    cache->packed.v[i].value);
-	w.count = out->n;
+	/*
+	 * Loose refs first, packed-refs after, as git's files backend reads
+	 * them: "git pack-refs" writes packed-refs, then deletes the loose
+	 * files, so a read of packed-refs before that write and of refs/
+	 * after it would see those refs in neither place (and record them
+	 * as deleted). In this order a ref is in one or the other.
+	 */
 	fd = openat(gitfd, "refs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC);
 	if (fd >= 0) {
@@ -386,15 +388,21 @@ lz_histrefs_read(int gitfd, struct lz_histrefs_cache *cache,
 	} else if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP) {
 		lz_buf_release(&w.buf);
 		loose_release(w.now, w.nnow);
-		lz_refset_release(out);
+		lz_refset_release(&loose);
 		return lz_err_set(err, LZ_ESYS, "cannot list refs/: %s",
 		    strerror(errno));
 	} else if (errno != ENOENT)
 		lz_buf_adds(notes, "refs/ is not a directory: its refs are "
 		    "not read\n");
 	if (w.full)
-		lz_buf_addf(notes, "more than %u refs: the rest are not "
+		lz_buf_addf(notes, "more than %u loose refs: the rest are not "
 		    "recorded\n", LZ_HISTREFS_MAX);
+	packed(gitfd, cache, notes, partial);
+	if (cache->valid)
+		for (i = 0; i < cache->packed.n; i++)
+			lz_refset_push(out, cache->packed.v[i].name,
+			    cache->packed.v[i].value);
+	lz_refset_append(out, &loose);	/* a loose ref wins over its line */
 	head(gitfd, out, notes);
 	lz_refset_sort(out);
 	lz_buf_release(&w.buf);

@@ -6,16 +6,18 @@
  * its bound, and a malformed line or name is left out and said, never
  * guessed at.
  *
- * Loose refs win over packed ones of the same name, as in git. Lock files
- * ("*.lock", git's updates in flight) are skipped silently; a loose ref
- * that is a symlink, FIFO or other non-file, whose name git would refuse
- * (lz_refname_ok), or whose content is neither an object name nor
- * "ref: NAME", is left out with a note. A packed-refs file over
- * LZ_HISTREFS_PACKED_MAX, or that is not a regular file, is not read:
- * the packed refs of the last good read stand in for it (so a file the
- * sandbox blew up does not read as every packed ref deleted), and
- * *partial says so. Its malformed lines are skipped and counted (host git
- * refuses such a file whole: the note says it).
+ * Loose refs win over packed ones of the same name, as in git, and are
+ * read before packed-refs, as git does, so "git pack-refs" running
+ * meanwhile (packed-refs written, then the loose files deleted) never
+ * hides a ref from both. Lock files ("*.lock", git's updates in flight)
+ * are skipped silently; a loose ref that is a symlink, FIFO or other
+ * non-file, whose name git would refuse (lz_refname_ok), or whose content
+ * is neither an object name nor "ref: NAME", is left out with a note. A
+ * packed-refs file over LZ_HISTREFS_PACKED_MAX, or that is not a regular
+ * file, is not read: the packed refs of the last good read stand in for it
+ * (so a file the sandbox blew up does not read as every packed ref
+ * deleted), and *partial says so. Its malformed lines are skipped and
+ * counted (host git refuses such a file whole: the note says it).
  */
 #ifndef LZ_HISTREFS_H
 #define LZ_HISTREFS_H
@@ -26,7 +28,7 @@
 #include "core/util.h"
 
 #define LZ_HISTREFS_PACKED_MAX (64u * 1024 * 1024)
-#define LZ_HISTREFS_MAX (1000000u)	/* refs read, loose and packed */
+#define LZ_HISTREFS_MAX (1000000u)	/* loose refs read */
 #define LZ_HISTREFS_DEPTH 32		/* directories under refs/ */
 
 /* A loose ref as last read. */

@@ -40,6 +40,19 @@ lz_refset_push(struct lz_refset *s, const char *name, const char *value)
 }
 
 void
+lz_refset_append(struct lz_refset *dst, struct lz_refset *src)
+{
+	if (src->n == 0)
+		return;
+	dst->v = lz_xreallocarray(dst->v, dst->n + src->n, sizeof *dst->v);
+	memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
+	dst->n += src->n;
+	free(src->v);
+	src->v = NULL;
+	src->n = 0;
+}
+
+void
 lz_refset_sort(struct lz_refset *s)
 {
 	struct keyed *k;

@@ -40,6 +40,11 @@ void lz_refset_push(struct lz_refset *s, const char *name,
  * gives the right set.
  */
 void lz_refset_sort(struct lz_refset *s);
+/*
+ * Moves src's entries after dst's, as if pushed after them (so they win
+ * in lz_refset_sort), and leaves src empty.
+ */
+void lz_refset_append(struct lz_refset *dst, struct lz_refset *src);
 /* The value of name, or NULL (s sorted). */
 const char *lz_refset_get(const struct lz_refset *s, const char *name);
 /* Sets or (value NULL) removes name, keeping s sorted. */

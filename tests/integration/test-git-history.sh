@@ -49,6 +49,11 @@ state_of() {
 	git -C "${1:-.}" log --format='%H %s' master topic v1 v2 2>&1
 }
 fsck_ok() { git -C "${1:-.}" fsck --no-dangling >/dev/null 2>&1; }
+# refs_vs PRE: what differs from PRE now, and fsck's first complaints.
+refs_vs() {
+	diff <(printf '%s\n' "$1") <(refs_of) | grep '^[<>]' | head -6
+	git fsck --no-dangling 2>&1 | head -3
+}
 # mark_log, then new_log: what the coordinator logged since the mark.
 mark_log() { log_at=$(stat -c %s "$rt/coordinator.log" 2>/dev/null || echo 0); }
 new_log() { tail -c +$((log_at + 1)) "$rt/coordinator.log" 2>/dev/null; }
@@ -250,7 +255,7 @@ run "$LAZARET" git restore
 expect "restore rewrites a malformed packed-refs" 0 'written as loose refs'
 [ "$(refs_of)" = "$pre" ] && ls .git/lazaret-quarantine-packed-refs.* >/dev/null 2>&1 &&
     pass "refs are back as loose refs; the bad file is kept aside" ||
-    fail "refs after the packed-refs repair: $(refs_of | head -3)"
+    fail "refs after the packed-refs repair: $(refs_vs "$pre")"
 mark_log
 inside 'git pack-refs --all && head -c 70000000 /dev/zero >> .git/packed-refs && echo done'
 grep -q "packed-refs is 7[0-9]* bytes, over the" <<<"$(new_log)" &&
@@ -264,7 +269,7 @@ expect "restore writes the refs of a huge packed-refs as loose refs" 0 \
     'too large for the guard to read'
 [ "$(refs_of)" = "$pre" ] && fsck_ok &&
     pass "after the huge packed-refs, refs and fsck are as before" ||
-    fail "refs after the huge packed-refs: $(refs_of | head -3)"
+    fail "refs after the huge packed-refs: $(refs_vs "$pre")"
 
 # --- bad input: object files replaced by a FIFO and a symlink --------------
 # Fresh loose objects only history needs: two blobs and a commit.

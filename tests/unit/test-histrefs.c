@@ -5,8 +5,9 @@
  * and a real directory: loose refs win over packed ones, a symlink and a
  * FIFO among the refs left out and said (the FIFO is never opened for
  * reading: the read returns), a HEAD symlink, a packed-refs too large
- * (the last good read stands, partial said) or malformed; and the
- * refset's sort, set and diff.
+ * (the last good read stands, partial said) or malformed; real "git
+ * pack-refs" racing the reader (no read misses a ref: loose refs are
+ * read before packed-refs); and the refset's sort, set and diff.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -15,7 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -178,6 +182,176 @@ test_read(void **state)
 	lz_test_rmrf(dir);
 }
 
+/* packed-refs written as git writes it: a lock file, then renamed. */
+static int
+write_packed(const char *git, const struct lz_refset *refs)
+{
+	char path[512], lock[520];
+	size_t i;
+	FILE *f;
+
+	snprintf(lock, sizeof lock, "%s/packed-refs.lock", git);
+	snprintf(path, sizeof path, "%s/packed-refs", git);
+	if ((f = fopen(lock, "w")) == NULL)
+		return -1;
+	fputs("# pack-refs with: peeled fully-peeled sorted \n", f);
+	for (i = 0; i < refs->n; i++)
+		fprintf(f, "%s %s\n", refs->v[i].value, refs->v[i].name);
+	return fclose(f) != 0 || rename(lock, path) != 0 ? -1 : 0;
+}
+
+#define ROUND_REFS 16
+
+/* Round k's refs, as the child makes them and the reader looks for them. */
+static void
+round_ref(char *out, size_t size, int k, int i)
+{
+	snprintf(out, size, "refs/heads/r%d-%02d", k, i);
+}
+
+/*
+ * Round k, each step in git's own order: ROUND_REFS new branches, each
+ * written loose as "git branch" writes one (a lock file, then renamed);
+ * *created = k; "git pack-refs --all" as git's files backend does it
+ * (files_pack_refs: packed-refs written with every ref, then the loose
+ * files deleted, the last first); *deleting = k - 1, and round k - 1's
+ * branches deleted (packed-refs written without them).
+ */
+static int
+pack_round(const char *git, struct lz_refset *refs, int k,
+    volatile int *shared)
+{
+	char path[512], lock[520], name[64];
+	const char *oid = refs->v[0].value;
+	int i, fd, rc = 0;
+
+	for (i = 0; i < ROUND_REFS && rc == 0; i++) {
+		round_ref(name, sizeof name, k, i);
+		snprintf(path, sizeof path, "%s/%s", git, name);
+		snprintf(lock, sizeof lock, "%s.lock", path);
+		if ((fd = open(lock, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 ||
+		    write(fd, oid, 40) != 40 || write(fd, "\n", 1) != 1)
+			rc = -1;
+		if (fd >= 0)
+			close(fd);
+		if (rc == 0 && rename(lock, path) != 0)
+			rc = -1;
+		lz_refset_set(refs, name, oid);
+	}
+	__atomic_store_n(&shared[0], k, __ATOMIC_SEQ_CST);
+	if (rc != 0 || write_packed(git, refs) != 0)
+		return -1;
+	for (i = ROUND_REFS; i-- > 0; ) {
+		round_ref(name, sizeof name, k, i);
+		snprintf(path, sizeof path, "%s/%s", git, name);
+		if (unlink(path) != 0)
+			return -1;
+	}
+	__atomic_store_n(&shared[1], k - 1, __ATOMIC_SEQ_CST);
+	for (i = 0; i < ROUND_REFS; i++) {
+		round_ref(name, sizeof name, k - 1, i);
+		lz_refset_set(refs, name, NULL);
+	}
+	return write_packed(git, refs);
+}
+
+/*
+ * Branches made and packed over and over while the guard reads the refs:
+ * no read may miss a ref that was there before it began and was still
+ * there when it ended (with packed-refs read before refs/, some did: the
+ * ref log then recorded them as deleted).
+ */
+static void
+test_read_racing_pack(void **state)
+{
+	char dir[] = "/tmp/lz-test-histrefs-XXXXXX", git[256], name[64];
+	char *init[] = { "git", "init", "-q", "-b", "main", dir, NULL };
+	char *commit[] = { "git", "-C", dir, "-c", "user.name=t", "-c",
+	    "user.email=t@e.invalid", "commit", "-q", "--allow-empty", "-m",
+	    "x", NULL };
+	char *branch[] = { "git", "-C", dir, "branch", name, NULL };
+	char *tag[] = { "git", "-C", dir, "tag", name, NULL };
+	char *pack[] = { "git", "-C", dir, "pack-refs", "--all", NULL };
+	struct lz_histrefs_cache c = LZ_HISTREFS_CACHE_INIT;
+	struct lz_refset s, base;
+	struct lz_buf notes = LZ_BUF_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	size_t reads = 0, checked = 0, missed = 0, j;
+	struct timespec t0, t;
+	volatile int *shared;
+	int fd, partial, i, k, r0, status;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(lz_test_git_home(dir), 0);
+	lz_test_run(init);
+	lz_test_run(commit);
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof name, "b%02d", i);
+		lz_test_run(branch);
+		snprintf(name, sizeof name, "v%02d", i);
+		lz_test_run(tag);
+	}
+	lz_test_run(pack);
+	snprintf(git, sizeof git, "%s/.git", dir);
+	fd = open(git, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(lz_histrefs_read(fd, &c, &base, &notes, &partial,
+	    &e), 0);
+	assert_int_equal(base.n, 18);	/* HEAD, main, 8 branches, 8 tags */
+	shared = mmap(NULL, 2 * sizeof *shared, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(shared != MAP_FAILED);
+	shared[0] = shared[1] = -1;
+	/* A child makes and packs branches for two seconds; this reads. */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		lz_refset_set(&base, "HEAD", NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		k = 0;
+		do {
+			if (pack_round(git, &base, k++, shared) != 0)
+				_exit(1);
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		} while ((t.tv_sec - t0.tv_sec) * 1000 +
+		    (t.tv_nsec - t0.tv_nsec) / 1000000 < 2000);
+		_exit(0);
+	}
+	do {
+		r0 = __atomic_load_n(&shared[0], __ATOMIC_SEQ_CST);
+		assert_int_equal(lz_histrefs_read(fd, &c, &s, &notes, &partial,
+		    &e), 0);
+		reads++;
+		for (j = 0; j < base.n; j++)
+			missed += lz_refset_get(&s, base.v[j].name) == NULL;
+		/* Round r0's branches, unless their deletion has begun. */
+		if (r0 >= 0 && __atomic_load_n(&shared[1],
+		    __ATOMIC_SEQ_CST) < r0) {
+			checked++;
+			for (i = 0; i < ROUND_REFS; i++) {
+				round_ref(name, sizeof name, r0, i);
+				missed += lz_refset_get(&s, name) == NULL;
+			}
+		}
+		lz_refset_release(&s);
+		lz_buf_reset(&notes);
+	} while (waitpid(pid, &status, WNOHANG) == 0);
+	print_message("%zu reads while branches were made and packed, %zu "
+	    "checked for a round's branches: %zu refs missed\n", reads,
+	    checked, missed);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(checked > 10);
+	assert_int_equal(missed, 0);
+	munmap((void *)shared, 2 * sizeof *shared);
+	lz_refset_release(&base);
+	lz_histrefs_cache_release(&c);
+	lz_buf_release(&notes);
+	close(fd);
+	lz_test_rmrf(dir);
+}
+
 static int
 collect(void *ctx, const char *name, const char *old, const char *new)
 {
@@ -221,6 +395,7 @@ main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_packed),
 		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_read_racing_pack),
 		cmocka_unit_test(test_refset),
 	};
 

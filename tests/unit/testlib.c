@@ -16,11 +16,8 @@
 
 #include "tests/unit/testlib.h"
 
-static int spawn_wait(char *const argv[]);
-
-/* Returns the exit status, or -1 when it did not exit normally. */
-static int
-spawn_wait(char *const argv[])
+int
+lz_test_status(char *const argv[])
 {
 	int status, fd;
 	pid_t pid = fork();
@@ -40,7 +37,7 @@ spawn_wait(char *const argv[])
 void
 lz_test_run(char *const argv[])
 {
-	assert_int_equal(spawn_wait(argv), 0);
+	assert_int_equal(lz_test_status(argv), 0);
 }
 
 void
@@ -81,5 +78,5 @@ lz_test_rmrf(const char *dir)
 {
 	char *argv[] = { "rm", "-rf", (char *)dir, NULL };
 
-	(void)spawn_wait(argv);
+	(void)lz_test_status(argv);
 }
