@@ -6,7 +6,8 @@
 # then runs the suites and prints one closing line per suite and a total:
 #
 #   unit         cmocka programs under ctest, as root, ASan + UBSan
-#   fuzz         each libFuzzer target for a bounded time from its corpus
+#   fuzz         each libFuzzer target for a bounded time from its corpus,
+#                as many at once as there are CPUs
 #   integration  tests/integration/test-*.sh as the test account, against
 #                the ASan binaries, real podman and runsc
 #   tui          tests/tui/test-*.sh as the test account: the full-screen
@@ -45,7 +46,7 @@ while [ $# -gt 0 ]; do
 		suites+=("$2"); shift ;;
 	--no-setup) do_setup=0 ;;
 	--fresh) fresh=1 ;;
-	-h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -170,33 +171,55 @@ run_unit() {
 	record unit $((n - f)) "$f"
 }
 
+# fuzz_one TARGET WORK: one libFuzzer target from a copy of its corpus in
+# WORK, for FUZZ_SECONDS; its output in WORK.log, its exit status in
+# WORK.rc.
+fuzz_one() {
+	local name corpus
+	name=$(basename "$1")
+	corpus=$ROOT/tests/fuzz/corpus/${name#fuzz-}
+	cp -r "$corpus"/. "$2"/ 2>/dev/null
+	(cd "$2" && "$1" -max_total_time="$FUZZ_SECONDS" -max_len=4096 \
+	    -timeout=10 "$2" >"$2.log" 2>&1)
+	echo $? >"$2.rc"
+}
+
+# The targets run as many at once as there are CPUs (each is one
+# process), each for the same FUZZ_SECONDS; results print in name order.
 run_fuzz() {
-	step "fuzz (libFuzzer, ${FUZZ_SECONDS}s per target)"
-	local p=0 f=0 t name corpus work
+	local p=0 f=0 t i jobs running=0 names=() works=()
+	jobs=$(nproc)
+	step "fuzz (libFuzzer, ${FUZZ_SECONDS}s per target, $jobs at once)"
 	if ! { cmake -S "$ROOT" -B "$ROOT/build/fuzz" -DCMAKE_C_COMPILER=clang \
 	    -DLZ_FUZZ=ON -DLZ_SANITIZE=ON -DLZ_TESTS=OFF \
 	    -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
-	    cmake --build "$ROOT/build/fuzz" -j"$(nproc)" >/dev/null; }; then
+	    cmake --build "$ROOT/build/fuzz" -j"$jobs" >/dev/null; }; then
 		echo "FAIL fuzz: the clang fuzz build failed"
 		record fuzz 0 1
 		return
 	fi
 	for t in "$ROOT"/build/fuzz/tests/fuzz/fuzz-*; do
 		[ -x "$t" ] || continue
-		name=$(basename "$t")
-		corpus=$ROOT/tests/fuzz/corpus/${name#fuzz-}
-		work=$(mktemp -d)
-		cp -r "$corpus"/. "$work"/ 2>/dev/null
-		if (cd "$work" && "$t" -max_total_time="$FUZZ_SECONDS" \
-		    -max_len=4096 -timeout=10 "$work" >"$work.log" 2>&1); then
-			echo "PASS fuzz: $name ($(grep -o 'Done [0-9]* runs' "$work.log"))"
+		names+=("$(basename "$t")")
+		works+=("$(mktemp -d)")
+		fuzz_one "$t" "${works[-1]}" &
+		running=$((running + 1))
+		if [ "$running" -ge "$jobs" ]; then
+			wait -n
+			running=$((running - 1))
+		fi
+	done
+	wait
+	for i in "${!names[@]}"; do
+		if [ "$(cat "${works[$i]}.rc" 2>/dev/null)" = 0 ]; then
+			echo "PASS fuzz: ${names[$i]} ($(grep -o 'Done [0-9]* runs' "${works[$i]}.log"))"
 			p=$((p + 1))
 		else
-			echo "FAIL fuzz: $name"
-			tail -40 "$work.log"
+			echo "FAIL fuzz: ${names[$i]}"
+			tail -40 "${works[$i]}.log"
 			f=$((f + 1))
 		fi
-		rm -rf "$work" "$work.log"
+		rm -rf "${works[$i]}" "${works[$i]}.log" "${works[$i]}.rc"
 	done
 	[ $((p + f)) -gt 0 ] || { echo "FAIL fuzz: no target built"; f=1; }
 	record fuzz "$p" "$f"
