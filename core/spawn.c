@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <pty.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -51,6 +52,8 @@ static void	 child_close_rest(const struct lz_spawn_spec *sp, int report);
 static void	 child_run(const struct lz_spawn_spec *sp, const char *path,
 		     const char *const *envp, const struct child_fds *c)
 		     __attribute__((noreturn));
+static pid_t	 exec_child(const struct lz_spawn_spec *sp, const char *path,
+		     const char *const *envp, const struct child_fds *c);
 static int	 make_stdio(const struct lz_spawn_spec *sp, struct child_fds *c,
 		     int parent[3], struct lz_err *err);
 static int	 wait_report(pid_t pid, int rfd, const struct lz_spawn_spec *sp,
@@ -205,6 +208,36 @@ child_run(const struct lz_spawn_spec *sp, const char *path,
 }
 
 /*
+ * A child that only execs, started with vfork: this process's memory is
+ * not copied (fork's cost grows with it: page tables copied, then every
+ * page the event loop writes faulted in again until the child execs; a
+ * coordinator holding panes' scrollback, or built with ASan, pays tens of
+ * milliseconds a spawn), and this thread waits until the child has
+ * exec'd or failed. Every signal is blocked meanwhile, so no handler of
+ * this process runs on the child's side of the shared memory; the child
+ * sets each to its default before it unblocks them (child_run). Returns
+ * the child's pid, or -1 (errno).
+ */
+static pid_t
+exec_child(const struct lz_spawn_spec *sp, const char *path,
+    const char *const *envp, const struct child_fds *c)
+{
+	sigset_t all, old;
+	pid_t pid;
+	int saved;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pid = vfork();
+	if (pid == 0)
+		child_run(sp, path, envp, c);	/* never returns */
+	saved = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return pid;
+}
+
+/*
  * The child's stdio for sp->stdio, and the parent's ends in parent[]
  * (-1 where there is none). Every descriptor is close-on-exec and above 2.
  */
@@ -334,9 +367,14 @@ lz_spawn_child(const struct lz_spawn_spec *sp, struct lz_spawn_child *out,
 	 * ones it remembers, and in a process forked before (the relay) those
 	 * numbers are now its own pty's: the exec'd child lost its terminal
 	 * (TIOCSCTTY: ENOTTY). After fork, child_run closes libuv's new pipe
-	 * with the rest.
+	 * with the rest. A child that only execs, and is no daemon, is
+	 * started by exec_child without copying this process at all.
 	 */
-	if (rc == 0 && (pid = sp->run != NULL ? fork() : _Fork()) < 0)
+	if (rc == 0 && sp->run == NULL && !sp->daemon)
+		pid = exec_child(sp, path, envp, &c);
+	else if (rc == 0)
+		pid = sp->run != NULL ? fork() : _Fork();
+	if (rc == 0 && pid < 0)
 		rc = lz_err_set(err, LZ_ESYS, "fork: %s", strerror(errno));
 	if (rc == 0 && pid == 0) {
 		/* A daemon is a grandchild: nobody's child, no terminal. */
