@@ -5,7 +5,8 @@
 # image), builds the sanitizer (ASan + UBSan) tree and the libFuzzer tree,
 # then runs the suites and prints one closing line per suite and a total:
 #
-#   unit         cmocka programs under ctest, as root, ASan + UBSan
+#   unit         cmocka programs under ctest, as root, ASan + UBSan, as
+#                many at once as there are CPUs
 #   fuzz         each libFuzzer target for a bounded time from its corpus,
 #                as many at once as there are CPUs
 #   integration  tests/integration/test-*.sh as the test account, against
@@ -46,7 +47,7 @@ while [ $# -gt 0 ]; do
 		suites+=("$2"); shift ;;
 	--no-setup) do_setup=0 ;;
 	--fresh) fresh=1 ;;
-	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -162,7 +163,7 @@ fi
 run_unit() {
 	step "unit (ctest, ASan + UBSan)"
 	local out
-	out=$(cd "$ROOT/build/asan" && ctest --output-on-failure 2>&1)
+	out=$(cd "$ROOT/build/asan" && ctest -j"$(nproc)" --output-on-failure 2>&1)
 	printf '%s\n' "$out"
 	local n f
 	n=$(printf '%s\n' "$out" | sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p')
