@@ -194,7 +194,8 @@ run_fuzz() {
 	if ! { cmake -S "$ROOT" -B "$ROOT/build/fuzz" -DCMAKE_C_COMPILER=clang \
 	    -DLZ_FUZZ=ON -DLZ_SANITIZE=ON -DLZ_TESTS=OFF \
 	    -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
-	    cmake --build "$ROOT/build/fuzz" -j"$jobs" >/dev/null; }; then
+	    cmake --build "$ROOT/build/fuzz" -j"$jobs" --target fuzz-all \
+	    >/dev/null; }; then
 		echo "FAIL fuzz: the clang fuzz build failed"
 		record fuzz 0 1
 		return
