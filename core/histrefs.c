@@ -177,7 +177,7 @@ loose_file(struct walk *w, int dfd, const char *name, const char *raw,
 	if (S_ISREG(was->st_mode) && w->was->nloose > 0)
 		hit = bsearch(&key, w->was->loose, w->was->nloose,
 		    sizeof key, cmp_loose);
-	if (hit != NULL && hit->ino == was->st_ino &&
+	if (hit != NULL && !hit->racy && hit->ino == was->st_ino &&
 	    hit->dev == was->st_dev && hit->size == was->st_size &&
 	    hit->mtime.tv_sec == was->st_mtim.tv_sec &&
 	    hit->mtime.tv_nsec == was->st_mtim.tv_nsec &&
@@ -222,6 +222,7 @@ found:
 	e->size = st.st_size;
 	e->mtime = st.st_mtim;
 	e->ctime = st.st_ctim;
+	e->racy = lz_readat_racy(&st);
 out:
 	free(v);
 	free(ref);
@@ -316,8 +317,8 @@ packed(int gitfd, struct lz_histrefs_cache *c, struct lz_buf *notes,
 		c->bad = 0;
 		return;
 	}
-	if (c->valid && c->ino == st.st_ino && c->dev == st.st_dev &&
-	    c->size == st.st_size &&
+	if (c->valid && !c->racy && c->ino == st.st_ino &&
+	    c->dev == st.st_dev && c->size == st.st_size &&
 	    c->mtime.tv_sec == st.st_mtim.tv_sec &&
 	    c->mtime.tv_nsec == st.st_mtim.tv_nsec &&
 	    c->ctime.tv_sec == st.st_ctim.tv_sec &&
@@ -351,6 +352,7 @@ packed(int gitfd, struct lz_histrefs_cache *c, struct lz_buf *notes,
 		c->size = st.st_size;
 		c->mtime = st.st_mtim;
 		c->ctime = st.st_ctim;
+		c->racy = lz_readat_racy(&st);
 	}
 	if (c->valid && c->ino != 0 && c->bad > 0)
 		lz_buf_addf(notes, "packed-refs has %u line%s git cannot "

@@ -39,13 +39,16 @@ struct lz_histrefs_loose {
 	ino_t ino;
 	off_t size;
 	struct timespec mtime, ctime;
+	int racy;		/* changed too recently: read again */
 };
 
 /*
  * What the last read found: packed-refs (reread only when its status
  * changes) and each loose ref with its status (reread only when that
  * changes: a ref written in place changes its ctime), so a pass over
- * 1,000 unchanged refs stats them and opens none.
+ * 1,000 unchanged refs stats them and opens none. A file changed less
+ * than LZ_READAT_RACY_NS before it was read is read again all the same
+ * (lz_readat_racy: its status could hide a second change).
  */
 struct lz_histrefs_cache {
 	int valid;
@@ -53,13 +56,14 @@ struct lz_histrefs_cache {
 	ino_t ino;
 	off_t size;
 	struct timespec mtime, ctime;
+	int racy;			/* changed too recently: read again */
 	struct lz_refset packed;
 	unsigned bad;			/* malformed lines */
 	unsigned first_bad;		/* line number of the first */
 	struct lz_histrefs_loose *loose;	/* sorted by name */
 	size_t nloose;
 };
-#define LZ_HISTREFS_CACHE_INIT { 0, 0, 0, 0, { 0, 0 }, { 0, 0 }, \
+#define LZ_HISTREFS_CACHE_INIT { 0, 0, 0, 0, { 0, 0 }, { 0, 0 }, 0, \
 	LZ_REFSET_INIT, 0, 0, NULL, 0 }
 
 /*

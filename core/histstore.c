@@ -16,7 +16,6 @@
 #include "core/readat.h"
 
 #define TMP_PREFIX ".lazaret-tmp."
-#define RACY_NS 2000000000ll	/* a listing younger than this: again */
 
 static int cmp_str(const void *a, const void *b);
 static void keep(struct lz_histstore *s, int src, int dst, const char *dir,
@@ -291,7 +290,6 @@ sync_dir(struct lz_histstore *s, int objs, int i, int full, int64_t now_ms,
 {
 	struct lz_histfan *f = &s->fan[i];
 	struct lz_tokens names = LZ_TOKENS_INIT, mine = LZ_TOKENS_INIT;
-	struct timespec now;
 	struct stat st, kst;
 	char dir[8];
 	int src = -1, dst = -1, rc = 0, have, c;
@@ -309,11 +307,9 @@ sync_dir(struct lz_histstore *s, int objs, int i, int full, int64_t now_ms,
 	f->seen = 1;
 	f->had = have;
 	if (have) {
-		clock_gettime(CLOCK_REALTIME, &now);
 		f->ino = st.st_ino;
 		f->mtime = st.st_mtim;
-		f->racy = (now.tv_sec - st.st_mtim.tv_sec) * 1000000000ll +
-		    (now.tv_nsec - st.st_mtim.tv_nsec) < RACY_NS;
+		f->racy = lz_readat_racy(&st);
 		src = openat(objs, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 		    O_CLOEXEC);
 		if (src < 0 || lz_histstore_list(src, i == LZ_HISTSTORE_PACK,

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/readat.h"
@@ -22,6 +23,16 @@ lz_readat_kind(mode_t mode)
 	if (S_ISDIR(mode))
 		return "a directory";
 	return "not a regular file";
+}
+
+int
+lz_readat_racy(const struct stat *st)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (now.tv_sec - st->st_ctim.tv_sec) * 1000000000ll +
+	    (now.tv_nsec - st->st_ctim.tv_nsec) < LZ_READAT_RACY_NS;
 }
 
 int

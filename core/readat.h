@@ -31,5 +31,14 @@ int lz_readat(int dirfd, const char *name, size_t max, struct lz_buf *out,
     struct stat *st);
 /* A few words for a NOTFILE result's st_mode: "a symlink", "a FIFO"... */
 const char *lz_readat_kind(mode_t mode);
+/*
+ * 1 when st was changed so recently (its ctime less than
+ * LZ_READAT_RACY_NS before now) that a cache keyed on the status cannot
+ * trust it: a second change within the same timestamp tick, to the same
+ * size, on a reused inode, has the same status ("racy git"). What is
+ * racy is read again the next time, whatever its status says.
+ */
+#define LZ_READAT_RACY_NS 2000000000ll
+int lz_readat_racy(const struct stat *st);
 
 #endif

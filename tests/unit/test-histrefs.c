@@ -7,7 +7,9 @@
  * reading: the read returns), a HEAD symlink, a packed-refs too large
  * (the last good read stands, partial said) or malformed; real "git
  * pack-refs" racing the reader (no read misses a ref: loose refs are
- * read before packed-refs); and the refset's sort, set and diff.
+ * read before packed-refs); a ref and packed-refs rewritten within the
+ * same timestamp tick (read again all the same); and the refset's sort,
+ * set and diff.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -25,6 +27,7 @@
 #include <cmocka.h>
 
 #include "core/histrefs.h"
+#include "core/readat.h"
 #include "tests/unit/testlib.h"
 
 #define A "1111111111111111111111111111111111111111"
@@ -176,6 +179,71 @@ test_read(void **state)
 	    0);
 	assert_string_equal(lz_refset_get(&s, "HEAD"), "ref:refs/heads/main");
 	lz_refset_release(&s);
+	lz_histrefs_cache_release(&c);
+	lz_buf_release(&notes);
+	close(fd);
+	lz_test_rmrf(dir);
+}
+
+/* Rewrites base/rel in place (same inode) with text. */
+static void
+rewrite(const char *base, const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", base, rel);
+	assert_non_null(f = fopen(path, "r+"));
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * A loose ref and packed-refs each rewritten in place to the same size
+ * right after a read: their status (inode, size, and times of the same
+ * timestamp tick) can be what the cache has, and the new value is read
+ * all the same ("racy git"). On a kernel before 6.13, whose timestamps
+ * are taken once a tick, the times can be the same; one with multigrain
+ * timestamps gives a file whose times were read a new one when it
+ * changes, so there only lz_readat_racy's own checks below can fail.
+ */
+static void
+test_read_racy(void **state)
+{
+	char dir[] = "/tmp/lz-test-histrefs-XXXXXX";
+	struct lz_histrefs_cache c = LZ_HISTREFS_CACHE_INIT;
+	struct lz_refset s;
+	struct lz_buf notes = LZ_BUF_INIT;
+	struct lz_err e = LZ_ERR_INIT;
+	struct stat st;
+	int fd, partial, i;
+
+	(void)state;
+	memset(&st, 0, sizeof st);
+	clock_gettime(CLOCK_REALTIME, &st.st_ctim);
+	assert_true(lz_readat_racy(&st));
+	st.st_ctim.tv_sec -= LZ_READAT_RACY_NS / 1000000000 + 1;
+	assert_false(lz_readat_racy(&st));
+	assert_non_null(mkdtemp(dir));
+	lz_test_put(dir, "HEAD", "ref: refs/heads/main\n");
+	lz_test_put(dir, "refs/heads/main", A "\n");
+	lz_test_put(dir, "packed-refs", A " refs/heads/packed\n");
+	assert_true((fd = open(dir, O_RDONLY | O_DIRECTORY)) >= 0);
+	for (i = 0; i < 20; i++) {
+		assert_int_equal(lz_histrefs_read(fd, &c, &s, &notes, &partial,
+		    &e), 0);
+		lz_refset_release(&s);
+		rewrite(dir, "refs/heads/main", i % 2 ? A "\n" : B "\n");
+		rewrite(dir, "packed-refs", i % 2 ? A " refs/heads/packed\n" :
+		    B " refs/heads/packed\n");
+		assert_int_equal(lz_histrefs_read(fd, &c, &s, &notes, &partial,
+		    &e), 0);
+		assert_string_equal(lz_refset_get(&s, "refs/heads/main"),
+		    i % 2 ? A : B);
+		assert_string_equal(lz_refset_get(&s, "refs/heads/packed"),
+		    i % 2 ? A : B);
+		lz_refset_release(&s);
+	}
 	lz_histrefs_cache_release(&c);
 	lz_buf_release(&notes);
 	close(fd);
@@ -395,6 +463,7 @@ main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_packed),
 		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_read_racy),
 		cmocka_unit_test(test_read_racing_pack),
 		cmocka_unit_test(test_refset),
 	};
