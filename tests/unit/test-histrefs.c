@@ -5,11 +5,11 @@
  * and a real directory: loose refs win over packed ones, a symlink and a
  * FIFO among the refs left out and said (the FIFO is never opened for
  * reading: the read returns), a HEAD symlink, a packed-refs too large
- * (the last good read stands, partial said) or malformed; real "git
- * pack-refs" racing the reader (no read misses a ref: loose refs are
- * read before packed-refs); a ref and packed-refs rewritten within the
- * same timestamp tick (read again all the same); and the refset's sort,
- * set and diff.
+ * (the last good read stands, partial said) or malformed; new branches
+ * packed in "git pack-refs"'s order while the reader runs (no read misses
+ * a ref: loose refs are read before packed-refs); a ref and packed-refs
+ * rewritten within the same timestamp tick (read again all the same); and
+ * the refset's sort, set and diff.
  */
 #include <fcntl.h>
 #include <setjmp.h>

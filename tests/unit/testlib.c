@@ -16,8 +16,11 @@
 
 #include "tests/unit/testlib.h"
 
-int
-lz_test_status(char *const argv[])
+static int spawn_wait(char *const argv[]);
+
+/* Returns the exit status, or -1 when it did not exit normally. */
+static int
+spawn_wait(char *const argv[])
 {
 	int status, fd;
 	pid_t pid = fork();
@@ -37,7 +40,7 @@ lz_test_status(char *const argv[])
 void
 lz_test_run(char *const argv[])
 {
-	assert_int_equal(lz_test_status(argv), 0);
+	assert_int_equal(spawn_wait(argv), 0);
 }
 
 void
@@ -78,5 +81,5 @@ lz_test_rmrf(const char *dir)
 {
 	char *argv[] = { "rm", "-rf", (char *)dir, NULL };
 
-	(void)lz_test_status(argv);
+	(void)spawn_wait(argv);
 }

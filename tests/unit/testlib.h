@@ -8,12 +8,6 @@
 
 /* Runs argv (PATH lookup) and fails the test unless it exits 0. */
 void lz_test_run(char *const argv[]);
-/*
- * Runs argv (PATH lookup, output discarded) and returns its exit status,
- * or -1 when it did not exit normally: for a forked child, where a
- * failed assertion cannot reach the test.
- */
-int lz_test_status(char *const argv[]);
 /* Writes text to base/rel, creating rel's parent directories (0755). */
 void lz_test_put(const char *base, const char *rel, const char *text);
 /*
