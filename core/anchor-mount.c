@@ -147,7 +147,7 @@ lz_mountinfo_parse(const char *text, struct lz_mountinfo *mi,
 			lz_mountinfo_release(mi);
 			goto out;
 		}
-		mi->v = lz_xreallocarray(mi->v, mi->n + 1, sizeof *mi->v);
+		mi->v = lz_xgrow(mi->v, mi->n + 1, &mi->alloc, sizeof *mi->v);
 		mi->v[mi->n++] = e;
 	}
 out:

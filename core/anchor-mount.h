@@ -42,8 +42,9 @@ struct lz_mountinfo_entry {
 struct lz_mountinfo {
 	struct lz_mountinfo_entry *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_MOUNTINFO_INIT { NULL, 0 }
+#define LZ_MOUNTINFO_INIT { NULL, 0, 0 }
 
 /*
  * Parses mountinfo text (every line, in order). LZ_EINVAL with the line

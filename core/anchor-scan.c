@@ -150,10 +150,7 @@ top_cmp(const void *a, const void *b)
 static void
 push(struct walk *w, char *rel, int lower, long group)
 {
-	if (w->depth == w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 64;
-		w->stack = lz_xreallocarray(w->stack, w->cap, sizeof *w->stack);
-	}
+	w->stack = lz_xgrow(w->stack, w->depth + 1, &w->cap, sizeof *w->stack);
 	w->stack[w->depth].rel = rel;
 	w->stack[w->depth].lower = lower;
 	w->stack[w->depth].group = group;
@@ -169,7 +166,8 @@ note(struct lz_scan *s, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	lz_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	s->notes = lz_xreallocarray(s->notes, s->nnotes + 1, sizeof *s->notes);
+	s->notes = lz_xgrow(s->notes, s->nnotes + 1, &s->notes_alloc,
+	    sizeof *s->notes);
 	s->notes[s->nnotes].path = lz_xstrdup(path);
 	s->notes[s->nnotes].what = lz_buf_detach(&b);
 	s->nnotes++;
@@ -193,7 +191,7 @@ top_of(struct walk *w, const char *full)
 			break;
 	}
 	if (i == s->ntops) {
-		s->tops = lz_xreallocarray(s->tops, s->ntops + 1,
+		s->tops = lz_xgrow(s->tops, s->ntops + 1, &s->tops_alloc,
 		    sizeof *s->tops);
 		memset(&s->tops[i], 0, sizeof *s->tops);
 		s->tops[i].name = lz_xstrndup(full, len);
@@ -208,7 +206,7 @@ new_group(struct lz_scan *s, const char *dir, char kind)
 {
 	struct lz_scan_group *g;
 
-	s->groups = lz_xreallocarray(s->groups, s->ngroups + 1,
+	s->groups = lz_xgrow(s->groups, s->ngroups + 1, &s->groups_alloc,
 	    sizeof *s->groups);
 	g = &s->groups[s->ngroups];
 	memset(g, 0, sizeof *g);
@@ -248,10 +246,7 @@ count(struct walk *w, long group, const char *full, const char *name,
 	}
 	if (!(w->flags & LZ_SCAN_KEEP))
 		return;
-	if (s->n == s->alloc) {
-		s->alloc = s->alloc ? s->alloc * 2 : 256;
-		s->v = lz_xreallocarray(s->v, s->alloc, sizeof *s->v);
-	}
+	s->v = lz_xgrow(s->v, s->n + 1, &s->alloc, sizeof *s->v);
 	c = &s->v[s->n++];
 	c->path = lz_xstrdup(full);
 	c->kind = (unsigned char)kind;
@@ -344,10 +339,7 @@ read_names(int fd, size_t *n)
 	while ((d = readdir(dir)) != NULL) {
 		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 32;
-			v = lz_xreallocarray(v, cap, sizeof *v);
-		}
+		v = lz_xgrow(v, *n + 1, &cap, sizeof *v);
 		v[(*n)++] = lz_xstrdup(d->d_name);
 	}
 	closedir(dir);

@@ -101,11 +101,11 @@ struct lz_scan {
 	struct lz_change *v;		/* with LZ_SCAN_KEEP */
 	size_t n, alloc;
 	struct lz_scan_top *tops;
-	size_t ntops;
+	size_t ntops, tops_alloc;
 	struct lz_scan_group *groups;	/* with LZ_SCAN_GROUPS */
-	size_t ngroups;
+	size_t ngroups, groups_alloc;
 	struct lz_scan_note *notes;
-	size_t nnotes;
+	size_t nnotes, notes_alloc;
 	int truncated;			/* a directory too deep to open */
 };
 

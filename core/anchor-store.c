@@ -214,7 +214,7 @@ lz_anchor_set_read(int rootfd, const struct lz_tokens *persist,
 	while ((d = readdir(dir)) != NULL) {
 		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
 			continue;
-		s->v = lz_xreallocarray(s->v, s->n + 1, sizeof *s->v);
+		s->v = lz_xgrow(s->v, s->n + 1, &s->alloc, sizeof *s->v);
 		read_one(dirfd(dir), d->d_name, persist, &s->v[s->n++]);
 	}
 	closedir(dir);

@@ -45,8 +45,9 @@ struct lz_anchor_info {
 struct lz_anchor_set {
 	struct lz_anchor_info *v;	/* sorted by path (unknown last) */
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_ANCHOR_SET_INIT { NULL, 0 }
+#define LZ_ANCHOR_SET_INIT { NULL, 0, 0 }
 
 /*
  * Reads the anchors/ directory of the Domain Root rootfd (none: an empty

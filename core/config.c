@@ -103,8 +103,8 @@ add_profile(struct lz_config *cfg, const char *name, const char *source)
 {
 	struct lz_profile *p;
 
-	cfg->profiles = lz_xreallocarray(cfg->profiles, cfg->nprofiles + 1,
-	    sizeof *cfg->profiles);
+	cfg->profiles = lz_xgrow(cfg->profiles, cfg->nprofiles + 1,
+	    &cfg->profiles_alloc, sizeof *cfg->profiles);
 	p = &cfg->profiles[cfg->nprofiles++];
 	lz_profile_init(p, name, source);
 	return p;
@@ -257,7 +257,7 @@ set_volume(struct load *l, struct lz_profile *p, const char *v,
 		rc = lz_pathcheck_sandbox(t.v[1], "volume", err);
 	if (rc != 0)
 		goto out;
-	p->volumes = lz_xreallocarray(p->volumes, p->nvolumes + 1,
+	p->volumes = lz_xgrow(p->volumes, p->nvolumes + 1, &p->volumes_alloc,
 	    sizeof *p->volumes);
 	vol = &p->volumes[p->nvolumes++];
 	vol->host = lz_xstrdup(t.v[0]);
@@ -427,8 +427,8 @@ set_resolver(struct load *l, struct lz_profile *p, const char *v,
 		p->nresolvers = 0;
 		p->set |= LZ_PROFILE_SET_RESOLVER;
 	}
-	p->resolvers = lz_xreallocarray(p->resolvers, p->nresolvers + 1,
-	    sizeof *p->resolvers);
+	p->resolvers = lz_xgrow(p->resolvers, p->nresolvers + 1,
+	    &p->resolvers_alloc, sizeof *p->resolvers);
 	p->resolvers[p->nresolvers].addr = c;
 	p->resolvers[p->nresolvers].source = lz_xstrdup(src);
 	p->nresolvers++;
@@ -491,7 +491,7 @@ set_approve(struct load *l, struct lz_profile *p, const char *v,
 	rc = lz_rule_parse(v, src, &r, err);
 	if (rc != 0)
 		return rc;
-	p->approve = lz_xreallocarray(p->approve, p->napprove + 1,
+	p->approve = lz_xgrow(p->approve, p->napprove + 1, &p->approve_alloc,
 	    sizeof *p->approve);
 	p->approve[p->napprove++] = r;
 	return 0;

@@ -26,7 +26,7 @@ struct lz_config {
 	unsigned long long dev, ino;
 	char *default_profile;	/* [lazaret] default-profile, or "default" */
 	struct lz_profile *profiles;	/* "default" is always profiles[0] */
-	size_t nprofiles;
+	size_t nprofiles, profiles_alloc;
 	struct lz_tui_conf tui;	/* [tui] */
 	/* "file:line: ..." lines, '\n'-terminated, for the user to see:
 	 * auto-approve rules that are flagged or match nothing (rules.h). */

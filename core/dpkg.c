@@ -25,7 +25,7 @@ add(struct lz_dpkg *d, const struct lz_dpkg_pkg *p, const char *old)
 {
 	struct lz_dpkg_pkg *n;
 
-	d->v = lz_xreallocarray(d->v, d->n + 1, sizeof *d->v);
+	d->v = lz_xgrow(d->v, d->n + 1, &d->alloc, sizeof *d->v);
 	n = &d->v[d->n++];
 	n->name = lz_xstrdup(p->name);
 	n->arch = lz_xstrdup(p->arch);

@@ -31,8 +31,9 @@ struct lz_dpkg_pkg {
 struct lz_dpkg {
 	struct lz_dpkg_pkg *v;	/* sorted by name, then architecture */
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_DPKG_INIT { NULL, 0 }
+#define LZ_DPKG_INIT { NULL, 0, 0 }
 
 /* Parses status text (len bytes) into out (empty on entry). */
 int lz_dpkg_parse(const char *text, size_t len, struct lz_dpkg *out,

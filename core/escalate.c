@@ -52,10 +52,7 @@ static void
 seen_add(struct lz_esc_seen *s, const char *session, const char *key,
     int64_t now)
 {
-	if (s->n == s->alloc) {
-		s->alloc = s->alloc ? 2 * s->alloc : 64;
-		s->v = lz_xreallocarray(s->v, s->alloc, sizeof *s->v);
-	}
+	s->v = lz_xgrow(s->v, s->n + 1, &s->alloc, sizeof *s->v);
 	snprintf(s->v[s->n].key, sizeof s->v[s->n].key, "%s", key);
 	snprintf(s->v[s->n].session, sizeof s->v[s->n].session, "%s",
 	    session);

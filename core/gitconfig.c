@@ -75,7 +75,7 @@ add(struct list *l, const char *path, const char *why)
 		if (strcmp(l->out->v[i].path, path) == 0)
 			return &l->out->v[i];
 	}
-	l->out->v = lz_xreallocarray(l->out->v, l->out->n + 1,
+	l->out->v = lz_xgrow(l->out->v, l->out->n + 1, &l->out->alloc,
 	    sizeof *l->out->v);
 	f = &l->out->v[l->out->n++];
 	f->path = lz_xstrdup(path);

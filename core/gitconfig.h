@@ -47,8 +47,9 @@ struct lz_gitconfig_file {
 struct lz_gitconfig_files {
 	struct lz_gitconfig_file *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_GITCONFIG_FILES_INIT { NULL, 0 }
+#define LZ_GITCONFIG_FILES_INIT { NULL, 0, 0 }
 
 /*
  * Lists the configuration files of workspace (canonical, its .git a

@@ -25,7 +25,7 @@ static void
 gd_add(struct lz_gitdirs *out, const char *path, enum lz_gitdir_kind kind,
     int census)
 {
-	out->v = lz_xreallocarray(out->v, out->n + 1, sizeof *out->v);
+	out->v = lz_xgrow(out->v, out->n + 1, &out->alloc, sizeof *out->v);
 	out->v[out->n].path = lz_xstrdup(path);
 	out->v[out->n].kind = kind;
 	out->v[out->n++].census = census;

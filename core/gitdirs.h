@@ -30,8 +30,9 @@ struct lz_gitdir {
 struct lz_gitdirs {
 	struct lz_gitdir *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_GITDIRS_INIT { NULL, 0 }
+#define LZ_GITDIRS_INIT { NULL, 0, 0 }
 
 /*
  * The git directories of workspace (canonical; W/.git a directory),

@@ -214,7 +214,7 @@ lz_histlog_push(struct lz_histlog *log, const struct lz_histrec *r)
 {
 	struct lz_histrec *c;
 
-	log->v = lz_xreallocarray(log->v, log->n + 1, sizeof *log->v);
+	log->v = lz_xgrow(log->v, log->n + 1, &log->alloc, sizeof *log->v);
 	c = &log->v[log->n++];
 	*c = *r;
 	c->name = lz_xstrdup(r->name);
@@ -264,7 +264,8 @@ lz_histlog_parse(const char *buf, size_t len, struct lz_histlog *log,
 			lz_err_release(&why);
 			continue;
 		}
-		log->v = lz_xreallocarray(log->v, log->n + 1, sizeof *log->v);
+		log->v = lz_xgrow(log->v, log->n + 1, &log->alloc,
+		    sizeof *log->v);
 		log->v[log->n++] = r;
 	}
 	return 0;

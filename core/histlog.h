@@ -65,8 +65,9 @@ struct lz_histrec {
 struct lz_histlog {
 	struct lz_histrec *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_HISTLOG_INIT { NULL, 0 }
+#define LZ_HISTLOG_INIT { NULL, 0, 0 }
 
 /* "host", "domain", "restore". */
 const char *lz_hist_who_name(enum lz_hist_who who);

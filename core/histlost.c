@@ -35,7 +35,7 @@ add(struct lz_histplan *p, const char *name, const char *target,
 {
 	struct lz_histloss *l;
 
-	p->v = lz_xreallocarray(p->v, p->n + 1, sizeof *p->v);
+	p->v = lz_xgrow(p->v, p->n + 1, &p->alloc, sizeof *p->v);
 	l = &p->v[p->n++];
 	memset(l, 0, sizeof *l);
 	l->name = lz_xstrdup(name);
@@ -59,7 +59,7 @@ lost_one(const struct lz_histlog *log, const char *name,
 	const char *cur = lz_refset_get(now, name), *last = NULL;
 	const struct lz_histrec *r, *last_rec = NULL;
 	struct cand *c = NULL, *best = NULL;
-	size_t i, j, nc = 0;
+	size_t i, j, nc = 0, alloc = 0;
 	long lost, best_lost = 0;
 
 	for (i = 0; i < log->n; i++) {
@@ -72,11 +72,11 @@ lost_one(const struct lz_histlog *log, const char *name,
 		if (r->old == NULL || r->kind == '>' || r->kind == '+' ||
 		    r->kind == '=' || (!named && r->who != LZ_HIST_DOMAIN))
 			continue;
-		c = lz_xreallocarray(c, nc + 1, sizeof *c);
+		c = lz_xgrow(c, nc + 1, &alloc, sizeof *c);
 		c[nc++] = (struct cand){ r->old, r, r->ms };
 	}
 	if (named && last != NULL && !same(last, cur)) {
-		c = lz_xreallocarray(c, nc + 1, sizeof *c);
+		c = lz_xgrow(c, nc + 1, &alloc, sizeof *c);
 		c[nc++] = (struct cand){ last, NULL, last_rec->ms };
 	}
 	/*

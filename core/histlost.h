@@ -75,8 +75,9 @@ struct lz_histloss {
 struct lz_histplan {
 	struct lz_histloss *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_HISTPLAN_INIT { NULL, 0 }
+#define LZ_HISTPLAN_INIT { NULL, 0, 0 }
 
 /*
  * The plan for the repository whose log is log and whose refs are now:

@@ -42,6 +42,7 @@ struct change {
 struct changes {
 	struct change *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
 
 static int repo_open(struct lz_history *h, const char *rel,
@@ -142,7 +143,7 @@ repo_open(struct lz_history *h, const char *rel, struct lz_buf *log,
 	if (fd < 0)
 		return lz_err_prefix(err, fd, "cannot make the history store "
 		    "of '%s'", rel);
-	h->repos = lz_xreallocarray(h->repos, h->n + 1, sizeof *h->repos);
+	h->repos = lz_xgrow(h->repos, h->n + 1, &h->alloc, sizeof *h->repos);
 	r = &h->repos[h->n++];
 	memset(r, 0, sizeof *r);
 	r->rel = lz_xstrdup(rel);
@@ -211,7 +212,7 @@ on_diff(void *ctx, const char *name, const char *old, const char *new)
 {
 	struct changes *c = ctx;
 
-	c->v = lz_xreallocarray(c->v, c->n + 1, sizeof *c->v);
+	c->v = lz_xgrow(c->v, c->n + 1, &c->alloc, sizeof *c->v);
 	c->v[c->n].name = lz_xstrdup(name);
 	c->v[c->n].old = old != NULL ? lz_xstrdup(old) : NULL;
 	c->v[c->n].new = new != NULL ? lz_xstrdup(new) : NULL;
@@ -364,7 +365,7 @@ vanished(int gitfd, int storeobjs, const struct lz_histsync *s)
 	struct dirent *de;
 	struct stat st;
 	int objs = -1, rpack = -1, spack, fd;
-	size_t nidx = 0, i, j, k, hl;
+	size_t nidx = 0, aidx = 0, i, j, k, hl;
 	long count = 0;
 	DIR *d = NULL;
 
@@ -385,7 +386,7 @@ vanished(int gitfd, int storeobjs, const struct lz_histsync *s)
 			    fstatat(rpack, de->d_name, &st,
 			    AT_SYMLINK_NOFOLLOW) != 0)
 				continue;
-			idx = lz_xreallocarray(idx, nidx + 1, sizeof *idx);
+			idx = lz_xgrow(idx, nidx + 1, &aidx, sizeof *idx);
 			if (lz_packidx_read(spack, de->d_name, &idx[nidx],
 			    NULL) == 0)
 				nidx++;
@@ -442,7 +443,7 @@ pass_repo(struct lz_history *h, struct lz_histrepo *r, int full,
 	struct lz_histsync sync = LZ_HISTSYNC_INIT;
 	struct lz_refset now = LZ_REFSET_INIT;
 	struct lz_buf notes = LZ_BUF_INIT;
-	struct changes c = { NULL, 0 };
+	struct changes c = { NULL, 0, 0 };
 	struct lz_histrec *rec = NULL;
 	size_t i;
 	int gitfd = -1, partial = 0, rc, gone;

@@ -78,7 +78,7 @@ struct lz_history {
 	int64_t keep_ms;
 	const char *walker;		/* "lazaret" to run __history-walk */
 	struct lz_histrepo *repos;
-	size_t n;
+	size_t n, alloc;
 	uint64_t last_pass;		/* the caller's monotonic clock, ms */
 	uint64_t pass_ms;		/* the last pass's time, walker aside */
 	uint64_t last_walk;		/* when the walker last ran */

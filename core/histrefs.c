@@ -24,6 +24,7 @@ struct walk {
 	const struct lz_histrefs_cache *was;	/* the last read */
 	struct lz_histrefs_loose *now;		/* this read's */
 	size_t nnow;
+	size_t nowalloc;	/* lz_xgrow's */
 };
 
 static void loose_dir(struct walk *w, int dfd, const char *prefix,
@@ -212,7 +213,7 @@ found:
 		goto out;
 	}
 	lz_refset_push(w->out, raw, v);
-	w->now = lz_xreallocarray(w->now, w->nnow + 1, sizeof *w->now);
+	w->now = lz_xgrow(w->now, w->nnow + 1, &w->nowalloc, sizeof *w->now);
 	e = &w->now[w->nnow++];
 	e->name = lz_xstrdup(raw);
 	e->value = v;
@@ -369,7 +370,8 @@ lz_histrefs_read(int gitfd, struct lz_histrefs_cache *cache,
     struct lz_err *err)
 {
 	struct lz_refset loose = LZ_REFSET_INIT;
-	struct walk w = { &loose, notes, LZ_BUF_INIT, 0, 0, cache, NULL, 0 };
+	struct walk w = { &loose, notes, LZ_BUF_INIT, 0, 0, cache, NULL, 0,
+	    0 };
 	size_t i;
 	int fd;
 

@@ -144,7 +144,7 @@ add_file(const char *path, const char *rel, struct lz_hostcas *out,
 	if (EVP_Digest(b.len ? b.buf : "", b.len, md, &mdlen, EVP_sha256(),
 	    NULL) != 1 || mdlen != 32)
 		LZ_BUG("SHA-256 failed");
-	out->v = lz_xreallocarray(out->v, out->n + 1, sizeof *out->v);
+	out->v = lz_xgrow(out->v, out->n + 1, &out->alloc, sizeof *out->v);
 	ca = &out->v[out->n++];
 	ca->name = shown(rel);
 	lz_hex(md, mdlen, ca->sha256);

@@ -32,6 +32,7 @@ struct lz_hostca {
 struct lz_hostcas {
 	struct lz_hostca *v;	/* sorted by name */
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
 
 /*

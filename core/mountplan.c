@@ -18,7 +18,7 @@ lz_mountplan_add(struct lz_mountplan *mp, enum lz_mount_kind kind, const char *s
 {
 	struct lz_mount *m;
 
-	mp->v = lz_xreallocarray(mp->v, mp->n + 1, sizeof *mp->v);
+	mp->v = lz_xgrow(mp->v, mp->n + 1, &mp->alloc, sizeof *mp->v);
 	m = &mp->v[mp->n++];
 	m->kind = kind;
 	m->source = source ? lz_xstrdup(source) : NULL;

@@ -34,8 +34,9 @@ struct lz_mount {
 struct lz_mountplan {
 	struct lz_mount *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_MOUNTPLAN_INIT { NULL, 0 }
+#define LZ_MOUNTPLAN_INIT { NULL, 0, 0 }
 
 /*
  * Builds the plan for Domain d and profile p: workspace, Git Sentry

@@ -15,8 +15,8 @@ static int	 rule_cmp(const void *a, const void *b);
 static void	 addr_format(uint32_t addr, char *out, size_t size);
 static int	 probe_ok(uint32_t addr);
 static void	 add_probe(struct lz_netpolicy_probe **v, size_t *n,
-		     const struct lz_netpolicy *np, uint32_t addr,
-		     const char *why);
+		     size_t *alloc, const struct lz_netpolicy *np,
+		     uint32_t addr, const char *why);
 
 static int
 rule_cmp(const void *a, const void *b)
@@ -54,6 +54,7 @@ lz_netpolicy_compile(struct lz_netpolicy *np, const struct lz_policy *p,
 		    "than the sidecar takes (%d)", nresolvers,
 		    LZ_NETPOLICY_MAX_RESOLVERS);
 	np->rules = lz_xcalloc(p->n + 1, sizeof *np->rules);
+	np->rules_alloc = p->n + 1;
 	for (i = 0; i < p->n; i++) {
 		np->rules[i].prefix = p->v[i].prefix;
 		np->rules[i].allow = p->v[i].action == LZ_POLICY_ALLOW;
@@ -77,6 +78,7 @@ lz_netpolicy_compile(struct lz_netpolicy *np, const struct lz_policy *p,
 	}
 	np->nrules = n;
 	np->resolvers = lz_xcalloc(nresolvers + 1, sizeof *np->resolvers);
+	np->resolvers_alloc = nresolvers + 1;
 	for (i = 0; i < nresolvers; i++) {
 		lz_cidr_format(&resolvers[i], a, sizeof a);
 		if (resolvers[i].len != 32) {
@@ -142,6 +144,7 @@ lz_netpolicy_parse(const char *text, size_t len, struct lz_netpolicy *np,
 		    "byte");
 	np->rules = lz_xcalloc(1, sizeof *np->rules);
 	np->resolvers = lz_xcalloc(1, sizeof *np->resolvers);
+	np->rules_alloc = np->resolvers_alloc = 1;
 	for (p = text; p < text + len; p = nl + 1) {
 		lineno++;
 		if ((nl = memchr(p, '\n', text + len - p)) == NULL) {
@@ -208,8 +211,8 @@ lz_netpolicy_parse(const char *text, size_t len, struct lz_netpolicy *np,
 				    LZ_NETPOLICY_MAX_RULES);
 				goto out;
 			}
-			np->rules = lz_xreallocarray(np->rules, np->nrules + 1,
-			    sizeof *np->rules);
+			np->rules = lz_xgrow(np->rules, np->nrules + 1,
+			    &np->rules_alloc, sizeof *np->rules);
 			np->rules[np->nrules].prefix = c;
 			np->rules[np->nrules++].allow = allow;
 			continue;
@@ -231,8 +234,8 @@ lz_netpolicy_parse(const char *text, size_t len, struct lz_netpolicy *np,
 			    arg);
 			goto out;
 		}
-		np->resolvers = lz_xreallocarray(np->resolvers,
-		    np->nresolvers + 1, sizeof *np->resolvers);
+		np->resolvers = lz_xgrow(np->resolvers, np->nresolvers + 1,
+		    &np->resolvers_alloc, sizeof *np->resolvers);
 		np->resolvers[np->nresolvers++] = c.addr;
 	}
 	if (lineno == 0) {
@@ -297,7 +300,7 @@ probe_ok(uint32_t addr)
 }
 
 static void
-add_probe(struct lz_netpolicy_probe **v, size_t *n,
+add_probe(struct lz_netpolicy_probe **v, size_t *n, size_t *alloc,
     const struct lz_netpolicy *np, uint32_t addr, const char *why)
 {
 	struct lz_netpolicy_probe *p;
@@ -307,7 +310,7 @@ add_probe(struct lz_netpolicy_probe **v, size_t *n,
 		if ((*v)[i].addr == addr)
 			return;
 	}
-	*v = lz_xreallocarray(*v, *n + 1, sizeof **v);
+	*v = lz_xgrow(*v, *n + 1, alloc, sizeof **v);
 	p = &(*v)[(*n)++];
 	p->addr = addr;
 	p->allow = lz_netpolicy_lookup(np, addr, &p->rule);
@@ -321,7 +324,7 @@ lz_netpolicy_probes(const struct lz_netpolicy *np,
 {
 	const struct lz_cidr *c;
 	uint32_t first, last, cand[6];
-	size_t i, k, who;
+	size_t i, k, who, alloc = 0;
 
 	*v = NULL;
 	*n = 0;
@@ -342,15 +345,15 @@ lz_netpolicy_probes(const struct lz_netpolicy *np,
 				continue;
 			(void)lz_netpolicy_lookup(np, cand[k], &who);
 			if (who == i) {
-				add_probe(v, n, np, cand[k], "rule");
+				add_probe(v, n, &alloc, np, cand[k], "rule");
 				break;
 			}
 		}
 	}
-	add_probe(v, n, np, LZ_NETPOLICY_GATEWAY, "gateway");
-	add_probe(v, n, np, 0xa9fea9feu, "metadata");	/* 169.254.169.254 */
+	add_probe(v, n, &alloc, np, LZ_NETPOLICY_GATEWAY, "gateway");
+	add_probe(v, n, &alloc, np, 0xa9fea9feu, "metadata");	/* 169.254.169.254 */
 	for (i = 0; i < np->nresolvers; i++)
-		add_probe(v, n, np, np->resolvers[i], "resolver");
+		add_probe(v, n, &alloc, np, np->resolvers[i], "resolver");
 }
 
 void

@@ -71,11 +71,11 @@ struct lz_netpolicy_rule {
 
 struct lz_netpolicy {
 	struct lz_netpolicy_rule *rules;
-	size_t nrules;
+	size_t nrules, rules_alloc;
 	uint32_t *resolvers;		/* host byte order */
-	size_t nresolvers;
+	size_t nresolvers, resolvers_alloc;
 };
-#define LZ_NETPOLICY_INIT { NULL, 0, NULL, 0 }
+#define LZ_NETPOLICY_INIT { NULL, 0, 0, NULL, 0, 0 }
 
 /* An address the sidecar asks the kernel about (RTM_GETROUTE). */
 struct lz_netpolicy_probe {

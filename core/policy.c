@@ -34,7 +34,7 @@ void
 lz_policy_add(struct lz_policy *p, const struct lz_cidr *prefix,
     enum lz_policy_action action, const char *source)
 {
-	p->v = lz_xreallocarray(p->v, p->n + 1, sizeof *p->v);
+	p->v = lz_xgrow(p->v, p->n + 1, &p->alloc, sizeof *p->v);
 	p->v[p->n].prefix = *prefix;
 	p->v[p->n].action = action;
 	p->v[p->n].source = lz_xstrdup(source);

@@ -29,8 +29,9 @@ struct lz_policy_rule {
 struct lz_policy {
 	struct lz_policy_rule *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_POLICY_INIT { NULL, 0 }
+#define LZ_POLICY_INIT { NULL, 0, 0 }
 
 void lz_policy_add(struct lz_policy *p, const struct lz_cidr *prefix,
     enum lz_policy_action action, const char *source);

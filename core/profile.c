@@ -37,6 +37,7 @@ lz_profile_init(struct lz_profile *p, const char *name, const char *source)
 	if (lz_cidr_parse(DEFAULT_RESOLVER, 1, &r, NULL) != 0)
 		LZ_BUG("bad default resolver");
 	p->resolvers = lz_xcalloc(1, sizeof *p->resolvers);
+	p->resolvers_alloc = 1;
 	p->resolvers[0].addr = r;
 	p->resolvers[0].source = lz_xstrdup("built-in: slirp4netns DNS");
 	p->nresolvers = 1;

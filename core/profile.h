@@ -51,7 +51,7 @@ struct lz_profile {
 	struct lz_tokens command;
 	struct lz_tokens env;		/* host variables passed through */
 	struct lz_volume *volumes;
-	size_t nvolumes;
+	size_t nvolumes, volumes_alloc;
 	struct lz_tokens persist;	/* State Anchor container paths */
 	int ignored_isolation;		/* FR-9: 1 unless disabled */
 	int trust_hooks_path;		/* core.hooksPath inside W stays visible */
@@ -60,7 +60,7 @@ struct lz_profile {
 	struct lz_tokens trust_git_config; /* Git config in W, writable */
 	struct lz_policy rules;		/* the developer's allow/deny lines */
 	struct lz_resolver *resolvers;
-	size_t nresolvers;
+	size_t nresolvers, resolvers_alloc;
 	unsigned escalation_timeout;	/* seconds */
 	/* Seconds the Git history guard keeps what the repository dropped
 	 * (history.h); host-side only, not in the fingerprint. */
@@ -69,7 +69,7 @@ struct lz_profile {
 	 * approving client, or the coordinator's start for rules). */
 	struct lz_tokens escalation_env;
 	struct lz_rule *approve;
-	size_t napprove;
+	size_t napprove, approve_alloc;
 	int set;			/* enum lz_profile_set */
 	unsigned long seen;		/* config keys given (config.c's index) */
 };

@@ -111,7 +111,7 @@ lz_protect_pattern_valid(const char *p, int globs, const char *key,
 static void
 add(struct lz_protect_set *s, const char *path, int kind)
 {
-	s->v = lz_xreallocarray(s->v, s->n + 1, sizeof *s->v);
+	s->v = lz_xgrow(s->v, s->n + 1, &s->alloc, sizeof *s->v);
 	s->v[s->n].path = lz_xstrdup(path);
 	s->v[s->n++].kind = kind;
 }

@@ -53,8 +53,9 @@ struct lz_protected {
 struct lz_protect_set {
 	struct lz_protected *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_PROTECT_SET_INIT { NULL, 0 }
+#define LZ_PROTECT_SET_INIT { NULL, 0, 0 }
 
 /*
  * Every existing path of the workspace (wsfd) that one of patterns names,

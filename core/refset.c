@@ -33,7 +33,7 @@ cmp_name(const void *key, const void *elem)
 void
 lz_refset_push(struct lz_refset *s, const char *name, const char *value)
 {
-	s->v = lz_xreallocarray(s->v, s->n + 1, sizeof *s->v);
+	s->v = lz_xgrow(s->v, s->n + 1, &s->alloc, sizeof *s->v);
 	s->v[s->n].name = lz_xstrdup(name);
 	s->v[s->n].value = value != NULL ? lz_xstrdup(value) : NULL;
 	s->n++;
@@ -44,12 +44,13 @@ lz_refset_append(struct lz_refset *dst, struct lz_refset *src)
 {
 	if (src->n == 0)
 		return;
-	dst->v = lz_xreallocarray(dst->v, dst->n + src->n, sizeof *dst->v);
+	dst->v = lz_xgrow(dst->v, dst->n + src->n, &dst->alloc,
+	    sizeof *dst->v);
 	memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
 	dst->n += src->n;
 	free(src->v);
 	src->v = NULL;
-	src->n = 0;
+	src->n = src->alloc = 0;
 }
 
 void
@@ -124,7 +125,7 @@ lz_refset_set(struct lz_refset *s, const char *name, const char *value)
 	}
 	if (value == NULL)
 		return;
-	s->v = lz_xreallocarray(s->v, s->n + 1, sizeof *s->v);
+	s->v = lz_xgrow(s->v, s->n + 1, &s->alloc, sizeof *s->v);
 	memmove(&s->v[lo + 1], &s->v[lo], (s->n - lo) * sizeof *s->v);
 	s->v[lo].name = lz_xstrdup(name);
 	s->v[lo].value = lz_xstrdup(value);
@@ -138,6 +139,7 @@ lz_refset_copy(struct lz_refset *dst, const struct lz_refset *src)
 
 	dst->v = src->n ? lz_xreallocarray(NULL, src->n, sizeof *dst->v) :
 	    NULL;
+	dst->alloc = src->n;
 	for (i = 0; i < src->n; i++) {
 		dst->v[i].name = lz_xstrdup(src->v[i].name);
 		dst->v[i].value = lz_xstrdup(src->v[i].value);

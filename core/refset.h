@@ -23,8 +23,9 @@ struct lz_ref {
 struct lz_refset {
 	struct lz_ref *v;	/* sorted by name (strcmp), names unique */
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_REFSET_INIT { NULL, 0 }
+#define LZ_REFSET_INIT { NULL, 0, 0 }
 
 /*
  * Adds name = value (copies) without keeping the order: for building a

@@ -36,10 +36,7 @@ act(struct lz_acts *a, enum lz_act_kind kind, struct lz_reg_conn *c,
 {
 	struct lz_act *x;
 
-	if (a->n == a->alloc) {
-		a->alloc = a->alloc ? 2 * a->alloc : 8;
-		a->v = lz_xreallocarray(a->v, a->alloc, sizeof *a->v);
-	}
+	a->v = lz_xgrow(a->v, a->n + 1, &a->alloc, sizeof *a->v);
 	x = &a->v[a->n++];
 	memset(x, 0, sizeof *x);
 	lz_buf_init(&x->frames);

@@ -117,7 +117,7 @@ add(struct lz_repos *r, const char *path, int kind, const struct stat *st)
 {
 	struct lz_repo *e;
 
-	r->v = lz_xreallocarray(r->v, r->n + 1, sizeof *r->v);
+	r->v = lz_xgrow(r->v, r->n + 1, &r->alloc, sizeof *r->v);
 	e = &r->v[r->n++];
 	memset(e, 0, sizeof *e);
 	e->path = lz_xstrdup(path);
@@ -133,6 +133,7 @@ read_dir(int dfd, struct entry **v, size_t *n)
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
+	size_t alloc = 0;
 	int fd, isdir;
 
 	*v = NULL;
@@ -151,7 +152,7 @@ read_dir(int dfd, struct entry **v, size_t *n)
 		if (de->d_type == DT_UNKNOWN &&
 		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 			isdir = S_ISDIR(st.st_mode);
-		*v = lz_xreallocarray(*v, *n + 1, sizeof **v);
+		*v = lz_xgrow(*v, *n + 1, &alloc, sizeof **v);
 		(*v)[*n].name = lz_xstrdup(de->d_name);
 		(*v)[(*n)++].dir = isdir;
 	}

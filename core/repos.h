@@ -52,9 +52,10 @@ struct lz_repo {
 struct lz_repos {
 	struct lz_repo *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 	uint64_t dirs;		/* directories read by the scan */
 };
-#define LZ_REPOS_INIT { NULL, 0, 0 }
+#define LZ_REPOS_INIT { NULL, 0, 0, 0 }
 
 /*
  * Lists the markers of workspace (canonical). skip holds paths relative

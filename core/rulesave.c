@@ -173,7 +173,7 @@ add_rule(struct lz_profile *p, const char *value, const char *source,
 	if (lz_rule_parse(value, source, &r, NULL) != 0)
 		return -1;
 	lz_rule_resolve(&r, path, warnings);
-	p->approve = lz_xreallocarray(p->approve, p->napprove + 1,
+	p->approve = lz_xgrow(p->approve, p->napprove + 1, &p->approve_alloc,
 	    sizeof *p->approve);
 	p->approve[p->napprove++] = r;
 	return 0;

@@ -1620,7 +1620,8 @@ lz_sandbox_list_select(const struct lz_sandbox_list *all,
 		else if (strcmp(e->domain, domain_id) != 0 &&
 		    strcmp(e->name, box) != 0 && strcmp(e->name, side) != 0)
 			continue;
-		out->v = lz_xreallocarray(out->v, out->n + 1, sizeof *out->v);
+		out->v = lz_xgrow(out->v, out->n + 1, &out->alloc,
+		    sizeof *out->v);
 		n = &out->v[out->n++];
 		n->id = lz_xstrdup(e->id);
 		n->name = lz_xstrdup(e->name);
@@ -1703,7 +1704,8 @@ lz_sandbox_list_parse(const char *text, struct lz_sandbox_list *out,
 			    "container list: entry %zu has no Id", i);
 			goto out;
 		}
-		out->v = lz_xreallocarray(out->v, out->n + 1, sizeof *out->v);
+		out->v = lz_xgrow(out->v, out->n + 1, &out->alloc,
+		    sizeof *out->v);
 		e = &out->v[out->n++];
 		e->id = json_str(o, "Id");
 		e->state = json_str(o, "State");

@@ -235,8 +235,9 @@ int lz_sandbox_entry_orphan(const struct lz_sandbox_entry *e,
 struct lz_sandbox_list {
 	struct lz_sandbox_entry *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_SANDBOX_LIST_INIT { NULL, 0 }
+#define LZ_SANDBOX_LIST_INIT { NULL, 0, 0 }
 
 /*
  * Every container of the account, storage-only ones included ("podman ps

@@ -28,7 +28,7 @@ struct lz_trust {
 	char *ca_pem;
 	char fingerprint[65];
 	struct lz_trust_issued *issued;
-	size_t nissued;
+	size_t nissued, issued_alloc;
 	unsigned long forgotten;
 };
 
@@ -268,7 +268,7 @@ lz_trust_issue_fields(struct lz_trust *t, enum lz_role role,
 		t->nissued--;
 		t->forgotten++;
 	}
-	t->issued = lz_xreallocarray(t->issued, t->nissued + 1,
+	t->issued = lz_xgrow(t->issued, t->nissued + 1, &t->issued_alloc,
 	    sizeof *t->issued);
 	e = &t->issued[t->nissued++];
 	memset(e, 0, sizeof *e);

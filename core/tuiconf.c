@@ -29,7 +29,7 @@ static const struct {
 static void
 add_bind(struct lz_tui_conf *t, const struct lz_key *k, enum lz_action a)
 {
-	t->binds = lz_xreallocarray(t->binds, t->nbinds + 1,
+	t->binds = lz_xgrow(t->binds, t->nbinds + 1, &t->binds_alloc,
 	    sizeof *t->binds);
 	t->binds[t->nbinds].key = *k;
 	t->binds[t->nbinds].action = a;

@@ -47,7 +47,7 @@ struct lz_tui_bind {
 struct lz_tui_conf {
 	struct lz_key prefix;
 	struct lz_tui_bind *binds;	/* the defaults, then the config's */
-	size_t nbinds;
+	size_t nbinds, binds_alloc;
 	uint32_t color[LZ_TUI_COLOR_COUNT];
 	size_t history;
 	/* Attention to a waiting escalation request: besides the bell, an

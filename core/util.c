@@ -64,6 +64,23 @@ lz_xreallocarray(void *p, size_t n, size_t size)
 	return q;
 }
 
+void *
+lz_xgrow(void *v, size_t need, size_t *alloc, size_t size)
+{
+	size_t a;
+
+	if (v == NULL)
+		*alloc = 0;
+	if (need <= *alloc)
+		return v;
+	a = *alloc < SIZE_MAX / 3 ? (*alloc + 16) * 3 / 2 : need;
+	if (a < need)
+		a = need;
+	v = lz_xreallocarray(v, a, size);
+	*alloc = a;
+	return v;
+}
+
 char *
 lz_xstrdup(const char *s)
 {
@@ -311,7 +328,7 @@ lz_hex(const unsigned char *in, size_t len, char *out)
 void
 lz_tokens_push(struct lz_tokens *t, const char *s)
 {
-	t->v = lz_xreallocarray(t->v, t->n + 2, sizeof *t->v);
+	t->v = lz_xgrow(t->v, t->n + 2, &t->alloc, sizeof *t->v);
 	t->v[t->n++] = lz_xstrdup(s);
 	t->v[t->n] = NULL;
 }
@@ -325,7 +342,7 @@ lz_tokens_pushf(struct lz_tokens *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	lz_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	t->v = lz_xreallocarray(t->v, t->n + 2, sizeof *t->v);
+	t->v = lz_xgrow(t->v, t->n + 2, &t->alloc, sizeof *t->v);
 	t->v[t->n++] = lz_buf_detach(&b);
 	t->v[t->n] = NULL;
 }
@@ -349,6 +366,7 @@ lz_tokens_release(struct lz_tokens *t)
 	free(t->v);
 	t->v = NULL;
 	t->n = 0;
+	t->alloc = 0;
 }
 
 int

@@ -51,6 +51,15 @@ void *lz_xmalloc(size_t n);
 void *lz_xcalloc(size_t n, size_t size);
 void *lz_xrealloc(void *p, size_t n);
 void *lz_xreallocarray(void *p, size_t n, size_t size);
+/*
+ * An array that is appended to: returns v with room for at least need
+ * elements of size bytes, *alloc its capacity. It grows by half again, so
+ * n appends copy O(n) elements in all (git's ALLOC_GROW); growing by one
+ * each time copied the whole array per append wherever realloc cannot
+ * extend in place (always under ASan: 60,000 appends took 150 s). A NULL v
+ * has no capacity, whatever *alloc says.
+ */
+void *lz_xgrow(void *v, size_t need, size_t *alloc, size_t size);
 char *lz_xstrdup(const char *s);
 char *lz_xstrndup(const char *s, size_t n);
 char *lz_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -112,8 +121,9 @@ int lz_hex_digit(char c);
 struct lz_tokens {
 	char **v;		/* NULL-terminated */
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
-#define LZ_TOKENS_INIT { NULL, 0 }
+#define LZ_TOKENS_INIT { NULL, 0, 0 }
 
 /* Appends a copy of s. */
 void lz_tokens_push(struct lz_tokens *t, const char *s);

@@ -660,7 +660,7 @@ lz_msg_sessions_decode(const struct lz_frame *f, struct lz_msg_sessions *m,
 		e = json_array_get(a, i);
 		if ((rc = session_entry(e, i, &s, err)) != 0)
 			break;
-		m->v = lz_xreallocarray(m->v, m->n + 1, sizeof *m->v);
+		m->v = lz_xgrow(m->v, m->n + 1, &m->alloc, sizeof *m->v);
 		m->v[m->n++] = s;
 	}
 	if (rc == 0)
@@ -683,7 +683,7 @@ void
 lz_msg_sessions_push(struct lz_msg_sessions *m,
     const struct lz_msg_session *e)
 {
-	m->v = lz_xreallocarray(m->v, m->n + 1, sizeof *m->v);
+	m->v = lz_xgrow(m->v, m->n + 1, &m->alloc, sizeof *m->v);
 	m->v[m->n] = *e;
 	m->v[m->n].command = lz_xstrdup(e->command);
 	m->v[m->n].cwd = lz_xstrdup(e->cwd);
@@ -1079,7 +1079,7 @@ lz_msg_trusted_decode(const struct lz_frame *f, struct lz_msg_trusted *m,
 	for (i = 0; rc == 0 && i < json_array_size(a); i++) {
 		if ((rc = identity_entry(json_array_get(a, i), &id, err)) != 0)
 			break;
-		m->v = lz_xreallocarray(m->v, m->n + 1, sizeof *m->v);
+		m->v = lz_xgrow(m->v, m->n + 1, &m->alloc, sizeof *m->v);
 		m->v[m->n++] = id;
 	}
 	if (rc != 0)

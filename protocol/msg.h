@@ -159,10 +159,11 @@ struct lz_msg_session {
 struct lz_msg_sessions {
 	struct lz_msg_session *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 	size_t omitted;			/* sessions not listed */
 	char *history;
 };
-#define LZ_MSG_SESSIONS_INIT { NULL, 0, 0, NULL }
+#define LZ_MSG_SESSIONS_INIT { NULL, 0, 0, 0, NULL }
 
 void lz_msg_hello_add(struct lz_buf *b, const struct lz_msg_hello *m);
 int lz_msg_hello_decode(const struct lz_frame *f, struct lz_msg_hello *m,
@@ -316,6 +317,7 @@ struct lz_msg_trusted {
 	char anchor[65];		/* SHA-256 of the CA certificate */
 	struct lz_msg_identity *v;
 	size_t n;
+	size_t alloc;		/* lz_xgrow's */
 };
 
 void lz_msg_trusted_add(struct lz_buf *b, const struct lz_msg_trusted *m);

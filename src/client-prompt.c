@@ -125,7 +125,7 @@ lz_raw_prompt_frame(struct lz_raw_prompt *rp, const struct lz_frame *f)
 	}
 	lz_write_all(rp->fd, out.buf, out.len);
 	lz_buf_release(&out);
-	rp->q = lz_xreallocarray(rp->q, rp->n + 1, sizeof *rp->q);
+	rp->q = lz_xgrow(rp->q, rp->n + 1, &rp->alloc, sizeof *rp->q);
 	lz_prompt_init(&rp->q[rp->n++], &m, &ctx, lz_spawn_now_ms());
 }
 

@@ -25,7 +25,7 @@ struct lz_raw_prompt {
 	const struct lz_client *c;
 	int fd;				/* the terminal (1) */
 	struct lz_prompt *q;		/* the shown one first */
-	size_t n;
+	size_t n, alloc;
 	int shown;			/* the screen holds a prompt */
 	int have_term;
 	struct lz_term term;

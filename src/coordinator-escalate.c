@@ -79,8 +79,8 @@ static struct {
 	/* Exact argvs approved for the rest of a session: each the session
 	 * ID and the argv, NUL-separated (approval_key). */
 	struct lz_buf *approved;
-	size_t napproved;
-} esc = { NULL, 0, { NULL, 0, 0 }, { -1, -1, 0 }, { 0 }, 0, NULL, 0 };
+	size_t napproved, approved_alloc;
+} esc = { NULL, 0, { NULL, 0, 0 }, { -1, -1, 0 }, { 0 }, 0, NULL, 0, 0 };
 
 static void finish(struct esc *e, enum lz_outcome o, const char *reason,
     const char *message);
@@ -773,8 +773,8 @@ lz_coord_decision(struct lz_conn *c, const struct lz_frame *f)
 	}
 	if (d.decision == LZ_DECISION_APPROVE_SESSION &&
 	    !approved_for_session(e->session, &e->run)) {
-		esc.approved = lz_xreallocarray(esc.approved,
-		    esc.napproved + 1, sizeof *esc.approved);
+		esc.approved = lz_xgrow(esc.approved, esc.napproved + 1,
+		    &esc.approved_alloc, sizeof *esc.approved);
 		lz_buf_init(&esc.approved[esc.napproved]);
 		approval_key(e->session, &e->run,
 		    &esc.approved[esc.napproved++]);

@@ -354,7 +354,7 @@ single(int fd, int lowroot, const char *sub, int deleted, struct lz_scan *s)
 	s->tops = lz_xcalloc(1, sizeof *s->tops);
 	s->tops[0].name = lz_xstrdup(sub);
 	s->tops[0].count[kind] = 1;
-	s->ntops = 1;
+	s->ntops = s->tops_alloc = 1;
 	s->v = c = lz_xcalloc(1, sizeof *s->v);
 	s->n = s->alloc = 1;
 	c->path = lz_xstrdup(sub);

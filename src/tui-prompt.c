@@ -100,7 +100,7 @@ tui_prompt_add(struct tui *t, struct tui_pane *p, const struct lz_frame *f)
 		tui_message(t, "%s", err.msg);
 		lz_err_release(&err);
 	}
-	p->prompts = lz_xreallocarray(p->prompts, p->nprompts + 1,
+	p->prompts = lz_xgrow(p->prompts, p->nprompts + 1, &p->prompts_alloc,
 	    sizeof *p->prompts);
 	lz_prompt_init(&p->prompts[p->nprompts++], &m, &ctx,
 	    lz_spawn_now_ms());

@@ -88,7 +88,7 @@ struct tui_pane {
 	/* Escalation prompts of this pane's session, the shown one first
 	 * (tui-prompt.c); while there is one it takes the pane's keys. */
 	struct lz_prompt *prompts;
-	size_t nprompts;
+	size_t nprompts, prompts_alloc;
 	int wheel;			/* copy mode came from the mouse */
 	int guard_drawn;		/* the head was drawn in its guard */
 };

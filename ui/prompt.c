@@ -344,15 +344,18 @@ lz_prompt_key(struct lz_prompt *p, const struct lz_key *k, int64_t now,
 	return 0;
 }
 
-/* Appends one line of n bytes with its style. */
+/* Appends one line of n bytes with its style: the styles have room for
+ * as many lines as t has (t->alloc), so they grow when t does. */
 static void
 push(struct lz_tokens *t, int **style, int st, const char *s, size_t n)
 {
+	size_t had = t->v != NULL ? t->alloc : 0;
 	char *line = lz_xstrndup(s, n);
 
 	lz_tokens_push(t, line);
 	free(line);
-	*style = lz_xreallocarray(*style, t->n, sizeof **style);
+	if (t->alloc != had)
+		*style = lz_xreallocarray(*style, t->alloc, sizeof **style);
 	(*style)[t->n - 1] = st;
 }
 

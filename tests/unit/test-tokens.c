@@ -1,6 +1,7 @@
 /*
  * test-tokens.c: the config argument-vector syntax: splitting, escapes,
- * refusals, and quoting that reads back to the same bytes.
+ * refusals, and quoting that reads back to the same bytes; and how a token
+ * vector (and every array appended to, lz_xgrow) grows.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -140,6 +141,51 @@ test_has(void **state)
 	lz_tokens_release(&t);
 }
 
+/*
+ * Appends grow an array by half again, never by one: 100,000 appends
+ * reallocate it a few dozen times (each a copy under ASan, where growing
+ * by one took 150 s for 60,000). A NULL array has no capacity.
+ */
+static void
+test_grow(void **state)
+{
+	struct lz_tokens t = LZ_TOKENS_INIT;
+	size_t alloc = 0, had = 0, changes = 0, i;
+	int *v = NULL;
+
+	(void)state;
+	for (i = 0; i < 100000; i++) {
+		v = lz_xgrow(v, i + 1, &alloc, sizeof *v);
+		assert_true(alloc >= i + 1);
+		v[i] = (int)i;
+		if (alloc != had)
+			changes++;
+		had = alloc;
+	}
+	assert_true(changes <= 32);
+	assert_true(alloc < 2 * 100000);
+	for (i = 0; i < 100000; i += 9973)
+		assert_int_equal(v[i], (int)i);
+	free(v);
+	/* Released (NULL) with a stale capacity: grown again. */
+	v = lz_xgrow(NULL, 3, &alloc, sizeof *v);
+	assert_true(alloc >= 3 && alloc < 100000);
+	v[2] = 7;
+	free(v);
+	for (i = 0; i < 5000; i++)
+		lz_tokens_pushf(&t, "%zu", i);
+	assert_int_equal(t.n, 5000);
+	assert_true(t.alloc >= t.n + 1);
+	assert_null(t.v[t.n]);
+	assert_string_equal(t.v[4999], "4999");
+	lz_tokens_release(&t);
+	assert_int_equal(t.alloc, 0);
+	lz_tokens_push(&t, "again");
+	assert_string_equal(t.v[0], "again");
+	assert_null(t.v[1]);
+	lz_tokens_release(&t);
+}
+
 int
 main(void)
 {
@@ -150,6 +196,7 @@ main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_invisible),
 		cmocka_unit_test(test_has),
+		cmocka_unit_test(test_grow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
