@@ -126,20 +126,29 @@ sidecar_restore() {
 	done
 }
 
-# live: what is left of the account's Domains, empty when nothing is.
+# live: what is left of the account's Domains, empty when nothing is. A
+# control socket whose coordinator is gone while no lifecycle lock is held
+# is a dead coordinator's (SIGKILL, a crash): nothing runs, and that
+# Domain's next start recovers it, so it does not count (it used to keep
+# end_domains waiting its whole 120 s).
 live() {
-	local d pid
+	local d pid alive held
 	for d in "${XDG_RUNTIME_DIR:?}"/lazaret/*/; do
 		[ -d "$d" ] || continue
+		alive=0 held=0
 		pid=$(cat "$d/coordinator.pid" 2>/dev/null) || pid=
 		if [ -n "$pid" ] && [ -O "/proc/$pid" ] &&
 		    grep -qa lazaret "/proc/$pid/cmdline" 2>/dev/null; then
 			printf 'coordinator %s; ' "$pid"
+			alive=1
 		fi
-		[ -S "$d/control.sock" ] && printf 'socket %s; ' "$d"
-		[ -e "$d/lifecycle.lock" ] &&
-		    ! flock -n "$d/lifecycle.lock" true &&
-		    printf 'lock held %s; ' "$d"
+		if [ -e "$d/lifecycle.lock" ] &&
+		    ! flock -n "$d/lifecycle.lock" true; then
+			printf 'lock held %s; ' "$d"
+			held=1
+		fi
+		[ -S "$d/control.sock" ] && [ $((alive + held)) -gt 0 ] &&
+		    printf 'socket %s; ' "$d"
 	done
 	# A Domain's pair prepared for its next start is not running.
 	lz_live_containers "" | sed 's/^/container /'
