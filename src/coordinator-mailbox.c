@@ -3,8 +3,8 @@
  * The request directory is a small tmpfs of its own (core/mailbox-mount.h)
  * in podman's rootless mount namespace; the coordinator reads it through
  * that namespace's root (/proc/<podman's pause process>/root), opened once.
- * It reacts to renames into it (IN_MOVED_TO, through a libuv fs event)
- * and scans it every LZ_MAILBOX_SCAN_MS as well, in case an event was
+ * It scans it at the next turn of the loop after any change (a libuv fs
+ * event) and every LZ_MAILBOX_SCAN_MS as well, in case an event was
  * lost. Every entry is opened beneath that directory only (openat2 with
  * no symlinks and no magic links), non-blocking (a FIFO cannot hold the
  * loop), checked to be a regular file of at most the record limit, read,
@@ -194,6 +194,11 @@ scan(void)
 		uv_timer_start(&mb.scan, on_scan, 0, 0);
 }
 
+/*
+ * One record makes several events (create, write, close, rename): each
+ * only asks for a scan at the next turn of the loop, so the events read
+ * together cost one scan of the directory, not one each.
+ */
 static void
 on_event(uv_fs_event_t *h, const char *name, int events, int status)
 {
@@ -201,7 +206,7 @@ on_event(uv_fs_event_t *h, const char *name, int events, int status)
 	(void)name;
 	(void)events;
 	(void)status;
-	scan();
+	uv_timer_start(&mb.scan, on_scan, 0, 0);
 }
 
 static void
