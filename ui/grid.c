@@ -131,6 +131,62 @@ lz_grid_touch(struct lz_grid *g, int y, int c1)
 	}
 }
 
+/* Points row, len, wrap and enc at the window of the stores at off. */
+static void
+window(struct lz_grid *g)
+{
+	g->row = g->row_store + g->off;
+	g->len = g->len_store + g->off;
+	g->wrap = g->wrap_store + g->off;
+	g->enc = g->enc_store + g->off;
+}
+
+/*
+ * New stores for rows rows, zeroed, the window at 0. Four times the rows:
+ * the window goes back to 0 (one copy of its rows entries) once every
+ * 3 x rows lines scrolled at least.
+ */
+static void
+stores_new(struct lz_grid *g, int rows)
+{
+	g->cap = 4 * rows;
+	g->off = 0;
+	g->row_store = lz_xcalloc((size_t)g->cap, sizeof *g->row_store);
+	g->len_store = lz_xcalloc((size_t)g->cap, sizeof *g->len_store);
+	g->wrap_store = lz_xcalloc((size_t)g->cap, 1);
+	g->enc_store = lz_xcalloc((size_t)g->cap, sizeof *g->enc_store);
+	window(g);
+}
+
+/* Frees the stores (not the rows they point to). */
+static void
+stores_free(struct lz_cell **row, int *len, unsigned char *wrap,
+    struct lz_rowenc **enc)
+{
+	free(row);
+	free(len);
+	free(wrap);
+	free(enc);
+}
+
+/*
+ * The window moved down by k rows (1 <= k <= rows): what was row k is
+ * row 0; the last k rows' entries are stale, for the caller to set.
+ */
+static void
+slide(struct lz_grid *g, int k)
+{
+	if (g->off + k + g->rows > g->cap) {
+		memmove(g->row_store, g->row, (size_t)g->rows * sizeof *g->row);
+		memmove(g->len_store, g->len, (size_t)g->rows * sizeof *g->len);
+		memmove(g->wrap_store, g->wrap, (size_t)g->rows);
+		memmove(g->enc_store, g->enc, (size_t)g->rows * sizeof *g->enc);
+		g->off = 0;
+	}
+	g->off += k;
+	window(g);
+}
+
 void
 lz_grid_init(struct lz_grid *g, int rows, int cols)
 {
@@ -140,10 +196,7 @@ lz_grid_init(struct lz_grid *g, int rows, int cols)
 		LZ_BUG("grid of %d x %d", rows, cols);
 	g->rows = rows;
 	g->cols = cols;
-	g->row = lz_xcalloc((size_t)rows, sizeof *g->row);
-	g->len = lz_xcalloc((size_t)rows, sizeof *g->len);
-	g->wrap = lz_xcalloc((size_t)rows, 1);
-	g->enc = lz_xcalloc((size_t)rows, sizeof *g->enc);
+	stores_new(g, rows);
 	g->keep = 0;
 	for (i = 0; i < rows; i++) {
 		g->row[i] = row_new(cols);
@@ -162,10 +215,11 @@ lz_grid_free(struct lz_grid *g)
 		free(g->row[i]);
 		enc_free(g->enc[i]);
 	}
-	free(g->row);
-	free(g->len);
-	free(g->wrap);
-	free(g->enc);
+	stores_free(g->row_store, g->len_store, g->wrap_store, g->enc_store);
+	g->row_store = NULL;
+	g->len_store = NULL;
+	g->wrap_store = NULL;
+	g->enc_store = NULL;
 	g->row = NULL;
 	g->len = NULL;
 	g->wrap = NULL;
@@ -407,7 +461,10 @@ lz_grid_scroll(struct lz_grid *g, int top, int bottom, int n, uint32_t bg,
 		/* The row above no longer goes on into the region's top. */
 		if (top > 0)
 			g->wrap[top - 1] = 0;
-		rotate(g, top, top + k, height - k);
+		if (height == g->rows)
+			slide(g, k);
+		else
+			rotate(g, top, top + k, height - k);
 		memcpy(&g->row[bottom - k], sp, (size_t)k * sizeof *sp);
 		memcpy(&g->enc[bottom - k], ep, (size_t)k * sizeof *ep);
 		memcpy(&g->len[bottom - k], lp, (size_t)k * sizeof *lp);
@@ -445,11 +502,11 @@ void
 lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
     lz_grid_out *out, void *user)
 {
-	struct lz_cell **nrow;
+	struct lz_cell **orow = g->row, **ors = g->row_store;
+	struct lz_rowenc **oenc = g->enc, **oes = g->enc_store;
+	unsigned char *owrap = g->wrap, *ows = g->wrap_store;
+	int *olen = g->len, *ols = g->len_store;
 	struct lz_cell *r;
-	struct lz_rowenc **nenc;
-	unsigned char *nwrap;
-	int *nlen;
 	int i, keep;
 
 	if (rows < 1 || cols < 1)
@@ -460,51 +517,41 @@ lz_grid_resize(struct lz_grid *g, int rows, int cols, int drop_top,
 		drop_top = g->rows;
 	for (i = 0; i < drop_top; i++) {
 		if (out != NULL)
-			out(g->row[i], g->len[i], g->wrap[i], g->enc[i], user);
-		free(g->row[i]);
-		enc_free(g->enc[i]);
+			out(orow[i], olen[i], owrap[i], oenc[i], user);
+		free(orow[i]);
+		enc_free(oenc[i]);
 	}
 	keep = g->rows - drop_top;
 	if (keep > rows) {
 		for (i = drop_top + rows; i < g->rows; i++) {
-			free(g->row[i]);
-			enc_free(g->enc[i]);
+			free(orow[i]);
+			enc_free(oenc[i]);
 		}
 		keep = rows;
 	}
-	nrow = lz_xcalloc((size_t)rows, sizeof *nrow);
-	nenc = lz_xcalloc((size_t)rows, sizeof *nenc);
-	nlen = lz_xcalloc((size_t)rows, sizeof *nlen);
-	nwrap = lz_xcalloc((size_t)rows, 1);
+	stores_new(g, rows);
 	for (i = 0; i < keep; i++) {
-		r = g->row[drop_top + i];
-		nenc[i] = g->enc[drop_top + i];
-		nlen[i] = g->len[drop_top + i];
+		r = orow[drop_top + i];
+		g->enc[i] = oenc[drop_top + i];
+		g->len[i] = olen[drop_top + i];
 		/* The last row kept no longer goes on (the rest is cut). */
-		nwrap[i] = i + 1 < keep ? g->wrap[drop_top + i] : 0;
+		g->wrap[i] = i + 1 < keep ? owrap[drop_top + i] : 0;
 		if (cols != g->cols) {
 			r = lz_xreallocarray(r, (size_t)cols, sizeof *r);
 			if (cols > g->cols)
 				lz_sbi_blank_plain(r + g->cols, cols - g->cols);
 			fix_pair(r, cols, cols);
-			if (nlen[i] > cols)
-				nlen[i] = cols;
-			nenc[i]->valid = 0;
+			if (g->len[i] > cols)
+				g->len[i] = cols;
+			g->enc[i]->valid = 0;
 		}
-		nrow[i] = r;
+		g->row[i] = r;
 	}
 	for (; i < rows; i++) {
-		nrow[i] = row_new(cols);
-		nenc[i] = enc_new();
+		g->row[i] = row_new(cols);
+		g->enc[i] = enc_new();
 	}
-	free(g->row);
-	free(g->len);
-	free(g->wrap);
-	free(g->enc);
-	g->row = nrow;
-	g->len = nlen;
-	g->wrap = nwrap;
-	g->enc = nenc;
+	stores_free(ors, ols, ows, oes);
 	g->rows = rows;
 	g->cols = cols;
 }
