@@ -381,16 +381,6 @@ lz_tokens_has(const struct lz_tokens *t, const char *s)
 	return 0;
 }
 
-size_t
-lz_read_on(int fd, char *buf, size_t have, size_t cap)
-{
-	ssize_t r;
-
-	while (have < cap && (r = read(fd, buf + have, cap - have)) > 0)
-		have += (size_t)r;
-	return have;
-}
-
 /*
  * The one write loop of the project's blocking callers (clients, the
  * relay, the coordinator's start-up report). Policy: EINTR is retried;

@@ -108,17 +108,6 @@ void lz_buf_release(struct lz_buf *b);
  */
 int lz_write_all(int fd, const void *buf, size_t len);
 
-/*
- * Reads on from fd (non-blocking) into buf[have, cap) while it gives
- * bytes, and returns the new length. A pty's master gives at most 4 KiB a
- * read (n_tty's buffer): the readers of a session's output call this after
- * the read that woke them, so that a flood costs one pass of their own
- * work (a pane feed, a frame, a poll) a buffer instead of one a pty read.
- * Never blocks; EAGAIN, EINTR, end of file and errors end it, and the
- * caller's next read reports the last two. The one read-on loop.
- */
-size_t lz_read_on(int fd, char *buf, size_t have, size_t cap);
-
 /* Lower-case hex of len bytes into out (2*len+1 bytes). */
 void lz_hex(const unsigned char *in, size_t len, char *out);
 /* The value of hex digit c (either case), or -1. */

@@ -199,9 +199,9 @@ relay_loop(struct relay_dir *d, size_t n, int sfd, int tty, int master,
 		if (poll(pfd, k, -1) < 0 && errno != EINTR)
 			break;
 		for (i = 0; i < n; i++) {
-			/* What was read goes out at once, if it may. */
-			if ((pfd[1 + 2 * i].revents != 0 &&
-			    dir_read(&d[i]) > 0) || pfd[2 + 2 * i].revents != 0)
+			if (pfd[1 + 2 * i].revents != 0)
+				(void)dir_read(&d[i]);
+			if (pfd[2 + 2 * i].revents != 0)
 				dir_write(&d[i]);
 		}
 		while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
@@ -235,8 +235,7 @@ dir_read(struct relay_dir *d)
 	    errno == EINTR)
 		;
 	if (r > 0) {
-		/* A pty's master gives 4 KiB a read: take what it has. */
-		d->len = lz_read_on(d->from, d->buf, (size_t)r, sizeof d->buf);
+		d->len = (size_t)r;
 		d->off = 0;
 		return 1;
 	}

@@ -315,7 +315,6 @@ on_out(uv_stream_t *st, ssize_t n, const uv_buf_t *buf)
 	struct lz_conn *c = s->reg && s->reg->conn ? s->reg->conn->glue :
 	    NULL;
 	struct lz_buf b = LZ_BUF_INIT;
-	uv_os_fd_t fd;
 
 	if (n < 0) {	/* EOF, or EIO from a pty whose slave is gone */
 		uv_close((uv_handle_t *)st, on_stream_closed);
@@ -323,15 +322,6 @@ on_out(uv_stream_t *st, ssize_t n, const uv_buf_t *buf)
 	}
 	if (n == 0)
 		return;
-	/*
-	 * libuv reads once a wake when a read does not fill the buffer, as
-	 * a pty's never does: read on while the session has more, so that a
-	 * flood is one pane feed and one frame a 64 KiB buffer. Bounded by
-	 * the buffer, so a session that never stops writing still lets the
-	 * loop turn.
-	 */
-	if (uv_fileno((const uv_handle_t *)st, &fd) == 0)
-		n = (ssize_t)lz_read_on(fd, buf->base, (size_t)n, buf->len);
 	if (s->pane != NULL)
 		lz_pane_feed(s->pane, buf->base, (size_t)n);
 	lz_coord.trim_wanted = 1;

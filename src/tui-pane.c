@@ -193,8 +193,6 @@ read_pty(struct tui_pane *p, size_t *bytes)
 
 	n = read(p->fd, buf, sizeof buf);
 	if (n > 0) {
-		/* As the coordinator reads a session (on_out). */
-		n = (ssize_t)lz_read_on(p->fd, buf, (size_t)n, sizeof buf);
 		lz_pane_feed(p->pane, buf, (size_t)n);
 		*bytes += (size_t)n;
 		return 0;
