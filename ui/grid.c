@@ -142,19 +142,21 @@ window(struct lz_grid *g)
 }
 
 /*
- * New stores for rows rows, zeroed, the window at 0. Four times the rows:
+ * The stores' entries for a grid of rows rows: four times the rows, so
  * the window goes back to 0 (one copy of its rows entries) once every
  * 3 x rows lines scrolled at least.
  */
+#define STORE_ROWS(rows) (4 * (size_t)(rows))
+
+/* New stores for rows rows, zeroed, the window at 0. */
 static void
 stores_new(struct lz_grid *g, int rows)
 {
-	g->cap = 4 * rows;
 	g->off = 0;
-	g->row_store = lz_xcalloc((size_t)g->cap, sizeof *g->row_store);
-	g->len_store = lz_xcalloc((size_t)g->cap, sizeof *g->len_store);
-	g->wrap_store = lz_xcalloc((size_t)g->cap, 1);
-	g->enc_store = lz_xcalloc((size_t)g->cap, sizeof *g->enc_store);
+	g->row_store = lz_xcalloc(STORE_ROWS(rows), sizeof *g->row_store);
+	g->len_store = lz_xcalloc(STORE_ROWS(rows), sizeof *g->len_store);
+	g->wrap_store = lz_xcalloc(STORE_ROWS(rows), 1);
+	g->enc_store = lz_xcalloc(STORE_ROWS(rows), sizeof *g->enc_store);
 	window(g);
 }
 
@@ -167,24 +169,6 @@ stores_free(struct lz_cell **row, int *len, unsigned char *wrap,
 	free(len);
 	free(wrap);
 	free(enc);
-}
-
-/*
- * The window moved down by k rows (1 <= k <= rows): what was row k is
- * row 0; the last k rows' entries are stale, for the caller to set.
- */
-static void
-slide(struct lz_grid *g, int k)
-{
-	if (g->off + k + g->rows > g->cap) {
-		memmove(g->row_store, g->row, (size_t)g->rows * sizeof *g->row);
-		memmove(g->len_store, g->len, (size_t)g->rows * sizeof *g->len);
-		memmove(g->wrap_store, g->wrap, (size_t)g->rows);
-		memmove(g->enc_store, g->enc, (size_t)g->rows * sizeof *g->enc);
-		g->off = 0;
-	}
-	g->off += k;
-	window(g);
 }
 
 void
@@ -403,7 +387,7 @@ lz_grid_moverect(struct lz_grid *g, int dr0, int dc0, int sr0, int sc0,
 
 /*
  * Moves n row pointers, their lengths, wrap flags and encodings from src
- * to dst.
+ * to dst (indices of the window; dst may be below 0, down to -off).
  */
 static void
 rotate(struct lz_grid *g, int dst, int src, int n)
@@ -412,6 +396,22 @@ rotate(struct lz_grid *g, int dst, int src, int n)
 	memmove(&g->len[dst], &g->len[src], (size_t)n * sizeof *g->len);
 	memmove(&g->wrap[dst], &g->wrap[src], (size_t)n);
 	memmove(&g->enc[dst], &g->enc[src], (size_t)n * sizeof *g->enc);
+}
+
+/*
+ * The window moved down by k rows (1 <= k <= rows): what was row k is
+ * row 0; the last k rows' entries are stale, for the caller to set. At
+ * the stores' end the window's entries go back to their start first.
+ */
+static void
+slide(struct lz_grid *g, int k)
+{
+	if ((size_t)(g->off + k + g->rows) > STORE_ROWS(g->rows)) {
+		rotate(g, -g->off, 0, g->rows);
+		g->off = 0;
+	}
+	g->off += k;
+	window(g);
 }
 
 void

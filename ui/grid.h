@@ -120,7 +120,7 @@ struct lz_grid {
 	int keep;			/* see above */
 	/*
 	 * grid.c's alone: row, len, wrap and enc are windows of rows
-	 * entries at off into these arrays of cap entries, so that the
+	 * entries at off into these arrays of 4 x rows entries, so that the
 	 * scroll of the whole screen moves the window instead of copying
 	 * every row's entry (lz_grid_scroll); the window goes back to 0 when
 	 * it reaches the end.
@@ -129,7 +129,7 @@ struct lz_grid {
 	int *len_store;
 	unsigned char *wrap_store;
 	struct lz_rowenc **enc_store;
-	int off, cap;
+	int off;
 };
 
 /* Allocates a blank grid. rows and cols must be at least 1. */
