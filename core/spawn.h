@@ -43,6 +43,15 @@ enum lz_spawn_stdio {
 
 #define LZ_SPAWN_KEEP_MAX 4
 
+/*
+ * What one read of a pty (either side) gives at most: n_tty's buffer of
+ * 4096 less one. A read that came back this full found more waiting, so
+ * the readers of a pty read again before they poll (tui-pane.c read_pty,
+ * the relay's dir_read, the coordinator's session_alloc through libuv),
+ * a few times at most.
+ */
+#define LZ_PTY_READ 4095
+
 struct lz_spawn_spec {
 	const char *const *argv;	/* argv[0]: path or name in PATH */
 	const char *file;		/* the program to run, when it is not

@@ -198,10 +198,11 @@ relay_loop(struct relay_dir *d, size_t n, int sfd, int tty, int master,
 		}
 		if (poll(pfd, k, -1) < 0 && errno != EINTR)
 			break;
+		/* What was read is written at once; POLLOUT for the rest. */
 		for (i = 0; i < n; i++) {
-			if (pfd[1 + 2 * i].revents != 0)
-				(void)dir_read(&d[i]);
-			if (pfd[2 + 2 * i].revents != 0)
+			if (pfd[1 + 2 * i].revents != 0 && dir_read(&d[i]) > 0)
+				dir_write(&d[i]);
+			else if (pfd[2 + 2 * i].revents != 0)
 				dir_write(&d[i]);
 		}
 		while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
@@ -223,7 +224,11 @@ relay_loop(struct relay_dir *d, size_t n, int sfd, int tty, int master,
 	finish(st);
 }
 
-/* Fills d's buffer from its source; -1 at EOF or error (source closed). */
+/*
+ * Fills d's buffer from its source, reading on while a read came back as
+ * full as a pty gives (LZ_PTY_READ) and there is room; -1 at EOF or error
+ * (source closed).
+ */
 static int
 dir_read(struct relay_dir *d)
 {
@@ -231,14 +236,16 @@ dir_read(struct relay_dir *d)
 
 	if (d->from < 0 || d->len > 0)
 		return 0;
-	while ((r = read(d->from, d->buf, sizeof d->buf)) < 0 &&
-	    errno == EINTR)
-		;
-	if (r > 0) {
-		d->len = (size_t)r;
-		d->off = 0;
+	d->off = 0;
+	do {
+		while ((r = read(d->from, d->buf + d->len,
+		    sizeof d->buf - d->len)) < 0 && errno == EINTR)
+			;
+		if (r > 0)
+			d->len += (size_t)r;
+	} while (r >= LZ_PTY_READ && sizeof d->buf - d->len >= LZ_PTY_READ);
+	if (d->len > 0)
 		return 1;
-	}
 	if (r < 0 && errno == EAGAIN)
 		return 0;
 	/* EOF, or EIO from a pty whose other side is gone. */

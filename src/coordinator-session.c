@@ -273,6 +273,22 @@ out:
 	free(cwd);
 }
 
+/*
+ * A pty session's reads are LZ_PTY_READ long, what a pty gives at most:
+ * libuv reads again while a read fills its buffer (32 times at most, as
+ * for a pipe's 64 KiB), so a flood costs a poll per 32 reads, not one a
+ * read.
+ */
+static void
+session_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
+{
+	const struct lz_session *s = h->data;
+
+	lz_coord_alloc(h, hint, buf);
+	if (s->tty && buf->len > LZ_PTY_READ)
+		buf->len = LZ_PTY_READ;
+}
+
 static void
 start_reading(struct lz_session *s, uv_pipe_t *h, int fd)
 {
@@ -284,7 +300,7 @@ start_reading(struct lz_session *s, uv_pipe_t *h, int fd)
 		return;
 	}
 	s->open_streams++;
-	uv_read_start((uv_stream_t *)h, lz_coord_alloc, on_out);
+	uv_read_start((uv_stream_t *)h, session_alloc, on_out);
 }
 
 /* Pipe sessions: reading stops while the client is behind. */
@@ -302,7 +318,7 @@ set_reading(struct lz_session *s, int on)
 		    hs[i]->type != UV_NAMED_PIPE || !uv_is_readable(hs[i]))
 			continue;
 		if (on)
-			uv_read_start(hs[i], lz_coord_alloc, on_out);
+			uv_read_start(hs[i], session_alloc, on_out);
 		else
 			uv_read_stop(hs[i]);
 	}

@@ -187,17 +187,21 @@ tui_pane_spawn(struct tui *t, char **argv, unsigned rows, unsigned cols,
 static int
 read_pty(struct tui_pane *p, size_t *bytes)
 {
-	char buf[65536];
-	ssize_t n;
-	int st;
+	char buf[LZ_PTY_READ];
+	ssize_t n = 0;
+	int st, i;
 
-	n = read(p->fd, buf, sizeof buf);
-	if (n > 0) {
+	/* Read on while reads come back full (LZ_PTY_READ), 16 at most. */
+	for (i = 0; i < 16; i++) {
+		n = read(p->fd, buf, sizeof buf);
+		if (n <= 0)
+			break;
 		lz_pane_feed(p->pane, buf, (size_t)n);
 		*bytes += (size_t)n;
-		return 0;
+		if (n < LZ_PTY_READ)
+			return 0;
 	}
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+	if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR)))
 		return 0;
 	/* EIO: the child and everything on the pty are gone. */
 	if (waitpid(p->pid, &st, 0) == p->pid)
