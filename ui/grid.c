@@ -351,6 +351,33 @@ lz_grid_erase(struct lz_grid *g, int r0, int r1, int c0, int c1, uint32_t bg,
 	}
 }
 
+/*
+ * Copies n cells of row sr from column sc to row dr at column dc (the same
+ * row or not, overlapping or not). Past a row's len all is plain blank, so
+ * only the source's cells before its len are copied; the rest of the
+ * destination becomes plain blank where it was not already. Cells come
+ * out as a copy of all n would leave them, and len stays a bound (a
+ * line's insert or delete does not make it the whole width).
+ */
+static void
+move_cells(struct lz_grid *g, int dr, int dc, int sr, int sc, int n)
+{
+	int k = g->len[sr] - sc, dlen = g->len[dr], end;
+
+	if (k > n)
+		k = n;
+	if (k > 0)
+		memmove(&g->row[dr][dc], &g->row[sr][sc],
+		    (size_t)k * sizeof(struct lz_cell));
+	else
+		k = 0;
+	end = dc + n < dlen ? dc + n : dlen;
+	if (dc + k < end)
+		lz_sbi_blank_plain(&g->row[dr][dc + k], end - (dc + k));
+	if (k > 0)
+		touch(g, dr, dc + k);
+}
+
 void
 lz_grid_moverect(struct lz_grid *g, int dr0, int dc0, int sr0, int sc0,
     int nrows, int ncols)
@@ -374,11 +401,9 @@ lz_grid_moverect(struct lz_grid *g, int dr0, int dc0, int sr0, int sc0,
 	for (i = 0; i < nrows; i++) {
 		/* Walk away from the overlap. */
 		y = dr0 <= sr0 ? i : nrows - 1 - i;
-		memmove(&g->row[dr0 + y][dc0], &g->row[sr0 + y][sc0],
-		    (size_t)ncols * sizeof(struct lz_cell));
+		move_cells(g, dr0 + y, dc0, sr0 + y, sc0, ncols);
 	}
 	for (i = 0; i < nrows; i++) {
-		touch(g, dr0 + i, dc0 + ncols);
 		g->enc[dr0 + i]->valid = 0;
 		cut_pair(g->row[dr0 + i], g->cols, dc0);
 		cut_pair(g->row[dr0 + i], g->cols, dc0 + ncols);
