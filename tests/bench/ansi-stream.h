@@ -39,6 +39,10 @@
  *             underline colours (58), fonts; the pen is reset only now and
  *             then, so it often holds most of them at once (such a pen
  *             handed back to libvterm in one CSI overran its parser)
+ *   edit      a shell's line editing as readline redraws it: a coloured
+ *             prompt and command, then cursor moves (CUB, CUF), inserts
+ *             (ICH and the text), deletes (DCH) and erases (ECH, EL)
+ *             inside the line, CR LF
  */
 #ifndef LZ_BENCH_ANSI_STREAM_H
 #define LZ_BENCH_ANSI_STREAM_H
@@ -316,6 +320,42 @@ ansi_attrs_line(struct lz_buf *b, struct ansi_rng *g)
 	lz_buf_adds(b, "\r\n");
 }
 
+/* One edited command line (the edit kind). */
+static void
+ansi_edit_line(struct lz_buf *b, struct ansi_rng *g)
+{
+	uint32_t n = ansi_in(g, 4, 30), k;
+
+	lz_buf_addf(b, "\r\033[K\033[1;32muser@host\033[m:\033[1;34m~/src"
+	    "\033[m$ \033[33m%s\033[m %s %s", ansi_text[ansi_rnd(g) %
+	    ANSI_NTEXT], ansi_text[ansi_rnd(g) % ANSI_NTEXT],
+	    ansi_text[ansi_rnd(g) % ANSI_NTEXT]);
+	for (k = 0; k < n; k++) {
+		switch (ansi_rnd(g) % 6) {
+		case 0:
+			lz_buf_addf(b, "\033[%uD", ansi_in(g, 1, 12));
+			break;
+		case 1:
+			lz_buf_addf(b, "\033[%uC", ansi_in(g, 1, 12));
+			break;
+		case 2:
+			lz_buf_addf(b, "\033[%u@%s", ansi_in(g, 1, 4),
+			    ansi_text[ansi_rnd(g) % ANSI_NTEXT]);
+			break;
+		case 3:
+			lz_buf_addf(b, "\033[%uP", ansi_in(g, 1, 6));
+			break;
+		case 4:
+			lz_buf_addf(b, "\033[%uX", ansi_in(g, 1, 6));
+			break;
+		default:
+			lz_buf_adds(b, ansi_text[ansi_rnd(g) % ANSI_NTEXT]);
+			break;
+		}
+	}
+	lz_buf_adds(b, "\033[K\r\n");
+}
+
 /* One row of a redraw frame: text with SGR runs, cols wide at most. */
 static void
 ansi_row_text(struct lz_buf *b, struct ansi_rng *g, uint32_t cols)
@@ -450,7 +490,7 @@ ansi_stream(struct lz_buf *b, size_t size)
 }
 
 static const char *const ansi_kinds[] = { "ls", "sgr24", "wide",
-	"combining", "long", "small", "redraw", "scroll", "attrs" };
+	"combining", "long", "small", "redraw", "scroll", "attrs", "edit" };
 #define ANSI_NKINDS (sizeof ansi_kinds / sizeof *ansi_kinds)
 
 /*
@@ -503,8 +543,11 @@ ansi_stream_kind(struct lz_buf *b, const char *kind, size_t size, int rows,
 		case 7:
 			ansi_scroll_step(b, &g, rows, cols);
 			break;
-		default:
+		case 8:
 			ansi_attrs_line(b, &g);
+			break;
+		default:
+			ansi_edit_line(b, &g);
 			break;
 		}
 	}
