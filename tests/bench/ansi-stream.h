@@ -324,34 +324,27 @@ ansi_attrs_line(struct lz_buf *b, struct ansi_rng *g)
 static void
 ansi_edit_line(struct lz_buf *b, struct ansi_rng *g)
 {
-	uint32_t n = ansi_in(g, 4, 30), k;
+	/* CUB, CUF, ICH, DCH, ECH: each one's final byte and largest count. */
+	static const struct {
+		char final;
+		uint32_t hi;
+	} op[] = { { 'D', 12 }, { 'C', 12 }, { '@', 4 }, { 'P', 6 },
+	    { 'X', 6 } };
+	uint32_t n = ansi_in(g, 4, 30), k, r, t;
 
 	lz_buf_addf(b, "\r\033[K\033[1;32muser@host\033[m:\033[1;34m~/src"
 	    "\033[m$ \033[33m%s\033[m %s %s", ansi_text[ansi_rnd(g) %
 	    ANSI_NTEXT], ansi_text[ansi_rnd(g) % ANSI_NTEXT],
 	    ansi_text[ansi_rnd(g) % ANSI_NTEXT]);
 	for (k = 0; k < n; k++) {
-		switch (ansi_rnd(g) % 6) {
-		case 0:
-			lz_buf_addf(b, "\033[%uD", ansi_in(g, 1, 12));
-			break;
-		case 1:
-			lz_buf_addf(b, "\033[%uC", ansi_in(g, 1, 12));
-			break;
-		case 2:
-			lz_buf_addf(b, "\033[%u@%s", ansi_in(g, 1, 4),
-			    ansi_text[ansi_rnd(g) % ANSI_NTEXT]);
-			break;
-		case 3:
-			lz_buf_addf(b, "\033[%uP", ansi_in(g, 1, 6));
-			break;
-		case 4:
-			lz_buf_addf(b, "\033[%uX", ansi_in(g, 1, 6));
-			break;
-		default:
-			lz_buf_adds(b, ansi_text[ansi_rnd(g) % ANSI_NTEXT]);
-			break;
-		}
+		r = ansi_rnd(g) % 6;
+		/* Text, or after an insert the text it made room for. */
+		t = r == 2 || r == 5 ? ansi_rnd(g) % ANSI_NTEXT : 0;
+		if (r < 5)
+			lz_buf_addf(b, "\033[%u%c", ansi_in(g, 1, op[r].hi),
+			    op[r].final);
+		if (r == 2 || r == 5)
+			lz_buf_adds(b, ansi_text[t]);
 	}
 	lz_buf_adds(b, "\033[K\r\n");
 }

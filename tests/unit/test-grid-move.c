@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/util.h"
+#include "tests/unit/testlib.h"
 #include "ui/grid.h"
 
 #define R 5
@@ -30,8 +31,7 @@ static unsigned long seed = 777;
 static int
 rnd(int n)
 {
-	seed = seed * 6364136223846793005ul + 1442695040888963407ul;
-	return (int)((seed >> 33) % (unsigned long)n);
+	return lz_test_rnd(&seed, n);
 }
 
 /* A wide character's half cut off at column x - 1 | x becomes a blank. */

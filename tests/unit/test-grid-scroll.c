@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "core/util.h"
+#include "tests/unit/testlib.h"
 #include "ui/grid.h"
 #include "ui/grid-int.h"
 
@@ -78,8 +79,7 @@ static unsigned long seed = 12345;
 static int
 rnd(int n)
 {
-	seed = seed * 6364136223846793005ul + 1442695040888963407ul;
-	return (int)((seed >> 33) % (unsigned long)n);
+	return lz_test_rnd(&seed, n);
 }
 
 /* One random step on g, rows 0 to R - 1 only; the same on both grids. */

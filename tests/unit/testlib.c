@@ -83,3 +83,10 @@ lz_test_rmrf(const char *dir)
 
 	(void)spawn_wait(argv);
 }
+
+int
+lz_test_rnd(unsigned long *seed, int n)
+{
+	*seed = *seed * 6364136223846793005ul + 1442695040888963407ul;
+	return (int)((*seed >> 33) % (unsigned long)n);
+}

@@ -1,7 +1,7 @@
 /*
  * testlib.h: helpers the unit tests share: running a program (argv only,
- * output discarded), writing a file with its parent directories, and
- * removing a test's own temporary tree.
+ * output discarded), writing a file with its parent directories,
+ * removing a test's own temporary tree, and a seeded random number.
  */
 #ifndef LZ_TESTLIB_H
 #define LZ_TESTLIB_H
@@ -18,5 +18,10 @@ void lz_test_put(const char *base, const char *rel, const char *text);
 int lz_test_git_home(const char *base);
 /* Removes dir and everything below it (for teardown: never fails). */
 void lz_test_rmrf(const char *dir);
+/*
+ * A number in [0, n) from the generator state *seed (64-bit LCG): a test
+ * that replays the same steps on two objects sets *seed again.
+ */
+int lz_test_rnd(unsigned long *seed, int n);
 
 #endif
