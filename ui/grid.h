@@ -15,9 +15,9 @@
  *    so a full-width scroll costs O(rows), not O(rows * cols).
  *  - len[y] bounds what row y holds: every cell at or right of it is a
  *    plain blank (lz_cell_blank with LZ_COLOR_DEFAULT). It may be larger
- *    than needed, never smaller. Erasing a row and handing it to the
- *    scrollback then cost what the row holds, not its width: most rows
- *    of a wide pane are short. Whoever writes row[y] directly must raise
+ *    than needed, never smaller. Erasing a row, moving cells along it
+ *    (lz_grid_moverect) and handing it to the scrollback then cost what
+ *    the row holds, not its width: most rows of a wide pane are short. Whoever writes row[y] directly must raise
  *    len[y] (lz_grid_touch).
  *  - wrap[y] says row y was soft-wrapped: its text goes on in row y + 1
  *    (the pane sets it when a character wrapped there). Scrolls move it
