@@ -184,6 +184,9 @@ tui_pane_spawn(struct tui *t, char **argv, unsigned rows, unsigned cols,
 	return p;
 }
 
+/* Full reads of a pty before the loop polls again (64 KiB, as one read was). */
+#define PTY_READS 16
+
 static int
 read_pty(struct tui_pane *p, size_t *bytes)
 {
@@ -191,8 +194,8 @@ read_pty(struct tui_pane *p, size_t *bytes)
 	ssize_t n = 0;
 	int st, i;
 
-	/* Read on while reads come back full (LZ_PTY_READ), 16 at most. */
-	for (i = 0; i < 16; i++) {
+	/* Read on while reads come back full (LZ_PTY_READ). */
+	for (i = 0; i < PTY_READS; i++) {
 		n = read(p->fd, buf, sizeof buf);
 		if (n <= 0)
 			break;
