@@ -11,7 +11,7 @@
 #include "core/gsreport.h"
 
 #define OVERFLOW "Git Sentry (SR-4): more moves and reports than this " \
-	"record keeps; the coordinator log of that run has them all\n"
+	"record keeps; the latest are in that run's coordinator log\n"
 
 void
 lz_gsreport_add(const char *domain_root, const char *lines)

@@ -56,7 +56,8 @@ lz_coord_close(void)
 	uv_handle_t *hs[] = { (uv_handle_t *)&lz_coord.server,
 	    (uv_handle_t *)&lz_coord.sig_term, (uv_handle_t *)&lz_coord.sig_int,
 	    (uv_handle_t *)&lz_coord.sig_hup, (uv_handle_t *)&lz_coord.sig_chld,
-	    (uv_handle_t *)&lz_coord.idle, (uv_handle_t *)&lz_coord.trim };
+	    (uv_handle_t *)&lz_coord.idle, (uv_handle_t *)&lz_coord.trim,
+	    (uv_handle_t *)&lz_coord.log_check };
 	struct lz_reg_conn *c, *next;
 	size_t i;
 
@@ -455,6 +456,7 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 		close(ready_fd);
 	uv_timer_start(&lz_coord.idle, on_idle, IDLE_MS, 0);
 	uv_timer_start(&lz_coord.trim, on_trim, TRIM_MS, TRIM_MS);
+	lz_coord_log_start(lz_coord.cfg.domain.runtime);
 	uv_run(lz_coord.loop, UV_RUN_DEFAULT);
 	/*
 	 * Every handle is closed: tear down in FR-7 order. A signal from here
@@ -498,6 +500,7 @@ cmd_coordinator_exec(struct lz_cmd_ctx *ctx, int argc, char **argv)
 	lz_client_release(&lz_coord.cfg);
 	free(lz_coord.sock_path);
 	free(lz_coord.pid_path);
+	free(lz_coord.log_path);
 	free(lz_coord.self);
 	free(lz_coord.podman);
 	free(lz_coord.container);

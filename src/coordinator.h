@@ -94,6 +94,7 @@ struct lz_coord {
 	char sandbox_id[2 * LZ_ID_COMPONENT_BYTES + 1];
 	char *sock_path;
 	char *pid_path;			/* coordinator.pid (diagnostics) */
+	char *log_path;			/* coordinator.log: stdout, stderr */
 	char *container;		/* sandbox container ID */
 	/* The command lines the next start would run: created when this
 	 * Domain ends cleanly (lz_domain_prepare, core/sandbox-prep.h). */
@@ -105,12 +106,18 @@ struct lz_coord {
 	uv_signal_t sig_term, sig_int, sig_hup, sig_chld;
 	uv_timer_t idle;
 	uv_timer_t trim;		/* malloc_trim after output (5 s) */
+	uv_timer_t log_check;		/* the log's bound (coordinator-log.c) */
 	int trim_wanted;
 	uint64_t last_output;		/* uv_now() of the last output read */
 	int closed;			/* handles closed: the loop ends */
 };
 
 extern struct lz_coord lz_coord;
+
+/* coordinator-log.c: the log's size bound, checked twice a second. */
+#define LZ_COORD_LOG_MAX (8LL * 1024 * 1024)
+void lz_coord_log_start(const char *runtime);
+void lz_coord_log_bound(long long max);
 
 /* coordinator-server.c */
 void lz_coord_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf);
