@@ -26,6 +26,7 @@
 #define LOG_CHECK_MS 500
 
 static void on_check(uv_timer_t *t);
+static void bound(void);
 
 /*
  * Starts the checks of runtime/coordinator.log; the first one at once
@@ -43,19 +44,20 @@ static void
 on_check(uv_timer_t *t)
 {
 	(void)t;
-	lz_coord_log_bound(LZ_COORD_LOG_MAX);
+	bound();
 }
 
 /*
- * When the file behind descriptor 2 is over max bytes: moves it to
+ * When the file behind descriptor 2 is over LZ_COORD_LOG_MAX: moves it to
  * coordinator.log.1 if it is still the one at log_path, and puts a new
  * log_path on descriptors 1 (when it shared the file) and 2. When no new
  * file can be had (the rename or the open failed), the file is emptied
  * instead: the bound holds either way.
  */
-void
-lz_coord_log_bound(long long max)
+static void
+bound(void)
 {
+	const long long max = LZ_COORD_LOG_MAX;
 	struct stat fd2, fd1, at;
 	char *old;
 	int fd, e, same1;
@@ -76,6 +78,7 @@ lz_coord_log_bound(long long max)
 	    at.st_ino == fd2.st_ino))) {
 		close(fd);
 		fd = -1;
+		errno = 0;	/* no error: the file at the path is the same */
 	}
 	if (fd < 0) {
 		e = errno;

@@ -117,7 +117,6 @@ extern struct lz_coord lz_coord;
 /* coordinator-log.c: the log's size bound, checked twice a second. */
 #define LZ_COORD_LOG_MAX (8LL * 1024 * 1024)
 void lz_coord_log_start(const char *runtime);
-void lz_coord_log_bound(long long max);
 
 /* coordinator-server.c */
 void lz_coord_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf);

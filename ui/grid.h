@@ -17,8 +17,8 @@
  *    plain blank (lz_cell_blank with LZ_COLOR_DEFAULT). It may be larger
  *    than needed, never smaller. Erasing a row, moving cells along it
  *    (lz_grid_moverect) and handing it to the scrollback then cost what
- *    the row holds, not its width: most rows of a wide pane are short. Whoever writes row[y] directly must raise
- *    len[y] (lz_grid_touch).
+ *    the row holds, not its width: most rows of a wide pane are short.
+ *    Whoever writes row[y] directly must raise len[y] (lz_grid_touch).
  *  - wrap[y] says row y was soft-wrapped: its text goes on in row y + 1
  *    (the pane sets it when a character wrapped there). Scrolls move it
  *    with the row; erasing whole rows clears it for them and for the row
